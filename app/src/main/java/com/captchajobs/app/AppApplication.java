@@ -1,0 +1,5 @@
+package com.captchajobs.app;
+
+public class AppApplication {
+  public static void main(String[] args) {}
+}

@@ -1,0 +1,5 @@
+package com.captchajobs.dashboard;
+
+public class DashboardApplication {
+  public static void main(String[] args) {}
+}

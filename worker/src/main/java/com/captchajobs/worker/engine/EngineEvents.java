@@ -1,0 +1,25 @@
+package com.captchajobs.worker.engine;
+
+import com.captchajobs.worker.client.CaptchaType;
+import java.time.Duration;
+
+/** What the engine reports as it goes, for metrics. Every method has a no-op default. */
+public interface EngineEvents {
+
+  EngineEvents NONE = new EngineEvents() {};
+
+  /** in.php accepted a task; {@code resumed} when a rerun found a stored task id instead. */
+  default void submitted(CaptchaType type, boolean resumed) {}
+
+  /** A token was stored: submit → token, and how many res.php calls it took. */
+  default void solved(CaptchaType type, Duration latency, int polls) {}
+
+  /** A classified error; permanent or not. */
+  default void error(String code, String errorClass) {}
+
+  /** A res.php call: how late it was against its intended instant (negative: early). */
+  default void polled(CaptchaType type, Duration lateness) {}
+
+  /** A freed slot went to a waiting solve and its in.php call followed after {@code delay}. */
+  default void handedOff(Duration delay) {}
+}

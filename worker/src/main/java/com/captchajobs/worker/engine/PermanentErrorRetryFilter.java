@@ -1,0 +1,73 @@
+package com.captchajobs.worker.engine;
+
+import com.captchajobs.worker.client.CaptchaAiException;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.filters.RetryFilter;
+import org.jobrunr.jobs.states.FailedState;
+import org.jobrunr.jobs.states.JobState;
+
+/**
+ * JobRunr's retry filter, taught our error classes: a permanent CaptchaAI code (credential,
+ * request, image, proxy, exhausted unsolvable) leaves the job FAILED after one attempt, the dead
+ * job view of the dashboard; anything else is retried with exponential backoff plus jitter.
+ *
+ * <p>It must replace the starter's RetryFilter on our own BackgroundJobServer bean: JobRunr keeps
+ * only the first ElectStateFilter (jobrunr-notes §1).
+ */
+public class PermanentErrorRetryFilter extends RetryFilter {
+
+  private static final Set<String> PERMANENT_TYPES =
+      Set.of(PermanentSolveException.class.getName());
+
+  private final long maxBackoffSeconds;
+
+  /**
+   * @param retries retries of a transient failure before the job stays FAILED
+   * @param seed backoff base: the n-th retry waits about seed^n seconds
+   * @param maxBackoffSeconds upper bound of one wait
+   */
+  public PermanentErrorRetryFilter(int retries, int seed, long maxBackoffSeconds) {
+    super(retries, seed);
+    this.maxBackoffSeconds = maxBackoffSeconds;
+  }
+
+  @Override
+  public void onStateElection(Job job, JobState newState) {
+    if (newState instanceof FailedState failed && isPermanent(failed)) {
+      return;
+    }
+    super.onStateElection(job, newState);
+  }
+
+  /** Exponential, capped, with ±25 % jitter so that a fleet's retries do not arrive together. */
+  @Override
+  protected long getSecondsToAdd(Job job) {
+    long base = Math.min(super.getSecondsToAdd(job), maxBackoffSeconds);
+    double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
+    return Math.max(1, Math.round(base * jitter));
+  }
+
+  static boolean isPermanent(FailedState failed) {
+    if (PERMANENT_TYPES.contains(failed.getExceptionType())
+        || PERMANENT_TYPES.contains(failed.getExceptionCauseType())) {
+      return true;
+    }
+    Throwable t;
+    try {
+      t = failed.getException();
+    } catch (RuntimeException cannotRebuild) {
+      return false;
+    }
+    for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+      if (t instanceof PermanentSolveException) {
+        return true;
+      }
+      if (t instanceof CaptchaAiException e && e.permanent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,146 @@
+package com.captchajobs.simulator;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Serves {@code /in.php} and {@code /res.php}: parses, applies this call's fault, renders. */
+final class ApiHandler implements HttpHandler {
+  static final Duration HANG_TIME = Duration.ofMinutes(5);
+  private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+
+  private final SimulatorEngine engine;
+  private final ScheduledExecutorService timer;
+  private final Duration slowDelay;
+  private final Set<HttpExchange> hanging = ConcurrentHashMap.newKeySet();
+
+  ApiHandler(SimulatorEngine engine, ScheduledExecutorService timer, Duration slowDelay) {
+    this.engine = engine;
+    this.timer = timer;
+    this.slowDelay = slowDelay;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) {
+    long startedNanos = System.nanoTime();
+    Endpoint endpoint = exchange.getRequestURI().getPath().startsWith("/in.php") ? Endpoint.IN : Endpoint.RES;
+    RequestParams params;
+    try {
+      params = RequestParser.parse(exchange);
+    } catch (IOException e) {
+      log.debug("Could not read request: {}", e.toString());
+      exchange.close();
+      return;
+    }
+    Fault fault = engine.nextFault(endpoint);
+    String outcome;
+    try {
+      outcome = respond(exchange, endpoint, params, fault);
+    } catch (RuntimeException e) {
+      log.error("Simulator failure on {}", exchange.getRequestURI().getPath(), e);
+      HttpReply.html(500).send(exchange);
+      outcome = "SIMULATOR_FAILURE";
+    }
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "{} {} method={} action={} key={} fault={} -> {} ({} ms)",
+          exchange.getRequestMethod(),
+          endpoint == Endpoint.IN ? "in.php" : "res.php",
+          params.get("method"),
+          params.get("action"),
+          fingerprint(params.key()),
+          fault,
+          outcome,
+          (System.nanoTime() - startedNanos) / 1_000_000);
+    }
+  }
+
+  private String respond(HttpExchange exchange, Endpoint endpoint, RequestParams p, Fault fault) {
+    if (fault == null || fault == Fault.PLAIN_TEXT || fault == Fault.SLOW || fault == Fault.LOST_RESPONSE) {
+      String clientIp = clientIp(exchange);
+      ApiAnswer answer = endpoint == Endpoint.IN ? engine.submit(p, clientIp) : engine.result(p, clientIp);
+      HttpReply reply =
+          fault == Fault.LOST_RESPONSE ? HttpReply.html(502) : render(answer, p.json() && fault != Fault.PLAIN_TEXT);
+      if (fault == Fault.SLOW) {
+        sendLater(exchange, reply, slowDelay);
+      } else {
+        reply.send(exchange);
+      }
+      return answer.outcome();
+    }
+    engine.recordFaulted(endpoint, p, fault);
+    switch (fault) {
+      case HTML_502 -> HttpReply.html(502).send(exchange);
+      case HTML_500 -> HttpReply.html(500).send(exchange);
+      case EMPTY_BODY -> HttpReply.text("").send(exchange);
+      case SERVER_ERROR, INTERNAL_SERVER_ERROR, RATE_LIMIT ->
+          render(ApiAnswer.error(SimulatorEngine.faultCode(fault)), p.json()).send(exchange);
+      case HANG -> hang(exchange);
+      case RESET -> exchange.close(); // before any header: the connection is closed without reply
+      default -> throw new IllegalStateException("unhandled fault " + fault);
+    }
+    return "FAULT";
+  }
+
+  private static HttpReply render(ApiAnswer answer, boolean json) {
+    String body = answer.render(json);
+    return json || answer.bare() != null ? HttpReply.json(body) : HttpReply.text(body);
+  }
+
+  private void sendLater(HttpExchange exchange, HttpReply reply, Duration delay) {
+    try {
+      timer.schedule(() -> reply.send(exchange), delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closing) {
+      exchange.close();
+    }
+  }
+
+  private void hang(HttpExchange exchange) {
+    hanging.add(exchange);
+    Runnable release =
+        () -> {
+          if (hanging.remove(exchange)) {
+            exchange.close();
+          }
+        };
+    try {
+      timer.schedule(release, HANG_TIME.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closing) {
+      release.run();
+    }
+  }
+
+  /** Ends every hanging call by closing its connection. */
+  void releaseHanging() {
+    for (HttpExchange exchange : hanging) {
+      if (hanging.remove(exchange)) {
+        exchange.close();
+      }
+    }
+  }
+
+  /** The client's IP; honours X-Forwarded-For so that tests can act as several clients. */
+  static String clientIp(HttpExchange exchange) {
+    String forwarded = exchange.getRequestHeaders().getFirst("X-Forwarded-For");
+    if (forwarded != null && !forwarded.isBlank()) {
+      return forwarded.split(",")[0].trim();
+    }
+    return exchange.getRemoteAddress().getAddress().getHostAddress();
+  }
+
+  /** Never log a key: its first four characters are enough to tell keys apart. */
+  static String fingerprint(String key) {
+    if (key == null || key.isEmpty()) {
+      return "(none)";
+    }
+    return key.length() <= 8 ? "(" + key.length() + " chars)" : key.substring(0, 4) + "…";
+  }
+}

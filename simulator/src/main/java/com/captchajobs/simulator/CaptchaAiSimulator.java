@@ -1,0 +1,313 @@
+package com.captchajobs.simulator;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local CaptchaAI ({@code in.php} / {@code res.php}) on a real socket, for tests and load runs.
+ *
+ * <pre>{@code
+ * try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder()
+ *         .account(CaptchaAiSimulator.SANDBOX_KEY, 2)
+ *         .timeScale(0.05)
+ *         .build()
+ *         .start()) {
+ *   String url = sim.baseUrl() + "/in.php?key=...&method=userrecaptcha&googlekey=...&pageurl=...";
+ *   ...
+ *   assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(2);
+ * }
+ * }</pre>
+ *
+ * <p>Behaviour follows captchaai-api.md §7: key checks first, per-method validation codes, a
+ * per-key thread cap from acceptance until the answer is ready, scripted outcomes by magic values
+ * (a {@code pageurl} containing {@code unsolvable} or {@code unsolvable-once}, proxy hosts
+ * {@code bad.proxy} and {@code dead.proxy}, site key {@code invalid}) and injectable faults.
+ */
+public final class CaptchaAiSimulator implements AutoCloseable {
+  /** The key of the default account (5 threads). */
+  public static final String SANDBOX_KEY = "sandbox0sandbox0sandbox0sandbox0";
+
+  private static final Logger log = LoggerFactory.getLogger(CaptchaAiSimulator.class);
+
+  private final SimulatorConfig config;
+  private final ScheduledExecutorService timer;
+  private final SimulatorEngine engine;
+  private HttpServer server;
+  private ExecutorService httpExecutor;
+  private ApiHandler apiHandler;
+  private volatile boolean closed;
+
+  private CaptchaAiSimulator(SimulatorConfig config) {
+    this.config = config;
+    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemonThreads("captchaai-sim-timer-"));
+    scheduler.setRemoveOnCancelPolicy(true);
+    this.timer = scheduler;
+    this.engine = new SimulatorEngine(config, timer);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Binds the HTTP server; returns this. */
+  public synchronized CaptchaAiSimulator start() {
+    if (server != null || closed) {
+      throw new IllegalStateException("CaptchaAiSimulator can be started once; it is " + (closed ? "closed" : "running"));
+    }
+    try {
+      server = HttpServer.create(new InetSocketAddress(config.address(), config.port()), 1024);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot bind the CaptchaAI simulator to " + config.address() + ":" + config.port(), e);
+    }
+    httpExecutor = Executors.newCachedThreadPool(daemonThreads("captchaai-sim-http-"));
+    server.setExecutor(httpExecutor);
+    apiHandler = new ApiHandler(engine, timer, config.slowDelay());
+    server.createContext("/in.php", apiHandler);
+    server.createContext("/res.php", apiHandler);
+    server.createContext("/", new AdminHandler(engine));
+    server.start();
+    log.info("CaptchaAI simulator listening on {} with {} key(s)", baseUrl(), config.accounts().size());
+    return this;
+  }
+
+  /** For example {@code http://127.0.0.1:43121}, without a trailing slash. */
+  public String baseUrl() {
+    String host = server().getAddress().getAddress().getHostAddress();
+    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+  }
+
+  public int port() {
+    return server().getAddress().getPort();
+  }
+
+  /** A snapshot over all keys; calls with an unknown key count here only. */
+  public SimulatorStats stats() {
+    return engine.stats();
+  }
+
+  /** A snapshot for one key (empty for a key the simulator does not know). */
+  public SimulatorStats stats(String key) {
+    return engine.stats(key);
+  }
+
+  /**
+   * Clears stats and tasks (accounts stay), plus scripted state ({@code unsolvable-once}), IP bans
+   * and pending {@link #injectNext} faults, and re-seeds all randomness.
+   */
+  public void reset() {
+    engine.reset();
+  }
+
+  /**
+   * Makes the next call to {@code endpoint} fail with {@code fault}. Injections queue: two calls
+   * fault the next two requests. {@link Fault#LOST_RESPONSE} is for {@link Endpoint#IN} only.
+   */
+  public void injectNext(Endpoint endpoint, Fault fault) {
+    engine.injectNext(Objects.requireNonNull(endpoint, "endpoint"), Objects.requireNonNull(fault, "fault"));
+  }
+
+  /** Changes (or adds) a key's plan at runtime; 0 threads makes it ERROR_KEY_DOES_NOT_EXIST. */
+  public void setThreads(String key, int threads) {
+    engine.setThreads(key, threads);
+  }
+
+  /** Stops the server, ending hanging calls; idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (apiHandler != null) {
+      apiHandler.releaseHanging();
+    }
+    if (server != null) {
+      server.stop(0);
+      httpExecutor.shutdownNow();
+      log.info("CaptchaAI simulator on port {} stopped", server.getAddress().getPort());
+    }
+    timer.shutdownNow();
+  }
+
+  private HttpServer server() {
+    if (server == null) {
+      throw new IllegalStateException("CaptchaAiSimulator is not started: call start() first");
+    }
+    return server;
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Settings for a {@link CaptchaAiSimulator}; every default is listed here. */
+  public static final class Builder {
+    public static final String DEFAULT_ADDRESS = "127.0.0.1";
+    public static final int DEFAULT_THREADS = 5;
+    public static final long DEFAULT_SEED = 1;
+    public static final Duration DEFAULT_SLOW_DELAY = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_TASK_TTL = Duration.ofMinutes(15);
+    public static final int DEFAULT_BAD_KEY_THRESHOLD = 5;
+    public static final Duration DEFAULT_BAN_DURATION = Duration.ofMinutes(5);
+
+    private String address = DEFAULT_ADDRESS;
+    private int port = 0;
+    private final Map<String, Integer> accounts = new LinkedHashMap<>();
+    private double timeScale = 1.0;
+    private final Map<String, SolveTimes.Range> solveTimes = new LinkedHashMap<>();
+    private long seed = DEFAULT_SEED;
+    private OverCapMode overCapMode = OverCapMode.ZERO_BALANCE;
+    private final Map<Fault, Double> faults = new EnumMap<>(Fault.class);
+    private Duration slowDelay = DEFAULT_SLOW_DELAY;
+    private Duration taskTtl = DEFAULT_TASK_TTL;
+    private int badKeyThreshold = DEFAULT_BAD_KEY_THRESHOLD;
+    private Duration banDuration = DEFAULT_BAN_DURATION;
+    private boolean stringIds = false;
+
+    private Builder() {}
+
+    /** Address to bind; default {@value #DEFAULT_ADDRESS}. */
+    public Builder address(String address) {
+      this.address = Objects.requireNonNull(address, "address");
+      return this;
+    }
+
+    /** Port to bind; default 0 = a free port. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be in 0..65535, got " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Adds a key (32 characters) with its plan's threads; without any, SANDBOX_KEY with 5. */
+    public Builder account(String key, int threads) {
+      if (key == null || key.length() != 32) {
+        throw new IllegalArgumentException(
+            "account key must be 32 characters, got " + (key == null ? "null" : key.length()));
+      }
+      if (threads < 0) {
+        throw new IllegalArgumentException("account threads must be >= 0, got " + threads);
+      }
+      accounts.put(key, threads);
+      return this;
+    }
+
+    /** Multiplies every solve time; default 1.0. */
+    public Builder timeScale(double timeScale) {
+      if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
+        throw new IllegalArgumentException("timeScale must be a finite number >= 0, got " + timeScale);
+      }
+      this.timeScale = timeScale;
+      return this;
+    }
+
+    /**
+     * Solve time for a plain method name ({@code userrecaptcha}, {@code turnstile}, {@code
+     * cloudflare_challenge}, {@code base64}, {@code post}, {@code geetest}), uniform in [min, max],
+     * before the time scale; replaces the defaults of all variants of that method.
+     */
+    public Builder solveTime(String method, Duration min, Duration max) {
+      if (!SolveTimes.DEFAULTS.containsKey(method)) {
+        throw new IllegalArgumentException("solveTime method must be one of userrecaptcha, turnstile,"
+            + " cloudflare_challenge, base64, post, geetest; got " + method);
+      }
+      solveTimes.put(method, SolveTimes.Range.of(min, max));
+      return this;
+    }
+
+    /** Seed of all randomness (solve times, answers, ids, faults); default 1. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** What in.php does when all threads are busy; default ZERO_BALANCE. */
+    public Builder overCapMode(OverCapMode mode) {
+      this.overCapMode = Objects.requireNonNull(mode, "overCapMode");
+      return this;
+    }
+
+    /** Probability of {@code fault} per call (seeded); repeatable; the sum must not exceed 1. */
+    public Builder fault(Fault fault, double probability) {
+      Objects.requireNonNull(fault, "fault");
+      if (!(probability >= 0 && probability <= 1)) {
+        throw new IllegalArgumentException("fault probability must be in [0, 1], got " + probability);
+      }
+      faults.put(fault, probability);
+      double sum = faults.values().stream().mapToDouble(Double::doubleValue).sum();
+      if (sum > 1.0 + 1e-9) {
+        throw new IllegalArgumentException("fault probabilities must add up to at most 1, got " + sum);
+      }
+      return this;
+    }
+
+    /** Latency of {@link Fault#SLOW}; default 2 s. */
+    public Builder slowDelay(Duration slowDelay) {
+      this.slowDelay = nonNegative("slowDelay", slowDelay);
+      return this;
+    }
+
+    /** How long a task id stays known after acceptance; default 15 min. */
+    public Builder taskTtl(Duration taskTtl) {
+      this.taskTtl = nonNegative("taskTtl", taskTtl);
+      return this;
+    }
+
+    /** Bad-key requests from one IP before IP_BANNED, and how long the ban lasts; default 5, 5 min. */
+    public Builder ipBan(int badKeyThreshold, Duration banDuration) {
+      if (badKeyThreshold < 1) {
+        throw new IllegalArgumentException("ipBan badKeyThreshold must be >= 1, got " + badKeyThreshold);
+      }
+      this.badKeyThreshold = badKeyThreshold;
+      this.banDuration = nonNegative("ipBan banDuration", banDuration);
+      return this;
+    }
+
+    /** Whether JSON task ids are always strings; default false (numbers for userrecaptcha). */
+    public Builder stringIds(boolean stringIds) {
+      this.stringIds = stringIds;
+      return this;
+    }
+
+    public CaptchaAiSimulator build() {
+      Map<String, Integer> keys = new LinkedHashMap<>(accounts);
+      if (keys.isEmpty()) {
+        keys.put(SANDBOX_KEY, DEFAULT_THREADS);
+      }
+      return new CaptchaAiSimulator(
+          new SimulatorConfig(
+              address, port, Map.copyOf(keys), timeScale, Map.copyOf(solveTimes), seed, overCapMode,
+              new EnumMap<>(faults), slowDelay, taskTtl, badKeyThreshold, banDuration, stringIds));
+    }
+
+    private static Duration nonNegative(String name, Duration value) {
+      if (value == null || value.isNegative()) {
+        throw new IllegalArgumentException(name + " must be a non-negative duration, got " + value);
+      }
+      return value;
+    }
+  }
+}

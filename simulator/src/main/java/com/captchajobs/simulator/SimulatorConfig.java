@@ -1,0 +1,20 @@
+package com.captchajobs.simulator;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** The immutable settings a {@link CaptchaAiSimulator.Builder} collected. */
+record SimulatorConfig(
+    String address,
+    int port,
+    Map<String, Integer> accounts,
+    double timeScale,
+    Map<String, SolveTimes.Range> solveTimes,
+    long seed,
+    OverCapMode overCapMode,
+    Map<Fault, Double> faultProbabilities,
+    Duration slowDelay,
+    Duration taskTtl,
+    int badKeyThreshold,
+    Duration banDuration,
+    boolean stringIds) {}

@@ -1,0 +1,343 @@
+package com.captchajobs.simulator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The simulated service behind the HTTP layer: keys, tasks, thread caps, scripted outcomes and
+ * stats. Every method is thread-safe; per-key state is guarded by the {@link Account}'s lock.
+ */
+final class SimulatorEngine {
+  static final String BALANCE = "15.50";
+  /** A pageurl containing this makes every task for it end ERROR_CAPTCHA_UNSOLVABLE. */
+  static final String UNSOLVABLE = "unsolvable";
+  /** A pageurl containing this makes only its first accepted task unsolvable. */
+  static final String UNSOLVABLE_ONCE = "unsolvable-once";
+  /** A proxy on this host makes the task end ERROR_PROXY_CONNECTION_FAILED. */
+  static final String DEAD_PROXY_HOST = "dead.proxy";
+
+  private static final long FIRST_ID = 73_000_000_000L;
+
+  private final SimulatorConfig config;
+  private final SimClock clock = new SimClock();
+  private final ScheduledExecutorService timer;
+  private final Map<String, Account> accounts = new ConcurrentHashMap<>();
+  private final Map<Long, Task> tasks = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> unsolvableOnceUsed = new ConcurrentHashMap<>();
+  private final AtomicLong nextId;
+  private final Random solveRandom;
+  private final Random answerRandom;
+  private final Random faultRandom;
+  private final SolveTimes solveTimes;
+  private final AnswerFactory answers;
+  private final FaultPlan faults;
+  private final IpBans ipBans;
+  private final long ttlMillis;
+  private KeyStats unknownKeyStats; // guarded by this
+
+  SimulatorEngine(SimulatorConfig config, ScheduledExecutorService timer) {
+    this.config = config;
+    this.timer = timer;
+    this.solveRandom = new Random();
+    this.answerRandom = new Random();
+    this.faultRandom = new Random();
+    reseed();
+    this.nextId = new AtomicLong(FIRST_ID + Math.floorMod(config.seed() * 7919L, 1_000_000L) * 1000);
+    this.solveTimes = new SolveTimes(config.solveTimes(), config.timeScale());
+    this.answers = new AnswerFactory(answerRandom);
+    this.faults = new FaultPlan(config.faultProbabilities(), faultRandom);
+    this.ipBans = new IpBans(config.badKeyThreshold(), config.banDuration().toMillis());
+    this.ttlMillis = config.taskTtl().toMillis();
+    this.unknownKeyStats = new KeyStats(clock.nowMillis());
+    config.accounts().forEach(this::setThreads);
+    long sweepEvery = Math.max(1000, Math.min(60_000, ttlMillis / 4));
+    timer.scheduleWithFixedDelay(this::sweepExpired, sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
+  }
+
+  // ---- in.php ----
+
+  ApiAnswer submit(RequestParams p, String clientIp) {
+    Account account = accounts.get(p.key());
+    try {
+      checkAccess(p, clientIp, account);
+      return admit(account, SubmitValidator.validate(p));
+    } catch (ApiError e) {
+      recordRejected(account, e.code);
+      return ApiAnswer.error(e.code);
+    }
+  }
+
+  private ApiAnswer admit(Account account, Submission submission) {
+    boolean queue = config.overCapMode() == OverCapMode.QUEUE;
+    Task task =
+        account.withSettled(
+            now -> {
+              if (!queue && !account.hasFreeThread()) {
+                String code =
+                    config.overCapMode() == OverCapMode.NO_SLOT_AVAILABLE
+                        ? "ERROR_NO_SLOT_AVAILABLE"
+                        : "ERROR_ZERO_BALANCE";
+                throw new ApiError(code);
+              }
+              Task t =
+                  new Task(
+                      nextId.getAndIncrement(),
+                      account,
+                      submission,
+                      scriptedOutcome(submission),
+                      answers.answerFor(submission, now),
+                      now,
+                      solveTimes.draw(submission, solveRandom));
+              tasks.put(t.id, t);
+              account.admit(t, now, queue);
+              account.stats().accept(submission);
+              return t;
+            });
+    boolean numeric = !config.stringIds() && "userrecaptcha".equals(submission.method());
+    return ApiAnswer.ok(numeric ? (Object) task.id : String.valueOf(task.id));
+  }
+
+  private Outcome scriptedOutcome(Submission s) {
+    String pageUrl = s.pageUrl() == null ? "" : s.pageUrl();
+    if (pageUrl.contains(UNSOLVABLE_ONCE)) {
+      return unsolvableOnceUsed.putIfAbsent(pageUrl, Boolean.TRUE) == null
+          ? Outcome.UNSOLVABLE
+          : Outcome.SOLVED;
+    }
+    if (pageUrl.contains(UNSOLVABLE)) {
+      return Outcome.UNSOLVABLE;
+    }
+    if (DEAD_PROXY_HOST.equals(s.proxyHost())) {
+      return Outcome.PROXY_FAILED;
+    }
+    return Outcome.SOLVED;
+  }
+
+  // ---- res.php ----
+
+  ApiAnswer result(RequestParams p, String clientIp) {
+    Account account = accounts.get(p.key());
+    String action = p.nonBlank("action");
+    if ("get".equals(action)) {
+      countResCall(account);
+    }
+    try {
+      checkAccess(p, clientIp, account);
+      if (action == null) {
+        throw new ApiError("ERROR_EMPTY_ACTION");
+      }
+      return switch (action) {
+        case "get" -> get(account, p);
+        case "threadsinfo" -> threadsInfo(account);
+        case "getbalance" -> ApiAnswer.value(BALANCE);
+        case "reportbad", "reportgood" -> report(account, p);
+        default -> throw new ApiError("ERROR_BAD_PARAMETERS");
+      };
+    } catch (ApiError e) {
+      return ApiAnswer.error(e.code);
+    }
+  }
+
+  private ApiAnswer get(Account account, RequestParams p) {
+    Task task = findTask(account, p);
+    return account.withSettled(
+        now -> {
+          if (isExpired(task, now)) {
+            tasks.remove(task.id);
+            throw new ApiError("ERROR_WRONG_CAPTCHA_ID");
+          }
+          task.polls++;
+          if (!task.settled) {
+            return ApiAnswer.error("CAPCHA_NOT_READY");
+          }
+          if (task.outcome != Outcome.SOLVED) {
+            return ApiAnswer.error(task.outcome.errorCode);
+          }
+          KeyStats stats = account.stats();
+          stats.pollsOnSolved++;
+          if (!task.fetched) {
+            task.fetched = true;
+            stats.fetchLagsMillis.add(now - task.readyAt);
+          }
+          return ApiAnswer.solved(task.answer);
+        });
+  }
+
+  private ApiAnswer threadsInfo(Account account) {
+    return account.withSettled(
+        now -> {
+          Map<String, Object> info = new LinkedHashMap<>();
+          info.put("threads", String.valueOf(account.threads()));
+          info.put("working_threads", account.stats().inFlight);
+          return ApiAnswer.bareObject(info);
+        });
+  }
+
+  private ApiAnswer report(Account account, RequestParams p) {
+    Task task = findTask(account, p);
+    if (isExpired(task, clock.nowMillis())) {
+      throw new ApiError("ERROR_WRONG_CAPTCHA_ID");
+    }
+    return ApiAnswer.value("OK_REPORT_RECORDED");
+  }
+
+  private Task findTask(Account account, RequestParams p) {
+    String id = p.nonBlank("id");
+    if (id == null || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new ApiError("ERROR_WRONG_ID_FORMAT");
+    }
+    Task task = id.length() > 18 ? null : tasks.get(Long.parseLong(id));
+    if (task == null || task.account != account) {
+      throw new ApiError("ERROR_WRONG_CAPTCHA_ID");
+    }
+    return task;
+  }
+
+  private boolean isExpired(Task task, long now) {
+    return now - task.acceptedAt >= ttlMillis;
+  }
+
+  // ---- shared checks and bookkeeping ----
+
+  /** Key checks come first on both endpoints (captchaai-api.md §7.3). */
+  private void checkAccess(RequestParams p, String clientIp, Account account) {
+    long now = clock.nowMillis();
+    if (ipBans.isBanned(clientIp, now)) {
+      throw new ApiError("IP_BANNED");
+    }
+    if (p.key().length() != 32) {
+      ipBans.badKey(clientIp, now);
+      throw new ApiError("ERROR_WRONG_USER_KEY");
+    }
+    if (account == null || account.threads() == 0) {
+      ipBans.badKey(clientIp, now);
+      throw new ApiError("ERROR_KEY_DOES_NOT_EXIST");
+    }
+  }
+
+  /** Books a call answered by a fault that never reached the service. */
+  void recordFaulted(Endpoint endpoint, RequestParams p, Fault fault) {
+    Account account = accounts.get(p.key());
+    if (endpoint == Endpoint.RES) {
+      if ("get".equals(p.nonBlank("action"))) {
+        countResCall(account);
+      }
+      return;
+    }
+    recordRejected(account, faultCode(fault));
+  }
+
+  static String faultCode(Fault fault) {
+    return switch (fault) {
+      case HTML_502, LOST_RESPONSE -> "HTTP_502";
+      case HTML_500 -> "HTTP_500";
+      case SERVER_ERROR -> "ERROR_SERVER_ERROR";
+      case INTERNAL_SERVER_ERROR -> "ERROR_INTERNAL_SERVER_ERROR";
+      case RATE_LIMIT -> "ERROR_TOO_MUCH_REQUESTS";
+      default -> fault.name();
+    };
+  }
+
+  private void recordRejected(Account account, String code) {
+    if (account != null) {
+      account.withSettled(now -> {
+        account.stats().reject(code);
+        return null;
+      });
+    } else {
+      synchronized (this) {
+        unknownKeyStats.reject(code);
+      }
+    }
+  }
+
+  private void countResCall(Account account) {
+    if (account != null) {
+      account.withSettled(now -> account.stats().resCalls++);
+    } else {
+      synchronized (this) {
+        unknownKeyStats.resCalls++;
+      }
+    }
+  }
+
+  Fault nextFault(Endpoint endpoint) {
+    return faults.next(endpoint);
+  }
+
+  void injectNext(Endpoint endpoint, Fault fault) {
+    faults.injectNext(endpoint, fault);
+  }
+
+  // ---- control ----
+
+  void setThreads(String key, int threads) {
+    if (key == null || key.length() != 32) {
+      throw new IllegalArgumentException("key must be 32 characters, got " + (key == null ? "null" : key.length()));
+    }
+    if (threads < 0) {
+      throw new IllegalArgumentException("threads must be >= 0, got " + threads);
+    }
+    accounts.computeIfAbsent(key, k -> new Account(k, 0, clock, this::wakeAt)).setThreads(threads);
+  }
+
+  private void wakeAt(Account account, long epochMillis) {
+    long delay = Math.max(0, epochMillis - clock.nowMillis()) + 1;
+    try {
+      timer.schedule(account::settleNow, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closing) {
+      // the simulator is closing; requests settle lazily anyway
+    }
+  }
+
+  private void sweepExpired() {
+    long now = clock.nowMillis();
+    tasks.values().removeIf(t -> isExpired(t, now));
+  }
+
+  SimulatorStats stats() {
+    List<KeyStats.View> views = new ArrayList<>();
+    accounts.values().forEach(a -> views.add(a.withSettled(now -> a.stats().view(now))));
+    synchronized (this) {
+      views.add(unknownKeyStats.view(clock.nowMillis()));
+    }
+    return StatsSnapshots.combine(views);
+  }
+
+  SimulatorStats stats(String key) {
+    Account account = accounts.get(key);
+    if (account == null) {
+      long now = clock.nowMillis();
+      return StatsSnapshots.combine(List.of(new KeyStats(now).view(now)));
+    }
+    KeyStats.View view = account.withSettled(now -> account.stats().view(now));
+    return StatsSnapshots.combine(List.of(view));
+  }
+
+  /** Clears stats, tasks, scripted state, IP bans and pending injections; re-seeds randomness. */
+  void reset() {
+    tasks.clear();
+    accounts.values().forEach(Account::reset);
+    unsolvableOnceUsed.clear();
+    ipBans.clear();
+    faults.clearInjected();
+    reseed();
+    synchronized (this) {
+      unknownKeyStats = new KeyStats(clock.nowMillis());
+    }
+  }
+
+  private void reseed() {
+    solveRandom.setSeed(config.seed());
+    answerRandom.setSeed(config.seed() * 31 + 1);
+    faultRandom.setSeed(config.seed() * 31 + 2);
+  }
+}

@@ -19,6 +19,14 @@ final class Check {
     return optional(field, value);
   }
 
+  /** For required fields without a length cap ({@code body}). */
+  static String requiredUnbounded(String field, String value) {
+    if (value == null) {
+      throw new InvalidTaskException(field, "is required");
+    }
+    return optionalUnbounded(field, value);
+  }
+
   static String optional(String field, String value) {
     optionalUnbounded(field, value);
     if (value != null && value.length() > MAX_LENGTH) {

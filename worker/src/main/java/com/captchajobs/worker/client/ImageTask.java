@@ -37,7 +37,7 @@ public record ImageTask(
 
   /** Checks the body's encoding and size and the option ranges. */
   public ImageTask {
-    Check.required("body", body);
+    Check.requiredUnbounded("body", body);
     checkImage(body);
     Check.range("numeric", numeric, 0, 4);
     Check.range("minLen", minLen, 0, 20);
@@ -61,6 +61,11 @@ public record ImageTask(
 
   private static void checkImage(String body) {
     int size;
+    // Estimated from the length first, so an absurd body is not decoded just to be rejected.
+    if (body.length() > (MAX_IMAGE_BYTES + 2) / 3 * 4) {
+      throw new InvalidTaskException(
+          "body", "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got more");
+    }
     try {
       size = Base64.getDecoder().decode(body).length;
     } catch (IllegalArgumentException e) {

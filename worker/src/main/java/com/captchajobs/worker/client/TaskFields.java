@@ -1,7 +1,9 @@
 package com.captchajobs.worker.client;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,19 +35,18 @@ final class TaskFields {
 
   /** Rejects the first field (in name order) that {@code type} does not know. */
   static TaskFields read(CaptchaType type, Map<String, String> params, Set<String> known) {
-    for (String name : new TreeMap<>(nullSafe(params)).keySet()) {
+    // Not containsKey(null): immutable and sorted maps throw on it.
+    List<String> names = new ArrayList<>(params.keySet());
+    names.sort(Comparator.nullsFirst(Comparator.naturalOrder()));
+    for (String name : names) {
+      if (name == null) {
+        throw new InvalidTaskException("(null)", "is not a field name");
+      }
       if (!known.contains(name)) {
         throw new InvalidTaskException(name, "is not a field of " + type);
       }
     }
     return new TaskFields(params);
-  }
-
-  private static Map<String, String> nullSafe(Map<String, String> params) {
-    if (params.containsKey(null)) {
-      throw new InvalidTaskException("(null)", "is not a field name");
-    }
-    return params;
   }
 
   String string(String name) {

@@ -423,7 +423,7 @@ class CaptchaAiClientTest {
   void aSlowReplyIsAReadTimeout() {
     CaptchaAiClient impatient = client.newBuilder().readTimeout(Duration.ofMillis(100)).build();
     server.enqueue(
-        new MockResponse.Builder().body("OK|1").headersDelay(2, TimeUnit.SECONDS).build());
+        new MockResponse.Builder().body("OK|1").headersDelay(500, TimeUnit.MILLISECONDS).build());
 
     CaptchaAiTransportException e = transportError(() -> impatient.get("10"));
 

@@ -35,12 +35,16 @@ public final class CaptchaAiClient {
 
   /** CaptchaAI's production host. */
   public static final String DEFAULT_BASE_URL = "https://ocr.captchaai.com";
+
   /** Connect timeout unless set. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
   /** Read timeout unless set. */
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
   /** Whole-call timeout unless set. */
   public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
+
   /** User-Agent header unless set. */
   public static final String DEFAULT_USER_AGENT = "captchajobs/0.1";
 
@@ -59,8 +63,12 @@ public final class CaptchaAiClient {
   private final Duration readTimeout;
   private final Duration callTimeout;
   private final String userAgent;
-  /** The caller's (or our own) client before our settings: {@link #newBuilder()} derives from it. */
+
+  /**
+   * The caller's (or our own) client before our settings: {@link #newBuilder()} derives from it.
+   */
   private final OkHttpClient baseHttpClient;
+
   private final OkHttpClient httpClient;
   private final HttpUrl inUrl;
   private final HttpUrl resUrl;
@@ -315,19 +323,28 @@ public final class CaptchaAiClient {
       return this;
     }
 
-    /** TCP connect timeout; zero means none. Default {@link CaptchaAiClient#DEFAULT_CONNECT_TIMEOUT} (10 s). */
+    /**
+     * TCP connect timeout; zero means none. Default {@link CaptchaAiClient#DEFAULT_CONNECT_TIMEOUT}
+     * (10 s).
+     */
     public Builder connectTimeout(Duration connectTimeout) {
       this.connectTimeout = nonNegative("connectTimeout", connectTimeout);
       return this;
     }
 
-    /** Socket read (and write) timeout; zero means none. Default {@link CaptchaAiClient#DEFAULT_READ_TIMEOUT} (30 s). */
+    /**
+     * Socket read (and write) timeout; zero means none. Default {@link
+     * CaptchaAiClient#DEFAULT_READ_TIMEOUT} (30 s).
+     */
     public Builder readTimeout(Duration readTimeout) {
       this.readTimeout = nonNegative("readTimeout", readTimeout);
       return this;
     }
 
-    /** Whole-call timeout; zero means none. Default {@link CaptchaAiClient#DEFAULT_CALL_TIMEOUT} (60 s). */
+    /**
+     * Whole-call timeout; zero means none. Default {@link CaptchaAiClient#DEFAULT_CALL_TIMEOUT} (60
+     * s).
+     */
     public Builder callTimeout(Duration callTimeout) {
       this.callTimeout = nonNegative("callTimeout", callTimeout);
       return this;
@@ -351,7 +368,9 @@ public final class CaptchaAiClient {
       return this;
     }
 
-    /** @throws IllegalStateException "apiKey is required" when no key or a blank one was set */
+    /**
+     * @throws IllegalStateException "apiKey is required" when no key or a blank one was set
+     */
     public CaptchaAiClient build() {
       if (apiKey == null || apiKey.isBlank()) {
         throw new IllegalStateException("apiKey is required");

@@ -33,7 +33,10 @@ public abstract sealed class CaptchaAiException extends RuntimeException
     return message.toString();
   }
 
-  /** The provider's code (e.g. {@code ERROR_ZERO_BALANCE}) or a transport code (e.g. {@code TIMEOUT}). */
+  /**
+   * The provider's code (e.g. {@code ERROR_ZERO_BALANCE}) or a transport code (e.g. {@code
+   * TIMEOUT}).
+   */
   public String errorCode() {
     return errorCode;
   }

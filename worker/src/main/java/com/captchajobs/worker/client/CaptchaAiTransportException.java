@@ -10,10 +10,13 @@ public final class CaptchaAiTransportException extends CaptchaAiException {
 
   /** The connection failed or broke. */
   public static final String NETWORK = "NETWORK";
+
   /** A connect, read or call timeout expired. */
   public static final String TIMEOUT = "TIMEOUT";
+
   /** A 2xx reply with no body. */
   public static final String EMPTY_BODY = "EMPTY_BODY";
+
   /** A 2xx reply that is neither an answer nor an error code. */
   public static final String UNRECOGNISED_BODY = "UNRECOGNISED_BODY";
 

@@ -26,7 +26,9 @@ public sealed interface CaptchaTask
   /** The kind of captcha. */
   CaptchaType type();
 
-  /** Our field names to values; only non-null fields, sorted by name; {@link #of} accepts it back. */
+  /**
+   * Our field names to values; only non-null fields, sorted by name; {@link #of} accepts it back.
+   */
   Map<String, String> params();
 
   /** The in.php form fields (method, googlekey or sitekey, pageurl, ...), without key and json. */

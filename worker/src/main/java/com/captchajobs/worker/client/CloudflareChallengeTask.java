@@ -16,7 +16,8 @@ public record CloudflareChallengeTask(String pageUrl, Proxy proxy, String userAg
   public CloudflareChallengeTask {
     Check.pageUrl(pageUrl);
     if (proxy == null) {
-      throw new InvalidTaskException("proxy", "is required for " + CaptchaType.CLOUDFLARE_CHALLENGE);
+      throw new InvalidTaskException(
+          "proxy", "is required for " + CaptchaType.CLOUDFLARE_CHALLENGE);
     }
     if (proxy.type() != Proxy.Type.HTTP && proxy.type() != Proxy.Type.HTTPS) {
       throw new InvalidTaskException(

@@ -27,12 +27,20 @@ public record ImageTask(
 
   /** The provider rejects smaller images with ERROR_ZERO_CAPTCHA_FILESIZE. */
   public static final int MIN_IMAGE_BYTES = 100;
+
   /** The stricter of the documented limits (100 kB vs 1024 KB). */
   public static final int MAX_IMAGE_BYTES = 100 * 1024;
 
   private static final Set<String> FIELDS =
       Set.of(
-          "body", "numeric", "minLen", "maxLen", "phrase", "regsense", "calc", "lang",
+          "body",
+          "numeric",
+          "minLen",
+          "maxLen",
+          "phrase",
+          "regsense",
+          "calc",
+          "lang",
           "textInstructions");
 
   /** Checks the body's encoding and size and the option ranges. */
@@ -64,7 +72,8 @@ public record ImageTask(
     // Estimated from the length first, so an absurd body is not decoded just to be rejected.
     if (body.length() > (MAX_IMAGE_BYTES + 2) / 3 * 4) {
       throw new InvalidTaskException(
-          "body", "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got more");
+          "body",
+          "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got more");
     }
     try {
       size = Base64.getDecoder().decode(body).length;

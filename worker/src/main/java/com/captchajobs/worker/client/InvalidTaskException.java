@@ -7,7 +7,9 @@ public final class InvalidTaskException extends IllegalArgumentException {
 
   private final String field;
 
-  /** The message is {@code field + " " + problem}, e.g. "pageUrl must be an absolute http(s) URL". */
+  /**
+   * The message is {@code field + " " + problem}, e.g. "pageUrl must be an absolute http(s) URL".
+   */
   public InvalidTaskException(String field, String problem) {
     super(field + " " + problem);
     this.field = field;

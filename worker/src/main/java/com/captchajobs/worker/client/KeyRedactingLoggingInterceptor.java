@@ -21,10 +21,13 @@ final class KeyRedactingLoggingInterceptor implements Interceptor {
   private static final Logger log = LoggerFactory.getLogger(KeyRedactingLoggingInterceptor.class);
 
   static final String REDACTED = "***";
+
   /** Secrets: shown as {@value #REDACTED}, wherever they appear. */
   private static final Set<String> SECRET_FIELDS = Set.of("key");
+
   /** Long or private values: shown as their length only. */
   private static final Set<String> LENGTH_ONLY_FIELDS = Set.of("body", "cookies");
+
   private static final int MAX_VALUE_CHARS = 64;
 
   @Override
@@ -87,7 +90,9 @@ final class KeyRedactingLoggingInterceptor implements Interceptor {
   private static String redactProxyPassword(String proxy) {
     int at = proxy.lastIndexOf('@');
     int colon = proxy.indexOf(':');
-    return at < 0 || colon > at ? proxy : proxy.substring(0, colon) + ":" + REDACTED + proxy.substring(at);
+    return at < 0 || colon > at
+        ? proxy
+        : proxy.substring(0, colon) + ":" + REDACTED + proxy.substring(at);
   }
 
   private static long millisSince(long startNanos) {

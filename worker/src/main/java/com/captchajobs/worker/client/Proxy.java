@@ -1,8 +1,8 @@
 package com.captchajobs.worker.client;
 
 /**
- * A proxy the provider's workers load the page through. Its address may hold credentials, so
- * {@link #toString()} hides the password.
+ * A proxy the provider's workers load the page through. Its address may hold credentials, so {@link
+ * #toString()} hides the password.
  *
  * @param address {@code host:port} or {@code user:pass@host:port}
  * @param type the proxy protocol; {@link Type#HTTP} when the task fields leave it out
@@ -32,7 +32,7 @@ public record Proxy(String address, Type type) {
   }
 
   /** Parses a proxyType field value, e.g. "SOCKS5"; the message names the field. */
-  public static Type type(String value) {
+  public static Type parseType(String value) {
     Check.required("proxyType", value);
     try {
       return Type.valueOf(value);
@@ -69,15 +69,13 @@ public record Proxy(String address, Type type) {
     return new InvalidTaskException("proxy", "must be host:port or user:pass@host:port");
   }
 
-  /** The in.php {@code proxy} value; carries the credentials, so only for the request form. */
-  String formValue() {
-    return address;
-  }
-
   @Override
   public String toString() {
     int at = address.lastIndexOf('@');
-    String shown = at < 0 ? address : address.substring(0, address.indexOf(':')) + ":***" + address.substring(at);
+    String shown =
+        at < 0
+            ? address
+            : address.substring(0, address.indexOf(':')) + ":***" + address.substring(at);
     return "Proxy[" + type + " " + shown + "]";
   }
 }

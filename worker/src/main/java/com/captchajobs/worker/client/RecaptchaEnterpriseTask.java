@@ -46,8 +46,7 @@ public record RecaptchaEnterpriseTask(
 
   /** An Enterprise v2 task without proxy. */
   public static RecaptchaEnterpriseTask of(String sitekey, String pageUrl) {
-    return new RecaptchaEnterpriseTask(
-        sitekey, pageUrl, "v2", null, null, null, null, null, null);
+    return new RecaptchaEnterpriseTask(sitekey, pageUrl, "v2", null, null, null, null, null, null);
   }
 
   static RecaptchaEnterpriseTask from(Map<String, String> params) {

@@ -7,8 +7,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One decoded 2xx in.php/res.php body. CaptchaAI does not always honour {@code json=1}, so this
- * reads JSON and plain text alike (captchaai-api.md §0, §2) and never throws: a body it cannot
- * read becomes {@link Garbled}.
+ * reads JSON and plain text alike (captchaai-api.md §0, §2) and never throws: a body it cannot read
+ * becomes {@link Garbled}.
  */
 sealed interface Reply {
 
@@ -26,6 +26,7 @@ sealed interface Reply {
 
   /** Upper-case codes (CAPCHA_NOT_READY, IP_BANNED) and 2captcha's "ERROR: 1001" suspensions. */
   Pattern CODE = Pattern.compile("[A-Z][A-Z0-9_]*|ERROR:\\s*\\d+");
+
   /** A bare number, which is how getbalance answers in plain text. */
   Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
 
@@ -72,7 +73,9 @@ sealed interface Reply {
     String request = asText(node.get("request"));
     JsonNode status = node.get("status");
     if (status == null) {
-      return request != null && CODE.matcher(request).matches() ? new Code(request) : new Bare(node);
+      return request != null && CODE.matcher(request).matches()
+          ? new Code(request)
+          : new Bare(node);
     }
     if (isOne(status)) {
       String value = asText(node.get("result"));

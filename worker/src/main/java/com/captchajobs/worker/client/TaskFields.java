@@ -92,7 +92,7 @@ final class TaskFields {
       }
       return null;
     }
-    return new Proxy(address, type == null ? Proxy.Type.HTTP : Proxy.type(type));
+    return new Proxy(address, type == null ? Proxy.Type.HTTP : Proxy.parseType(type));
   }
 
   /** A map writer that skips null values. */
@@ -131,7 +131,7 @@ final class TaskFields {
     Out browserParams(String userAgent, String cookies, Proxy proxy) {
       put("userAgent", userAgent).put("cookies", cookies);
       if (proxy != null) {
-        put("proxy", proxy.formValue()).put("proxyType", proxy.type());
+        put("proxy", proxy.address()).put("proxyType", proxy.type());
       }
       return this;
     }
@@ -140,7 +140,7 @@ final class TaskFields {
     Out browserForm(String userAgent, String cookies, Proxy proxy) {
       put("userAgent", userAgent).put("cookies", cookies);
       if (proxy != null) {
-        put("proxy", proxy.formValue()).put("proxytype", proxy.type());
+        put("proxy", proxy.address()).put("proxytype", proxy.type());
       }
       return this;
     }

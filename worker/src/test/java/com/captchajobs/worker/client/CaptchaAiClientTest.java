@@ -121,15 +121,23 @@ class CaptchaAiClientTest {
           .containsAllEntriesOf(task.formFields());
     }
     // Spot checks of the in.php names, so a wrong mapping cannot hide behind formFields().
-    assertThat(tasks.get(0).formFields()).containsEntry("method", "userrecaptcha").containsEntry("googlekey", "6Lc-v2");
-    assertThat(tasks.get(1).formFields()).containsEntry("version", "v3").containsEntry("min_score", "0.7");
-    assertThat(tasks.get(2).formFields()).containsEntry("enterprise", "1").containsEntry("version", "v3");
+    assertThat(tasks.get(0).formFields())
+        .containsEntry("method", "userrecaptcha")
+        .containsEntry("googlekey", "6Lc-v2");
+    assertThat(tasks.get(1).formFields())
+        .containsEntry("version", "v3")
+        .containsEntry("min_score", "0.7");
+    assertThat(tasks.get(2).formFields())
+        .containsEntry("enterprise", "1")
+        .containsEntry("version", "v3");
     assertThat(tasks.get(4).formFields()).containsEntry("method", "base64");
     assertThat(tasks.get(5).formFields())
         .containsEntry("method", "cloudflare_challenge")
         .containsEntry("proxy", "1.2.3.4:8080")
         .containsEntry("proxytype", "HTTP");
-    assertThat(tasks.get(7).formFields()).containsEntry("gt", "captcha-id-1").containsEntry("version", "4");
+    assertThat(tasks.get(7).formFields())
+        .containsEntry("gt", "captcha-id-1")
+        .containsEntry("version", "4");
   }
 
   @Test
@@ -196,8 +204,9 @@ class CaptchaAiClientTest {
   @Test
   void anAnswerWithResultAndUserAgentIsReadFromResult() {
     server.enqueue(
-        ok("{\"status\":1,\"request\":\"ignored\",\"result\":\"cf-clearance-value\","
-            + "\"user_agent\":\"Mozilla/5.0 (X11)\"}"));
+        ok(
+            "{\"status\":1,\"request\":\"ignored\",\"result\":\"cf-clearance-value\","
+                + "\"user_agent\":\"Mozilla/5.0 (X11)\"}"));
 
     assertThat(client.get("5"))
         .isEqualTo(new PollResult.Solved("cf-clearance-value", "Mozilla/5.0 (X11)"));
@@ -206,8 +215,9 @@ class CaptchaAiClientTest {
   @Test
   void aGeeTestObjectAnswerBecomesItsJsonText() {
     server.enqueue(
-        ok("{\"status\":1,\"request\":{\"geetest_challenge\":\"c1\",\"geetest_validate\":\"v1\","
-            + "\"geetest_seccode\":\"s1|jordan\"}}"));
+        ok(
+            "{\"status\":1,\"request\":{\"geetest_challenge\":\"c1\",\"geetest_validate\":\"v1\","
+                + "\"geetest_seccode\":\"s1|jordan\"}}"));
 
     PollResult.Solved solved = (PollResult.Solved) client.get("6");
 
@@ -269,7 +279,14 @@ class CaptchaAiClientTest {
   void otherReportErrorsAreThrown() {
     server.enqueue(json(0, "ERROR_WRONG_USER_KEY"));
 
-    assertThat(apiError(() -> { client.reportBad("41"); return null; }).taskId()).isEqualTo("41");
+    assertThat(
+            apiError(
+                    () -> {
+                      client.reportBad("41");
+                      return null;
+                    })
+                .taskId())
+        .isEqualTo("41");
   }
 
   // --- one error per class
@@ -295,7 +312,8 @@ class CaptchaAiClientTest {
 
     assertThat(e.errorClass()).isEqualTo(ErrorClass.REQUEST);
     assertThat(e.taskId()).isEqualTo("999");
-    assertThat(e.getMessage()).isEqualTo("ERROR_WRONG_CAPTCHA_ID (REQUEST, permanent) for task 999");
+    assertThat(e.getMessage())
+        .isEqualTo("ERROR_WRONG_CAPTCHA_ID (REQUEST, permanent) for task 999");
   }
 
   @Test
@@ -348,7 +366,11 @@ class CaptchaAiClientTest {
     server.enqueue(json(0, "ERROR_INTERNAL_SERVER_ERROR"));
 
     for (String code :
-        List.of("ERROR_TOO_MUCH_REQUESTS", "MAX_USER_TURN", "ERROR: 1001", "ERROR",
+        List.of(
+            "ERROR_TOO_MUCH_REQUESTS",
+            "MAX_USER_TURN",
+            "ERROR: 1001",
+            "ERROR",
             "ERROR_INTERNAL_SERVER_ERROR")) {
       CaptchaAiApiException e = apiError(this::submitTurnstile);
       assertThat(e.errorCode()).isEqualTo(code);
@@ -495,8 +517,10 @@ class CaptchaAiClientTest {
   @Test
   void aConnectionDroppedMidCallIsANetworkError() {
     // Two, because OkHttp may retry a dropped connection once on its own.
-    server.enqueue(new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
-    server.enqueue(new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
+    server.enqueue(
+        new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
+    server.enqueue(
+        new MockResponse.Builder().onResponseStart(new SocketEffect.CloseSocket()).build());
 
     assertThat(transportError(() -> client.get("13")).errorCode()).isEqualTo("NETWORK");
   }

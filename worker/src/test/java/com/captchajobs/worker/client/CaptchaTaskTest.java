@@ -93,11 +93,10 @@ class CaptchaTaskTest {
     RecaptchaEnterpriseTask v2 = RecaptchaEnterpriseTask.of("6Lc", PAGE);
 
     assertThat(v2.version()).isEqualTo("v2");
-    assertThat(v2.formFields())
-        .containsEntry("enterprise", "1")
-        .doesNotContainKey("version");
+    assertThat(v2.formFields()).containsEntry("enterprise", "1").doesNotContainKey("version");
     assertThat(
-            CaptchaTask.of(CaptchaType.RECAPTCHA_ENTERPRISE,
+            CaptchaTask.of(
+                    CaptchaType.RECAPTCHA_ENTERPRISE,
                     Map.of("sitekey", "6Lc", "pageUrl", PAGE, "version", "v3"))
                 .formFields())
         .containsEntry("version", "v3");
@@ -116,7 +115,8 @@ class CaptchaTaskTest {
 
   @Test
   void imageUsesTheInPhpOptionNamesAndFlags() {
-    CaptchaTask image = fullTasks().filter(t -> t.type() == CaptchaType.IMAGE).findFirst().orElseThrow();
+    CaptchaTask image =
+        fullTasks().filter(t -> t.type() == CaptchaType.IMAGE).findFirst().orElseThrow();
 
     assertThat(image.pageUrl()).isNull();
     assertThat(image.formFields())
@@ -166,67 +166,113 @@ class CaptchaTaskTest {
     String tooLong = "x".repeat(4097);
     return Stream.of(
         invalid(CaptchaType.RECAPTCHA_V2, Map.of("pageUrl", PAGE), "sitekey is required"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", " ", "pageUrl", PAGE),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", " ", "pageUrl", PAGE),
             "sitekey must not be blank"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", "k", "pageUrl", "ftp://example.com/"),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", "k", "pageUrl", "ftp://example.com/"),
             "pageUrl must be an absolute http(s) URL"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", "k", "pageUrl", "/login"),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", "k", "pageUrl", "/login"),
             "pageUrl must be an absolute http(s) URL"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", "k", "pageUrl", PAGE, "invisible", "1"),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "invisible", "1"),
             "invisible must be true or false"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", "k", "pageUrl", PAGE, "dataS", tooLong),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "dataS", tooLong),
             "dataS must be at most 4096 characters"),
-        invalid(CaptchaType.RECAPTCHA_V2, Map.of("sitekey", "k", "pageUrl", PAGE, "googlekey", "k"),
+        invalid(
+            CaptchaType.RECAPTCHA_V2,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "googlekey", "k"),
             "googlekey is not a field of RECAPTCHA_V2"),
-        invalid(CaptchaType.RECAPTCHA_V3, Map.of("sitekey", "k", "pageUrl", PAGE, "minScore", "0.95"),
+        invalid(
+            CaptchaType.RECAPTCHA_V3,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "minScore", "0.95"),
             "minScore must be between 0.1 and 0.9"),
-        invalid(CaptchaType.RECAPTCHA_V3, Map.of("sitekey", "k", "pageUrl", PAGE, "minScore", "high"),
+        invalid(
+            CaptchaType.RECAPTCHA_V3,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "minScore", "high"),
             "minScore must be a decimal number"),
-        invalid(CaptchaType.RECAPTCHA_ENTERPRISE,
-            Map.of("sitekey", "k", "pageUrl", PAGE, "version", "v4"), "version must be v2 or v3"),
-        invalid(CaptchaType.RECAPTCHA_ENTERPRISE,
+        invalid(
+            CaptchaType.RECAPTCHA_ENTERPRISE,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "version", "v4"),
+            "version must be v2 or v3"),
+        invalid(
+            CaptchaType.RECAPTCHA_ENTERPRISE,
             Map.of("sitekey", "k", "pageUrl", PAGE, "minScore", "0.5"),
             "minScore requires version v3"),
-        invalid(CaptchaType.TURNSTILE, Map.of("sitekey", "k", "pageUrl", PAGE, "cData", "x"),
+        invalid(
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "cData", "x"),
             "cData is not a field of TURNSTILE"),
-        invalid(CaptchaType.TURNSTILE, Map.of("sitekey", "k", "pageUrl", PAGE, "proxy", "nohost"),
+        invalid(
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "proxy", "nohost"),
             "proxy must be host:port or user:pass@host:port"),
-        invalid(CaptchaType.TURNSTILE,
+        invalid(
+            CaptchaType.TURNSTILE,
             Map.of("sitekey", "k", "pageUrl", PAGE, "proxy", "1.2.3.4:99999"),
             "proxy must be host:port or user:pass@host:port"),
-        invalid(CaptchaType.TURNSTILE,
+        invalid(
+            CaptchaType.TURNSTILE,
             Map.of("sitekey", "k", "pageUrl", PAGE, "proxy", "1.2.3.4:80", "proxyType", "FTP"),
             "proxyType must be one of HTTP, HTTPS, SOCKS4, SOCKS5"),
-        invalid(CaptchaType.TURNSTILE, Map.of("sitekey", "k", "pageUrl", PAGE, "proxyType", "HTTP"),
+        invalid(
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "k", "pageUrl", PAGE, "proxyType", "HTTP"),
             "proxyType requires proxy"),
-        invalid(CaptchaType.CLOUDFLARE_CHALLENGE, Map.of("pageUrl", PAGE),
+        invalid(
+            CaptchaType.CLOUDFLARE_CHALLENGE,
+            Map.of("pageUrl", PAGE),
             "proxy is required for CLOUDFLARE_CHALLENGE"),
-        invalid(CaptchaType.CLOUDFLARE_CHALLENGE, Map.of("pageUrl", PAGE, "proxy", "1.2.3.4:80"),
+        invalid(
+            CaptchaType.CLOUDFLARE_CHALLENGE,
+            Map.of("pageUrl", PAGE, "proxy", "1.2.3.4:80"),
             "proxyType is required for CLOUDFLARE_CHALLENGE"),
-        invalid(CaptchaType.CLOUDFLARE_CHALLENGE,
+        invalid(
+            CaptchaType.CLOUDFLARE_CHALLENGE,
             Map.of("pageUrl", PAGE, "proxy", "1.2.3.4:80", "proxyType", "SOCKS5"),
             "proxyType must be HTTP or HTTPS for CLOUDFLARE_CHALLENGE"),
         invalid(CaptchaType.IMAGE, Map.of(), "body is required"),
         invalid(CaptchaType.IMAGE, Map.of("body", "not base64!"), "body must be valid base64"),
-        invalid(CaptchaType.IMAGE, Map.of("body", Base64.getEncoder().encodeToString(new byte[99])),
+        invalid(
+            CaptchaType.IMAGE,
+            Map.of("body", Base64.getEncoder().encodeToString(new byte[99])),
             "body must decode to 100..102400 bytes, got 99"),
-        invalid(CaptchaType.IMAGE,
+        invalid(
+            CaptchaType.IMAGE,
             Map.of("body", Base64.getEncoder().encodeToString(new byte[100 * 1024 + 1])),
             "body must decode to 100..102400 bytes, got 102401"),
-        invalid(CaptchaType.IMAGE, Map.of("body", IMAGE, "numeric", "5"),
+        invalid(
+            CaptchaType.IMAGE,
+            Map.of("body", IMAGE, "numeric", "5"),
             "numeric must be between 0 and 4"),
-        invalid(CaptchaType.IMAGE, Map.of("body", IMAGE, "minLen", "four"),
+        invalid(
+            CaptchaType.IMAGE,
+            Map.of("body", IMAGE, "minLen", "four"),
             "minLen must be an integer"),
-        invalid(CaptchaType.IMAGE, Map.of("body", IMAGE, "minLen", "8", "maxLen", "4"),
+        invalid(
+            CaptchaType.IMAGE,
+            Map.of("body", IMAGE, "minLen", "8", "maxLen", "4"),
             "minLen must not exceed maxLen"),
-        invalid(CaptchaType.IMAGE, Map.of("body", IMAGE, "pageUrl", PAGE),
+        invalid(
+            CaptchaType.IMAGE,
+            Map.of("body", IMAGE, "pageUrl", PAGE),
             "pageUrl is not a field of IMAGE"),
         invalid(CaptchaType.GEETEST, Map.of("gt", "g", "pageUrl", PAGE), "challenge is required"),
-        invalid(CaptchaType.GEETEST,
+        invalid(
+            CaptchaType.GEETEST,
             Map.of("gt", "g", "challenge", "c", "pageUrl", PAGE, "apiServer", ""),
             "apiServer must not be blank"),
         invalid(CaptchaType.GEETEST_V4, Map.of("pageUrl", PAGE), "captchaId is required"),
-        invalid(CaptchaType.GEETEST_V4, Map.of("captchaId", "c", "pageUrl", PAGE, "gt", "g"),
+        invalid(
+            CaptchaType.GEETEST_V4,
+            Map.of("captchaId", "c", "pageUrl", PAGE, "gt", "g"),
             "gt is not a field of GEETEST_V4"));
   }
 
@@ -269,6 +315,7 @@ class CaptchaTaskTest {
             GeeTestTask.of("g", "c", PAGE),
             GeeTestV4Task.of("c", PAGE));
 
-    assertThat(tasks).allSatisfy(t -> assertThat(CaptchaTask.of(t.type(), t.params())).isEqualTo(t));
+    assertThat(tasks)
+        .allSatisfy(t -> assertThat(CaptchaTask.of(t.type(), t.params())).isEqualTo(t));
   }
 }

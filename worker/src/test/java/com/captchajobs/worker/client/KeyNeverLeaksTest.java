@@ -61,7 +61,12 @@ class KeyNeverLeaksTest {
             .build();
     CaptchaTask task =
         new TurnstileTask(
-            "0x4A", "https://example.com/", null, null, null, null,
+            "0x4A",
+            "https://example.com/",
+            null,
+            null,
+            null,
+            null,
             Proxy.http("bob:" + PROXY_PASSWORD + "@10.0.0.1:3128"));
     List<Object> printable = new ArrayList<>();
 
@@ -89,7 +94,10 @@ class KeyNeverLeaksTest {
     server.enqueue(ok("{\"status\":0,\"request\":\"bad key " + KEY + "\"}"));
     server.enqueue(ok(""));
     server.enqueue(
-        new MockResponse.Builder().body("OK|" + TOKEN).headersDelay(500, TimeUnit.MILLISECONDS).build());
+        new MockResponse.Builder()
+            .body("OK|" + TOKEN)
+            .headersDelay(500, TimeUnit.MILLISECONDS)
+            .build());
     server.enqueue(json(0, "ERROR_BAD_PROXY"));
     for (int i = 0; i < 7; i++) {
       printable.add(failure(() -> client.get("4242")));
@@ -120,7 +128,8 @@ class KeyNeverLeaksTest {
         .anyMatch(
             line ->
                 line.matches(
-                    "POST /res\\.php \\[key=\\*\\*\\*, json=1, action=get, id=4242] -> 200 in \\d+ ms"))
+                    "POST /res\\.php \\[key=\\*\\*\\*, json=1, action=get, id=4242] -> 200 in \\d+"
+                        + " ms"))
         .anyMatch(line -> line.matches("POST /res\\.php .* -> 502 in \\d+ ms"))
         .anyMatch(line -> line.contains("-> SocketTimeoutException in"));
   }

@@ -1,7 +1,6 @@
 package com.captchajobs.worker.engine;
 
 import com.captchajobs.worker.client.CaptchaAiException;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.RetryFilter;
@@ -18,8 +17,7 @@ import org.jobrunr.jobs.states.JobState;
  */
 public class PermanentErrorRetryFilter extends RetryFilter {
 
-  private static final Set<String> PERMANENT_TYPES =
-      Set.of(PermanentSolveException.class.getName());
+  private static final String PERMANENT_TYPE = PermanentSolveException.class.getName();
 
   private final long maxBackoffSeconds;
 
@@ -50,8 +48,8 @@ public class PermanentErrorRetryFilter extends RetryFilter {
   }
 
   static boolean isPermanent(FailedState failed) {
-    if (PERMANENT_TYPES.contains(failed.getExceptionType())
-        || PERMANENT_TYPES.contains(failed.getExceptionCauseType())) {
+    if (PERMANENT_TYPE.equals(failed.getExceptionType())
+        || PERMANENT_TYPE.equals(failed.getExceptionCauseType())) {
       return true;
     }
     Throwable t;

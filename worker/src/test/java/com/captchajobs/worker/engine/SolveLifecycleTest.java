@@ -1,0 +1,181 @@
+package com.captchajobs.worker.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.Endpoint;
+import com.captchajobs.simulator.Fault;
+import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.worker.testing.Solves;
+import com.captchajobs.worker.testing.WorkerNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.FailedState;
+import org.jobrunr.jobs.states.JobState;
+import org.jobrunr.jobs.states.ScheduledState;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.StorageProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/** The reschedule pattern on real JobRunr, real PostgreSQL and the simulator over HTTP. */
+@ExtendWith(OutputCaptureExtension.class)
+class SolveLifecycleTest {
+
+  static final String KEY = "lifecycleKeyLIFECYCLEkey12345678";
+
+  static CaptchaAiSimulator sim;
+  static WorkerNode node;
+  static Solves solves;
+
+  @BeforeAll
+  static void start() {
+    sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
+        "captchaai.first-poll-wait.TURNSTILE", "1s",
+        "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+        "logging.level.com.captchajobs", "DEBUG"));
+    solves = new Solves(node);
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+    sim.close();
+  }
+
+  static long submitsFor(String businessKey) {
+    return sim.stats().submitsByPageUrl().getOrDefault(Solves.pageUrl(businessKey), 0L);
+  }
+
+  static List<JobState> states(UUID jobId) {
+    Job job = node.bean(StorageProvider.class).getJobById(jobId);
+    return job.getJobStates();
+  }
+
+  @Test
+  void aSolveGoesFromQueuedThroughSubmittedToSolvedAndStoresItsTokenWithAnExpiry() {
+    UUID id = solves.turnstile("lifecycle-1");
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+
+    assertThat(solved.taskId()).isNotBlank();
+    assertThat(solved.submittedAt()).isNotNull();
+    assertThat(solves.token(id)).isNotBlank();
+    assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(270)));
+    assertThat(solved.submits()).isEqualTo(1);
+    assertThat(submitsFor("lifecycle-1")).isEqualTo(1);
+    List<String> seen = solves.jdbc().queryForList(
+        "SELECT outcome FROM captchajobs_poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+    assertThat(seen).last().isEqualTo("SOLVED");
+  }
+
+  @Test
+  void aPermanentCodeCostsOneInPhpCallAndEndsTheJobFailedWithoutRetry() {
+    UUID id = solves.enqueue("lifecycle-permanent", CaptchaType.TURNSTILE,
+        Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-permanent")));
+    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED);
+
+    assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
+    assertThat(failed.errorClass()).isEqualTo("request");
+    UUID jobId = SolveJobs.enqueueJobId(id);
+    org.awaitility.Awaitility.await().until(() -> states(jobId).get(states(jobId).size() - 1).getName() == StateName.FAILED);
+    List<JobState> history = states(jobId);
+    assertThat(history).filteredOn(s -> s instanceof FailedState).hasSize(1);
+    assertThat(history).noneMatch(s -> s instanceof ScheduledState);
+    assertThat(sim.stats().rejectedSubmitsByCode()).containsKey("ERROR_BAD_TOKEN_OR_PAGEURL");
+  }
+
+  @Test
+  void aTransientInPhpFaultIsRetriedAndTheSolveStillSucceeds() {
+    sim.injectNext(Endpoint.IN, Fault.HTML_502);
+    UUID id = solves.turnstile("lifecycle-transient-in");
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
+
+    assertThat(solved.submits()).isEqualTo(1);
+    List<JobState> history = states(SolveJobs.enqueueJobId(id));
+    assertThat(history).filteredOn(s -> s instanceof FailedState).hasSize(1);
+    assertThat(history).anyMatch(s -> s instanceof ScheduledState);
+  }
+
+  @Test
+  void aTransientPollFailureIsRetriedOnTheSameTaskId() {
+    UUID id = solves.turnstile("lifecycle-transient-res");
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    sim.injectNext(Endpoint.RES, Fault.HTML_500);
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
+
+    assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+    assertThat(solved.submits()).isEqualTo(1);
+    assertThat(submitsFor("lifecycle-transient-res")).isEqualTo(1);
+    List<String> outcomes = solves.jdbc().queryForList(
+        "SELECT outcome FROM captchajobs_poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+    assertThat(outcomes).contains("HTTP_500");
+  }
+
+  @Test
+  void runningTheSubmitJobAgainAfterInPhpAnsweredNeverSubmitsTwice() {
+    UUID id = solves.turnstile("lifecycle-rerun");
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    SubmitJob submitJob = node.bean(SubmitJob.class);
+
+    submitJob.submit(id, 0);
+    submitJob.submit(id, 0);
+    solves.awaitStatus(id, SolveStatus.SOLVED);
+    submitJob.submit(id, 0);
+
+    assertThat(submitsFor("lifecycle-rerun")).isEqualTo(1);
+    assertThat(solves.get(id).submits()).isEqualTo(1);
+  }
+
+  @Test
+  void aCrashBetweenInPhpAndTheFirstPollResumesTheStoredTaskInsteadOfSubmittingAgain() {
+    // Long first wait, so that the first poll job is still waiting when we "crash".
+    UUID id = solves.enqueue("lifecycle-crash", CaptchaType.RECAPTCHA_V3,
+        Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-crash")));
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    // The crash: the poll job is lost, the row keeps the task id committed before it.
+    node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+
+    node.bean(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+
+    assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+    assertThat(submitsFor("lifecycle-crash")).isEqualTo(1);
+  }
+
+  @Test
+  void anUnsolvableTaskIsSubmittedOnceMoreThenFails() {
+    UUID id = solves.enqueue("lifecycle-unsolvable", CaptchaType.TURNSTILE,
+        Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", "https://shop.example.test/unsolvable/lifecycle"));
+    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED, Duration.ofSeconds(90));
+
+    assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
+    assertThat(failed.errorClass()).isEqualTo("unsolvable");
+    assertThat(failed.submits()).isEqualTo(2);
+    assertThat(sim.stats().submitsByPageUrl().get("https://shop.example.test/unsolvable/lifecycle")).isEqualTo(2L);
+  }
+
+  @Test
+  void theApiKeyAppearsNowhereInJobsTablesOrLogs(CapturedOutput output) {
+    UUID ok = solves.turnstile("lifecycle-secrets-ok");
+    UUID bad = solves.enqueue("lifecycle-secrets-bad", CaptchaType.TURNSTILE,
+        Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-secrets-bad")));
+    solves.awaitStatus(ok, SolveStatus.SOLVED);
+    solves.awaitStatus(bad, SolveStatus.FAILED);
+
+    List<String> stored = solves.everyStoredText();
+    assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));
+    assertThat(output.getAll()).contains("lifecycle-secrets-ok").doesNotContain(KEY);
+    String token = solves.token(ok);
+    assertThat(solves.jdbc().queryForList("SELECT jobAsJson FROM jobrunr_jobs", String.class))
+        .isNotEmpty().noneMatch(json -> json.contains(token));
+  }
+}

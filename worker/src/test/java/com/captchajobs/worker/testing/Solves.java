@@ -1,0 +1,83 @@
+package com.captchajobs.worker.testing;
+
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.worker.engine.Solve;
+import com.captchajobs.worker.engine.SolveEnqueuer;
+import com.captchajobs.worker.engine.SolveRepository;
+import com.captchajobs.worker.engine.SolveStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Test helpers around a node's beans: enqueue, wait for a status, read rows. */
+public final class Solves {
+
+  private final SolveEnqueuer enqueuer;
+  private final SolveRepository repository;
+  private final JdbcTemplate jdbc;
+
+  public Solves(WorkerNode node) {
+    this.enqueuer = node.bean(SolveEnqueuer.class);
+    this.repository = node.bean(SolveRepository.class);
+    this.jdbc = new JdbcTemplate(node.bean(DataSource.class));
+  }
+
+  /** The page URL a test uses for a business key: the simulator counts submits per page URL. */
+  public static String pageUrl(String businessKey) {
+    return "https://shop.example.test/" + businessKey;
+  }
+
+  public UUID turnstile(String businessKey) {
+    return enqueue(businessKey, CaptchaType.TURNSTILE,
+        Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl(businessKey)));
+  }
+
+  public UUID enqueue(String businessKey, CaptchaType type, Map<String, String> params) {
+    return enqueuer.enqueue(businessKey, type, params, 0, null).id();
+  }
+
+  public Solve get(UUID id) {
+    return repository.find(id).orElseThrow();
+  }
+
+  public Solve awaitStatus(UUID id, SolveStatus status) {
+    return awaitStatus(id, status, Duration.ofSeconds(60));
+  }
+
+  public Solve awaitStatus(UUID id, SolveStatus status, Duration atMost) {
+    await().atMost(atMost).pollInterval(Duration.ofMillis(50))
+        .until(() -> get(id).status() == status);
+    return get(id);
+  }
+
+  public Solve awaitFinal(UUID id) {
+    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+        .until(() -> get(id).status().isFinal());
+    return get(id);
+  }
+
+  public String token(UUID id) {
+    return jdbc.queryForObject("SELECT token FROM captchajobs_solve WHERE id = ?", String.class, id);
+  }
+
+  public JdbcTemplate jdbc() {
+    return jdbc;
+  }
+
+  /** Every text of every row of our tables and JobRunr's jobs, for secret scans. */
+  public List<String> everyStoredText() {
+    List<String> texts = new ArrayList<>();
+    for (String table : List.of("captchajobs_solve", "captchajobs_gate_slot", "captchajobs_breaker",
+        "captchajobs_poll", "captchajobs_slot_handoff", "jobrunr_jobs", "jobrunr_recurring_jobs",
+        "jobrunr_backgroundjobservers", "jobrunr_metadata")) {
+      texts.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
+    }
+    return texts;
+  }
+}

@@ -1,0 +1,50 @@
+package com.captchajobs.worker.testing;
+
+import com.captchajobs.worker.WorkerApplication;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A real worker node (Spring Boot, JobRunr, HTTP on a free port) inside the test JVM. */
+public final class WorkerNode implements AutoCloseable {
+
+  private final ConfigurableApplicationContext context;
+
+  private WorkerNode(ConfigurableApplicationContext context) {
+    this.context = context;
+  }
+
+  /** Starts a worker with the given properties on top of test defaults. */
+  public static WorkerNode start(String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    Map<String, Object> props = new LinkedHashMap<>();
+    props.put("spring.datasource.url", jdbcUrl);
+    props.put("captchaai.base-url", baseUrl);
+    props.put("captchaai.api-key", apiKey);
+    props.put("server.port", "0");
+    props.put("server.address", "127.0.0.1");
+    props.put("jobrunr.background-job-server.enabled", "true");
+    props.put("spring.datasource.hikari.maximum-pool-size", "20");
+    props.putAll(extra);
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(WorkerApplication.class).properties(props).run();
+    return new WorkerNode(context);
+  }
+
+  public <T> T bean(Class<T> type) {
+    return context.getBean(type);
+  }
+
+  public ConfigurableApplicationContext context() {
+    return context;
+  }
+
+  public int port() {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  @Override
+  public void close() {
+    context.close();
+  }
+}

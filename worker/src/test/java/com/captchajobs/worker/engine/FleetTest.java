@@ -1,0 +1,132 @@
+package com.captchajobs.worker.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.SimulatorStats;
+import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.worker.testing.FleetFigures;
+import com.captchajobs.worker.testing.Solves;
+import com.captchajobs.worker.testing.WorkerNode;
+import com.captchajobs.worker.testing.WorkerProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several worker JVMs against one database and one simulator: the cap holds for the whole fleet,
+ * and a kill -9 neither loses a solve nor submits one twice.
+ */
+class FleetTest {
+
+  static final String KEY = "fleetKeyFLEETkeyFLEETkey12345678";
+  static final int PLAN_THREADS = 5;
+
+  static Map<String, String> workerProps() {
+    return Map.of(
+        "captchaai.threads", String.valueOf(PLAN_THREADS),
+        "captchaai.first-poll-wait.TURNSTILE", "1s",
+        "captchaai.min-first-poll-wait", "1s",
+        "captchaai.learn-after-solves", "1000");
+  }
+
+  /** A node in this JVM that only enqueues (no job server), like an app node. */
+  static WorkerNode enqueueNode(String jdbcUrl, String baseUrl) {
+    return WorkerNode.start(jdbcUrl, baseUrl, KEY, Map.of("jobrunr.background-job-server.enabled", "false"));
+  }
+
+  @Test
+  void threeWorkerJvmsNeverExceedThePlanAndSolveEverythingOnce() {
+    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(400), Duration.ofMillis(1200)).build().start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        for (int i = 0; i < 3; i++) {
+          workers.add(WorkerProcess.start("fleet-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        Solves solves = new Solves(app);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+          ids.add(solves.turnstile("fleet-" + i));
+        }
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+
+        SimulatorStats stats = sim.stats();
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+        assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+        assertThat(stats.rejected("ERROR_ZERO_BALANCE")).isZero();
+        assertThat(stats.duplicateSubmits()).isZero();
+        assertThat(stats.submitsByPageUrl().values()).hasSize(60).allMatch(n -> n == 1L);
+        printFigures("three worker JVMs, plan 5, 60 Turnstile solves", solves, stats);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  @Test
+  void killingAWorkerMidRunLosesNoSolveSubmitsNothingTwiceAndFreesItsSlots() {
+    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(1500), Duration.ofMillis(3000)).build().start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        for (int i = 0; i < 2; i++) {
+          workers.add(WorkerProcess.start("chaos-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        Solves solves = new Solves(app);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          ids.add(solves.turnstile("chaos-" + i));
+        }
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+            .until(() -> ids.stream().filter(id -> solves.get(id).status() == SolveStatus.SOLVED).count() >= 5);
+        int heldByVictim = solves.jdbc().queryForObject(
+            "SELECT count(*) FROM captchajobs_gate_slot WHERE node = 'chaos-w0'", Integer.class);
+        workers.get(0).kill();
+
+        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
+            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+        SimulatorStats stats = sim.stats();
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+        assertThat(stats.submitsByPageUrl().values()).hasSize(30).allMatch(n -> n == 1L);
+        assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> solves.jdbc().queryForObject(
+            "SELECT count(*) FROM captchajobs_gate_slot WHERE solve_id IS NOT NULL", Integer.class) == 0);
+        System.out.printf("[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved, one submit each%n",
+            heldByVictim);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  static void printFigures(String run, Solves solves, SimulatorStats stats) {
+    List<Double> handoff = FleetFigures.handoffDelays(solves.jdbc());
+    List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
+    long solved = solves.jdbc().queryForObject("SELECT count(*) FROM captchajobs_solve WHERE status = 'SOLVED'", Long.class);
+    System.out.printf("[fleet] %s%n", run);
+    System.out.printf("[fleet]   simulator max in flight: %d (cap %d)%n", stats.maxInFlight(), PLAN_THREADS);
+    System.out.printf("[fleet]   gate-slot utilisation under backlog: %.1f %%%n",
+        100 * FleetFigures.gateUtilisationUnderBacklog(solves.jdbc(), PLAN_THREADS));
+    System.out.printf("[fleet]   provider-thread utilisation under backlog: %.1f %%%n",
+        100 * FleetFigures.providerUtilisationUnderBacklog(solves.jdbc(), stats, PLAN_THREADS));
+    System.out.printf("[fleet]   freed slot -> next in.php: p50 %.3f s, p95 %.3f s (n=%d)%n",
+        FleetFigures.percentile(handoff, 0.5), FleetFigures.percentile(handoff, 0.95), handoff.size());
+    System.out.printf("[fleet]   poll lateness: p50 %.3f s, p95 %.3f s (n=%d)%n",
+        FleetFigures.percentile(lateness, 0.5), FleetFigures.percentile(lateness, 0.95), lateness.size());
+    System.out.printf("[fleet]   fetch lag (simulator): mean %.2f s, p95 %.2f s%n",
+        stats.fetchLagMeanSeconds(), stats.fetchLagP95Seconds());
+    System.out.printf("[fleet]   in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f%n",
+        (double) stats.acceptedSubmits() / solved, (double) stats.resCalls() / solved,
+        (double) FleetFigures.jobrunrJobs(solves.jdbc()) / solved);
+  }
+}

@@ -1,0 +1,119 @@
+package com.captchajobs.worker.testing;
+
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.worker.WorkerApplication;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A worker node in its own JVM (the worker's main class on this test's class path), so that
+ * tests can run a fleet and kill -9 one of its members.
+ */
+public final class WorkerProcess implements AutoCloseable {
+
+  private final Process process;
+  private final int port;
+  private final Path log;
+
+  private WorkerProcess(Process process, int port, Path log) {
+    this.process = process;
+    this.port = port;
+    this.log = log;
+  }
+
+  public static WorkerProcess start(String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    int port = freePort();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(WorkerApplication.class.getName());
+    command.add("--server.port=" + port);
+    command.add("--server.address=127.0.0.1");
+    command.add("--spring.datasource.url=" + jdbcUrl);
+    command.add("--captchaai.base-url=" + baseUrl);
+    command.add("--jobrunr.background-job-server.name=" + name);
+    extra.forEach((k, v) -> command.add("--" + k + "=" + v));
+    try {
+      Path log = Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      // The key travels in the environment, as operators pass it; never on the command line.
+      builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
+      return new WorkerProcess(builder.start(), port, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Waits until the node's health endpoint answers UP. */
+  public WorkerProcess awaitUp() {
+    HttpClient http = HttpClient.newHttpClient();
+    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("worker exited; see " + log.toAbsolutePath());
+      }
+      try {
+        HttpResponse<String> r = http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 && r.body().contains("\"UP\"");
+      } catch (IOException e) {
+        return false;
+      }
+    });
+    return this;
+  }
+
+  /** kill -9: no shutdown hook, no graceful stop. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  public File log() {
+    return log.toFile();
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -30,7 +30,7 @@ final class SimulatorArgs {
           "  --help                           this text");
 
   /** A bad argument; the message names it. */
-  static final class UsageException extends RuntimeException {
+  static final class UsageException extends IllegalArgumentException {
     UsageException(String message) {
       super(message);
     }

@@ -3,6 +3,7 @@ package com.captchajobs.simulator;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -91,9 +92,13 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     return this;
   }
 
-  /** For example {@code http://127.0.0.1:43121}, without a trailing slash. */
+  /**
+   * For example {@code http://127.0.0.1:43121}, without a trailing slash; a wildcard bind address
+   * is reported as {@code 127.0.0.1}.
+   */
   public String baseUrl() {
-    String host = server().getAddress().getAddress().getHostAddress();
+    InetAddress bound = server().getAddress().getAddress();
+    String host = bound.isAnyLocalAddress() ? "127.0.0.1" : bound.getHostAddress();
     return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
   }
 

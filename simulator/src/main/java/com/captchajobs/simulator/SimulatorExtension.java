@@ -16,6 +16,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class SimulatorExtension implements BeforeAllCallback, AfterAllCallback {
   private final CaptchaAiSimulator.Builder builder;
   private CaptchaAiSimulator simulator;
+  /** @Nested classes call beforeAll/afterAll again: one simulator serves the whole tree. */
+  private int depth;
 
   /** A simulator with the builder's defaults (SANDBOX_KEY, 5 threads, real solve times). */
   public SimulatorExtension() {
@@ -27,20 +29,22 @@ public final class SimulatorExtension implements BeforeAllCallback, AfterAllCall
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) {
-    simulator = builder.build().start();
+  public synchronized void beforeAll(ExtensionContext context) {
+    if (depth++ == 0) {
+      simulator = builder.build().start();
+    }
   }
 
   @Override
-  public void afterAll(ExtensionContext context) {
-    if (simulator != null) {
+  public synchronized void afterAll(ExtensionContext context) {
+    if (--depth == 0 && simulator != null) {
       simulator.close();
       simulator = null;
     }
   }
 
   /** The running simulator; only between beforeAll and afterAll. */
-  public CaptchaAiSimulator get() {
+  public synchronized CaptchaAiSimulator get() {
     if (simulator == null) {
       throw new IllegalStateException(
           "SimulatorExtension is not running: register it as a static @RegisterExtension field");

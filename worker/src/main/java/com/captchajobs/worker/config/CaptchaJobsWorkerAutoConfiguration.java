@@ -65,7 +65,8 @@ public class CaptchaJobsWorkerAutoConfiguration {
     return r == null ? EngineEvents.NONE : new MeteredEngineEvents(r);
   }
 
-  @Bean
+  /** No inferred destroy method: closing the breaker is an operator's decision, not a shutdown step. */
+  @Bean(destroyMethod = "")
   public Breaker breaker(DataSource dataSource, CaptchaAiClient client) {
     return new Breaker(dataSource, client.keyFingerprint());
   }

@@ -55,7 +55,7 @@ public final class Breaker {
   }
 
   /** Closes the breaker (an operator's decision); true when it was open. */
-  public boolean close() {
+  public boolean closeBreaker() {
     return db.update(
             "UPDATE captchajobs_breaker SET open = false, closed_at = now()"
                 + " WHERE key_fingerprint = ? AND open",

@@ -35,7 +35,7 @@ public class CaptchaJobsEnvironment implements EnvironmentPostProcessor {
     defaults.put("jobrunr.background-job-server.worker-count", "64");
     defaults.put("jobrunr.background-job-server.name", "captchajobs-" + host() + "-" + pid());
     defaults.put("jobrunr.miscellaneous.allow-anonymous-data-usage", "false");
-    defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus");
+    defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "always");
     environment.getPropertySources().addLast(new MapPropertySource("captchajobs-defaults", defaults));
   }

@@ -141,6 +141,17 @@ public class CaptchaJobsWorkerAutoConfiguration {
     return new WorkerStartup(properties, gate, planCheck, breaker, reconciler);
   }
 
+  /** No inferred destroy method: shutting a node down must never close the fleet's breaker. */
+  @Bean(destroyMethod = "")
+  public BreakerEndpoint breakerEndpoint(Breaker breaker) {
+    return new BreakerEndpoint(breaker);
+  }
+
+  @Bean
+  EngineGauges captchaJobsGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
+    return new EngineGauges(gate, breaker, planCheck);
+  }
+
   @Bean
   public BreakerHealthIndicator breakerHealthIndicator(Breaker breaker, FleetGate gate, PlanCheck planCheck) {
     return new BreakerHealthIndicator(breaker, gate, planCheck);

@@ -87,6 +87,24 @@ public class WorkerStartup implements InitializingBean, ApplicationListener<Appl
     });
     long period = properties.getReconcileInterval().toMillis();
     executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
+    long check = properties.getProviderCheckInterval().toMillis();
+    executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
+  }
+
+  /** The periodic threadsinfo published as captchajobs.provider.* gauges. */
+  private void checkProvider() {
+    try {
+      planCheck.read();
+    } catch (CaptchaAiException e) {
+      if (e.errorClass() == ErrorClass.CREDENTIAL) {
+        breaker.open(e.errorCode(), "threadsinfo answered " + e.errorCode());
+        log.error("CaptchaAI rejected the API key ({}): breaker OPEN", e.errorCode());
+      } else {
+        log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());
+      }
+    } catch (RuntimeException e) {
+      log.warn("threadsinfo failed: {}", e.toString());
+    }
   }
 
   @Override

@@ -1,6 +1,9 @@
 package com.captchajobs.worker.engine;
 
 import com.captchajobs.worker.client.CaptchaAiException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.RetryFilter;
@@ -33,10 +36,25 @@ public class PermanentErrorRetryFilter extends RetryFilter {
 
   @Override
   public void onStateElection(Job job, JobState newState) {
-    if (newState instanceof FailedState failed && isPermanent(failed)) {
-      return;
+    if (newState instanceof FailedState failed) {
+      Optional<String> code = permanentCode(failed);
+      if (code.isPresent()) {
+        labelWithError(job, code.get());
+        return;
+      }
     }
     super.onStateElection(job, newState);
+  }
+
+  /** Makes a dead job's cause visible in the dashboard's FAILED list without opening it. */
+  private static void labelWithError(Job job, String code) {
+    List<String> labels = new ArrayList<>(job.getLabels());
+    labels.removeIf(l -> l.startsWith("error:"));
+    if (labels.size() >= 3) {
+      labels = new ArrayList<>(labels.subList(0, 2));
+    }
+    labels.add(SolveJobs.label("error:" + code));
+    job.setLabels(labels);
   }
 
   /** Exponential, capped, with ±25 % jitter so that a fleet's retries do not arrive together. */
@@ -48,24 +66,35 @@ public class PermanentErrorRetryFilter extends RetryFilter {
   }
 
   static boolean isPermanent(FailedState failed) {
-    if (PERMANENT_TYPE.equals(failed.getExceptionType())
-        || PERMANENT_TYPE.equals(failed.getExceptionCauseType())) {
-      return true;
+    return permanentCode(failed).isPresent();
+  }
+
+  /** The error code when the failure is permanent, empty when it may be retried. */
+  static Optional<String> permanentCode(FailedState failed) {
+    if (PERMANENT_TYPE.equals(failed.getExceptionType())) {
+      return Optional.of(codeOf(failed.getExceptionMessage()));
+    }
+    if (PERMANENT_TYPE.equals(failed.getExceptionCauseType())) {
+      return Optional.of(codeOf(failed.getExceptionCauseMessage()));
     }
     Throwable t;
     try {
       t = failed.getException();
     } catch (RuntimeException cannotRebuild) {
-      return false;
+      return Optional.empty();
     }
     for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
-      if (t instanceof PermanentSolveException) {
-        return true;
+      if (t instanceof PermanentSolveException e) {
+        return Optional.of(e.errorCode());
       }
       if (t instanceof CaptchaAiException e && e.permanent()) {
-        return true;
+        return Optional.of(e.errorCode());
       }
     }
-    return false;
+    return Optional.empty();
+  }
+
+  private static String codeOf(String message) {
+    return message == null || message.isBlank() ? "UNKNOWN" : message.split(" ", 2)[0];
   }
 }

@@ -98,6 +98,23 @@ class BreakerAndPreflightTest {
   }
 
   @Test
+  void anOperatorClosesTheBreakerThroughTheActuatorEndpoint() throws Exception {
+    try (WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY, Map.of())) {
+      node.bean(Breaker.class).open("ERROR_WRONG_USER_KEY", "test");
+      HttpClient http = HttpClient.newHttpClient();
+      URI uri = URI.create("http://127.0.0.1:" + node.port() + "/actuator/breaker");
+
+      HttpResponse<String> shown = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> closed = http.send(HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+
+      assertThat(shown.body()).contains("\"open\":true").contains("ERROR_WRONG_USER_KEY").doesNotContain(GOOD_KEY);
+      assertThat(closed.statusCode()).isEqualTo(200);
+      assertThat(closed.body()).contains("\"open\":false").contains("\"closedNow\":true");
+      assertThat(node.bean(Breaker.class).openState()).isEmpty();
+    }
+  }
+
+  @Test
   void preflightRefusesACapAboveThePlan() {
     assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
             Map.of("captchaai.threads", "10")))

@@ -90,6 +90,8 @@ class SolveLifecycleTest {
     List<JobState> history = states(jobId);
     assertThat(history).filteredOn(s -> s instanceof FailedState).hasSize(1);
     assertThat(history).noneMatch(s -> s instanceof ScheduledState);
+    assertThat(node.bean(StorageProvider.class).getJobById(jobId).getLabels())
+        .containsExactly("TURNSTILE", "key:lifecycle-permanent", "error:ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(sim.stats().rejectedSubmitsByCode()).containsKey("ERROR_BAD_TOKEN_OR_PAGEURL");
   }
 

@@ -61,7 +61,8 @@ CREATE TABLE captchajobs_gate_slot (
     server_id   uuid,          -- JobRunr background job server holding it: reclaimed when that server leaves
     acquired_at timestamptz,
     lease_until timestamptz,
-    freed_at    timestamptz    -- last release, to measure freed slot -> next in.php
+    freed_at    timestamptz,   -- last release, to measure freed slot -> next in.php
+    phantom     boolean NOT NULL DEFAULT false  -- held for a task an in.php call may have created although its answer was lost
 );
 
 -- The breaker: one row per API key fingerprint (never the key).

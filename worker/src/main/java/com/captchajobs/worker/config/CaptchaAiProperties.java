@@ -79,6 +79,9 @@ public class CaptchaAiProperties {
   /** A queued or submitted solve unchanged this long and without a live job gets a new one. */
   private Duration stuckAfter = EngineSettings.DEFAULT_STUCK_AFTER;
 
+  /** How long a gate slot stays taken after an in.php call whose answer was lost: the task may exist. */
+  private Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
+
   /** Interval of the repair pass (leaked slots, expired tokens, stuck solves, waiting solves). */
   private Duration reconcileInterval = Duration.ofSeconds(2);
 
@@ -120,7 +123,7 @@ public class CaptchaAiProperties {
   public EngineSettings toSettings() {
     return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
         firstPollWait, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter);
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
   }
 
   @Override
@@ -171,6 +174,8 @@ public class CaptchaAiProperties {
   public void setThreadWait(Duration threadWait) { this.threadWait = threadWait; }
   public Duration getStuckAfter() { return stuckAfter; }
   public void setStuckAfter(Duration stuckAfter) { this.stuckAfter = stuckAfter; }
+  public Duration getLostSubmitHold() { return lostSubmitHold; }
+  public void setLostSubmitHold(Duration lostSubmitHold) { this.lostSubmitHold = lostSubmitHold; }
   public Duration getReconcileInterval() { return reconcileInterval; }
   public void setReconcileInterval(Duration reconcileInterval) { this.reconcileInterval = reconcileInterval; }
   public Duration getProviderCheckInterval() { return providerCheckInterval; }

@@ -23,7 +23,8 @@ public record EngineSettings(
     int unsolvableResubmits,
     int transientRetries,
     Duration threadWait,
-    Duration stuckAfter) {
+    Duration stuckAfter,
+    Duration lostSubmitHold) {
 
   public static final int DEFAULT_THREADS = 5;
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
@@ -37,6 +38,7 @@ public record EngineSettings(
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;
   public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
 
   /** The documented first waits (captchaai-api.md §4). */
   public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
@@ -81,7 +83,8 @@ public record EngineSettings(
         DEFAULT_UNSOLVABLE_RESUBMITS,
         DEFAULT_TRANSIENT_RETRIES,
         DEFAULT_THREAD_WAIT,
-        DEFAULT_STUCK_AFTER);
+        DEFAULT_STUCK_AFTER,
+        DEFAULT_LOST_SUBMIT_HOLD);
   }
 
   public EngineSettings {
@@ -100,19 +103,19 @@ public record EngineSettings(
   public EngineSettings withThreads(int threads) {
     return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
         firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter);
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
   }
 
   public EngineSettings withSolveTimeout(Duration solveTimeout) {
     return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
         firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter);
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
   }
 
   public EngineSettings withFirstPollWaits(Map<CaptchaType, Duration> firstPollWaits) {
     return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
         firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter);
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
   }
 
   private static Map<CaptchaType, Duration> complete(

@@ -96,7 +96,7 @@ public final class FleetGate {
             + " next AS (SELECT id, waiting_since FROM captchajobs_solve"
             + "   WHERE status = 'WAITING_FOR_THREAD' AND (not_before IS NULL OR not_before <= now())"
             + "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),"
-            + " taken AS (UPDATE captchajobs_gate_slot g SET solve_id = next.id, node = ?,"
+            + " taken AS (UPDATE captchajobs_gate_slot g SET solve_id = next.id, node = ?, phantom = false,"
             + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
             + "   FROM free, next WHERE g.slot_no = free.slot_no"
             + "   RETURNING g.solve_id, greatest(free.freed_at, next.waiting_since) AS freed_at)"
@@ -135,7 +135,24 @@ public final class FleetGate {
   public boolean release(UUID solveId) {
     return db.update(
             "UPDATE captchajobs_gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
-                + " acquired_at = NULL, lease_until = NULL, freed_at = now() WHERE solve_id = ?",
+                + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+                + " WHERE solve_id = ?",
+            solveId)
+        == 1;
+  }
+
+  /**
+   * After an in.php call whose answer was lost (5xx, timeout, reset), the provider may have created
+   * the task anyway and be solving it on one of the plan's threads. The slot then stays taken, by a
+   * phantom holder, for {@code hold}, so that the fleet never puts more tasks in flight than the
+   * cap; the solve itself gives the slot up and submits again later.
+   */
+  public boolean holdAfterLostSubmit(UUID solveId, Duration hold) {
+    return db.update(
+            "UPDATE captchajobs_gate_slot SET solve_id = ?, phantom = true, server_id = NULL,"
+                + " lease_until = now() + ? * interval '1 millisecond' WHERE solve_id = ?",
+            UUID.randomUUID(),
+            hold.toMillis(),
             solveId)
         == 1;
   }
@@ -150,14 +167,14 @@ public final class FleetGate {
   public int reclaim() {
     return db.update(
         "UPDATE captchajobs_gate_slot g SET solve_id = NULL, node = NULL, server_id = NULL,"
-            + " acquired_at = NULL, lease_until = NULL, freed_at = now()"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
             + " WHERE g.solve_id IS NOT NULL AND ("
             + "   g.lease_until < now()"
-            + "   OR NOT EXISTS (SELECT 1 FROM captchajobs_solve s WHERE s.id = g.solve_id"
+            + "   OR NOT g.phantom AND NOT EXISTS (SELECT 1 FROM captchajobs_solve s WHERE s.id = g.solve_id"
             + "     AND s.status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED', 'FAILED'))"
             + "   OR EXISTS (SELECT 1 FROM captchajobs_solve s WHERE s.id = g.solve_id"
             + "     AND s.status = 'FAILED' AND s.error_code IS DISTINCT FROM 'TIMEOUT')"
-            + "   OR (g.server_id IS NOT NULL"
+            + "   OR (NOT g.phantom AND g.server_id IS NOT NULL"
             + "     AND g.server_id::text NOT IN (SELECT id::text FROM jobrunr_backgroundjobservers)"
             + "     AND NOT EXISTS (SELECT 1 FROM captchajobs_solve s WHERE s.id = g.solve_id"
             + "       AND s.status IN ('SUBMITTED', 'FAILED'))))");

@@ -2,6 +2,7 @@ package com.captchajobs.worker.engine;
 
 import com.captchajobs.worker.client.CaptchaAiClient;
 import com.captchajobs.worker.client.CaptchaAiException;
+import com.captchajobs.worker.client.CaptchaAiTransportException;
 import com.captchajobs.worker.client.ErrorClass;
 import java.time.Clock;
 import java.time.Duration;
@@ -159,8 +160,12 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
           handoff.release(solve.id());
           fail(solve, e.errorCode(), errorClass);
         }
-        // Transient: give the slot back and let JobRunr retry this job with backoff.
+        // Transient: let JobRunr retry this job with backoff. When the answer was lost on the way
+        // (not a code from the provider), a task may exist anyway: its slot stays taken a while.
         repository.markRetrying(solve.id(), e.errorCode(), errorClass, now);
+        if (e instanceof CaptchaAiTransportException) {
+          gate.holdAfterLostSubmit(solve.id(), settings.lostSubmitHold());
+        }
         handoff.release(solve.id());
         log.warn("Solve {} ({}) in.php failed with {} ({}), will retry",
             solve.businessKey(), solve.id(), e.errorCode(), errorClass);

@@ -52,7 +52,8 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
     Map<String, Object> props = new LinkedHashMap<>();
     try {
       if (!has(env, "spring.datasource.url")) {
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        // Stopped by the context (last), not by zonky's own JVM hook, which would race Spring's.
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
         parts.add(postgres);
         String url = postgres.getJdbcUrl("postgres", "postgres");
         props.put("spring.datasource.url", url);
@@ -107,8 +108,9 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
       beans.registerSingleton("captchaJobsSandboxParts", parts);
       beans.registerDisposableBean("captchaJobsSandboxParts", parts);
     });
+    // Not a JVM shutdown hook of our own: it would stop the database while Spring's hook is still
+    // closing the beans that use it.
     application.addListeners((ApplicationFailedEvent event) -> parts.destroy());
-    Runtime.getRuntime().addShutdownHook(new Thread(parts::destroy, "captchajobs-sandbox-stop"));
   }
 
   private static boolean has(ConfigurableEnvironment env, String key) {

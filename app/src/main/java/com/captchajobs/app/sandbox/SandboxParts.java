@@ -25,7 +25,7 @@ final class SandboxParts implements DisposableBean {
     return parts.isEmpty();
   }
 
-  /** Idempotent: the context, a failed start and the JVM's shutdown hook may all call it. */
+  /** Idempotent: the context's close and a failed start may both call it. */
   @Override
   public synchronized void destroy() {
     while (!parts.isEmpty()) {

@@ -33,7 +33,7 @@ final class BearerTokenFilter extends OncePerRequestFilter {
     response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"captchajobs\"");
     String detail = authorization == null
         ? "Authorization header missing: send Authorization: Bearer <token>"
-        : "bearer token not accepted";
+        : "Authorization bearer token not accepted";
     Problems.write(response, HttpStatus.UNAUTHORIZED, "Unauthorized", "Authorization", detail,
         request.getRequestURI());
   }

@@ -1,0 +1,28 @@
+package com.captchajobs.app.config;
+
+import com.captchajobs.app.Solves;
+import com.captchajobs.worker.engine.SolveEnqueuer;
+import com.captchajobs.worker.engine.SolveRepository;
+import com.captchajobs.worker.notify.SolveNotifications;
+import com.captchajobs.worker.notify.SolveNotificationsAutoConfiguration;
+import java.time.Clock;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Gives any Boot app with the app artifact and a {@code spring.datasource.*} a {@link Solves}
+ * bean. No worker runs unless {@code jobrunr.background-job-server.enabled=true}.
+ */
+@AutoConfiguration(after = SolveNotificationsAutoConfiguration.class)
+@ConditionalOnBean({SolveEnqueuer.class, SolveNotifications.class})
+public class SolvesAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  public Solves solves(
+      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock) {
+    return new Solves(enqueuer, repository, notifications, clock);
+  }
+}

@@ -1,0 +1,59 @@
+package com.captchajobs.app.sandbox;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+
+/** The sandbox's one log block: what runs where, the credentials, and curl commands to try it. */
+final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> {
+
+  private static final Logger log = LoggerFactory.getLogger(SandboxBanner.class);
+
+  @Override
+  public void onApplicationEvent(ApplicationReadyEvent event) {
+    log.info(text(event.getApplicationContext().getEnvironment()));
+  }
+
+  static String text(Environment env) {
+    String address = env.getProperty("server.address");
+    String host = address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
+    String app = "http://" + host + ":" + env.getProperty("local.server.port", "8080");
+    String token = env.getProperty("captchajobs.api.tokens", "").split(",")[0].strip();
+    String auth = "-H 'Authorization: Bearer " + token + "'";
+    boolean dashboard = env.getProperty("jobrunr.dashboard.enabled", Boolean.class, false);
+    String dashboardLine = dashboard
+        ? "http://" + host + ":" + env.getProperty("jobrunr.dashboard.port", "8000") + "/dashboard"
+            + "  (user " + env.getProperty("jobrunr.dashboard.username") + ", password "
+            + env.getProperty("jobrunr.dashboard.password") + ")"
+        : "off";
+    String simulator = env.getProperty(SandboxEnvironment.PREFIX + "simulator-url");
+    String database = env.getProperty(SandboxEnvironment.PREFIX + "database", "configured: spring.datasource.url");
+    return "\n"
+        + "================================ CaptchaJobs sandbox ================================\n"
+        + "  REST API     " + app + "/api/solves\n"
+        + "  health       " + app + "/actuator/health\n"
+        + "  dashboard    " + dashboardLine + "\n"
+        + "  CaptchaAI    " + (simulator != null
+            ? "simulator " + simulator + " (sandbox key, " + env.getProperty("captchaai.threads") + " threads)"
+            : env.getProperty("captchaai.base-url")) + "\n"
+        + "  database     " + database + "\n"
+        + "  worker       " + (env.getProperty("jobrunr.background-job-server.enabled", Boolean.class, false)
+            ? "in this process" : "none (start a worker node)") + "\n"
+        + "  API token    " + token + "\n"
+        + "\n"
+        + "  Enqueue a Turnstile solve:\n"
+        + "    curl -s -X POST " + app + "/api/solves " + auth + " -H 'Content-Type: application/json' \\\n"
+        + "      -d '{\"businessKey\":\"try-1\",\"type\":\"TURNSTILE\",\"sitekey\":\"0x4AAAAAAADnPIDROrmt1Wwj\","
+        + "\"pageUrl\":\"https://example.com/login\"}'\n"
+        + "  Read its status (use the id from the answer; status SOLVED after a few seconds):\n"
+        + "    curl -s " + app + "/api/solves/<id> " + auth + "\n"
+        + "  Watch it as server-sent events:\n"
+        + "    curl -N " + app + "/api/solves/<id>/events " + auth + "\n"
+        + "  Claim its token (once):\n"
+        + "    curl -s -X POST " + app + "/api/solves/<id>/claim " + auth + "\n"
+        + "  A demo batch of every kind of outcome: restart with --captchajobs.demo=true\n"
+        + "=====================================================================================";
+  }
+}

@@ -1,0 +1,42 @@
+package com.captchajobs.app.web;
+
+import com.captchajobs.app.Solves;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The REST API of the app node. Imported by {@code AppApplication} only: an existing app that
+ * uses the library gets the {@link Solves} bean, not these endpoints.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ApiProperties.class)
+@Import({SolvesController.class, ApiExceptionHandler.class})
+public class ApiConfiguration {
+
+  @Bean
+  public FilterRegistrationBean<BearerTokenFilter> captchaJobsBearerTokenFilter(ApiProperties properties) {
+    properties.validate();
+    FilterRegistrationBean<BearerTokenFilter> registration =
+        new FilterRegistrationBean<>(new BearerTokenFilter(new BearerTokens(properties.activeTokens())));
+    registration.addUrlPatterns("/api/*");
+    registration.setName("captchaJobsBearerTokenFilter");
+    return registration;
+  }
+
+  /** Sends server-sent events off the notification thread. */
+  @Bean(destroyMethod = "shutdownNow")
+  public ExecutorService captchaJobsSseExecutor() {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "captchajobs-sse-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+}

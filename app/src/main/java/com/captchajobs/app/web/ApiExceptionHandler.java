@@ -1,0 +1,60 @@
+package com.captchajobs.app.web;
+
+import com.captchajobs.app.InvalidSolveRequestException;
+import com.captchajobs.app.SolveConflictException;
+import com.captchajobs.app.SolveException;
+import com.captchajobs.app.SolveFailedException;
+import com.captchajobs.app.SolveNotFoundException;
+import com.captchajobs.app.TokenAlreadyClaimedException;
+import com.captchajobs.app.TokenExpiredException;
+import com.captchajobs.app.TokenNotReadyException;
+import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/** Every error of the API as {@code application/problem+json}, naming the field when there is one. */
+@RestControllerAdvice(assignableTypes = SolvesController.class)
+class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+
+  @ExceptionHandler(ApiProblem.class)
+  ResponseEntity<ProblemDetail> problem(ApiProblem e, HttpServletRequest request) {
+    return answer(Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI()));
+  }
+
+  @ExceptionHandler(SolveException.class)
+  ResponseEntity<ProblemDetail> solve(SolveException e, HttpServletRequest request) {
+    String uri = request.getRequestURI();
+    ProblemDetail p;
+    if (e instanceof InvalidSolveRequestException i) {
+      p = Problems.of(HttpStatus.BAD_REQUEST, "Invalid request", i.field(), i.getMessage(), uri);
+    } else if (e instanceof SolveConflictException c) {
+      p = Problems.of(HttpStatus.CONFLICT, "Business key in use", "businessKey", c.getMessage(), uri);
+      p.setProperty("existingId", String.valueOf(c.solveId()));
+    } else if (e instanceof SolveNotFoundException) {
+      p = Problems.of(HttpStatus.NOT_FOUND, "Not found", null, e.getMessage(), uri);
+    } else if (e instanceof TokenNotReadyException r) {
+      p = Problems.of(HttpStatus.CONFLICT, "Not solved yet", null, r.getMessage(), uri);
+      p.setProperty("solveStatus", r.status().name());
+    } else if (e instanceof TokenAlreadyClaimedException) {
+      p = Problems.of(HttpStatus.CONFLICT, "Already claimed", null, e.getMessage(), uri);
+    } else if (e instanceof TokenExpiredException) {
+      p = Problems.of(HttpStatus.GONE, "Token expired", null, e.getMessage(), uri);
+    } else if (e instanceof SolveFailedException f) {
+      p = Problems.of(HttpStatus.CONFLICT, "Solve failed", null, f.getMessage(), uri);
+      p.setProperty("errorCode", f.errorCode());
+      p.setProperty("errorClass", f.errorClass());
+    } else {
+      p = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "Timed out", null, e.getMessage(), uri);
+    }
+    return answer(p);
+  }
+
+  private static ResponseEntity<ProblemDetail> answer(ProblemDetail p) {
+    return ResponseEntity.status(p.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
+  }
+}

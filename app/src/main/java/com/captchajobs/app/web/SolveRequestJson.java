@@ -1,0 +1,99 @@
+package com.captchajobs.app.web;
+
+import com.captchajobs.app.SolveRequest;
+import com.captchajobs.worker.client.CaptchaType;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the flat JSON body of {@code POST /api/solves} into a {@link SolveRequest}, by hand from
+ * the tree so that every wrong type is reported with the field's name (data binding would report
+ * a Java path). The type's fields are at top level beside {@code businessKey}, {@code type},
+ * {@code priority} and {@code callbackUrl}; numbers and booleans are accepted where the provider
+ * takes them ({@code minScore: 0.7}, {@code invisible: true}).
+ */
+final class SolveRequestJson {
+
+  private static final Set<String> ENVELOPE = Set.of("businessKey", "type", "priority", "callbackUrl");
+  private static final String TYPES =
+      Arrays.stream(CaptchaType.values()).map(Enum::name).collect(Collectors.joining(", "));
+
+  private final JsonMapper json =
+      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** @throws ApiProblem 400 naming the field */
+  SolveRequest read(byte[] body) {
+    JsonNode root;
+    try {
+      root = json.readTree(body);
+    } catch (JacksonException e) {
+      throw ApiProblem.badField("body", "body is not valid JSON: " + e.getOriginalMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw ApiProblem.badField("body", "body must be a JSON object");
+    }
+    String businessKey = requiredString(root, "businessKey");
+    CaptchaType type = type(requiredString(root, "type"));
+    Map<String, String> params = new TreeMap<>();
+    for (Map.Entry<String, JsonNode> e : root.properties()) {
+      if (!ENVELOPE.contains(e.getKey()) && !e.getValue().isNull()) {
+        params.put(e.getKey(), scalar(e.getKey(), e.getValue()));
+      }
+    }
+    SolveRequest request = SolveRequest.of(businessKey, type, params);
+    JsonNode priority = root.get("priority");
+    if (priority != null && !priority.isNull()) {
+      if (!priority.isIntegralNumber() || !priority.canConvertToInt()) {
+        throw ApiProblem.badField("priority", "priority must be an integer");
+      }
+      request = request.withPriority(priority.intValue());
+    }
+    JsonNode callback = root.get("callbackUrl");
+    if (callback != null && !callback.isNull()) {
+      if (!callback.isString()) {
+        throw ApiProblem.badField("callbackUrl", "callbackUrl must be a string");
+      }
+      request = request.withCallbackUrl(callback.stringValue());
+    }
+    return request;
+  }
+
+  private static String requiredString(JsonNode root, String field) {
+    JsonNode node = root.get(field);
+    if (node == null || node.isNull()) {
+      throw ApiProblem.badField(field, field + " is required");
+    }
+    if (!node.isString()) {
+      throw ApiProblem.badField(field, field + " must be a string");
+    }
+    return node.stringValue();
+  }
+
+  private static CaptchaType type(String value) {
+    try {
+      return CaptchaType.valueOf(value);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.badField("type", "type must be one of " + TYPES);
+    }
+  }
+
+  private static String scalar(String field, JsonNode node) {
+    if (node.isString()) {
+      return node.stringValue();
+    }
+    if (node.isNumber()) {
+      return node.decimalValue().toPlainString();
+    }
+    if (node.isBoolean()) {
+      return String.valueOf(node.booleanValue());
+    }
+    throw ApiProblem.badField(field, field + " must be a string, number or boolean");
+  }
+}

@@ -1,0 +1,195 @@
+package com.captchajobs.app;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.worker.testing.Solves;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/** The REST API end to end: app node with an in-process worker, real PostgreSQL, the simulator. */
+class RestFlowTest {
+
+  static final String KEY = "restflowKeyRESTFLOWkey0123456789";
+  static final String SITEKEY = "0x4AAAAAAADnPIDROrmt1Wwj";
+
+  static CaptchaAiSimulator sim;
+  static ConfigurableApplicationContext app;
+  static Api api;
+  static HttpServer receiver;
+  static final BlockingQueue<Delivery> deliveries = new LinkedBlockingQueue<>();
+
+  record Delivery(byte[] body, String signature, String timestamp) {}
+
+  @BeforeAll
+  static void start() throws IOException {
+    sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    app = TestApps.appWithWorker(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY,
+        Map.of("captchaai.token-ttl.RECAPTCHA_V2", "1s"));
+    api = new Api(TestApps.port(app), TestApps.API_TOKEN);
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext("/hook", exchange -> {
+      deliveries.add(new Delivery(exchange.getRequestBody().readAllBytes(),
+          exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Signature"),
+          exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Timestamp")));
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    receiver.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    receiver.stop(0);
+    app.close();
+    sim.close();
+  }
+
+  static String turnstile(String businessKey) {
+    return "{\"businessKey\":\"" + businessKey + "\",\"type\":\"TURNSTILE\",\"sitekey\":\"" + SITEKEY
+        + "\",\"pageUrl\":\"" + Solves.pageUrl(businessKey) + "\"}";
+  }
+
+  static JsonNode awaitStatus(String id, String status) {
+    await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100))
+        .until(() -> Api.json(api.get("/api/solves/" + id)).get("status").stringValue().equals(status));
+    return Api.json(api.get("/api/solves/" + id));
+  }
+
+  @Test
+  void theSameKeyAndPayloadTwiceIsOneSolveAndOneInPhpCallAndAnotherPayloadIs409() {
+    HttpResponse<String> first = api.post("/api/solves", turnstile("rest-idem"));
+    HttpResponse<String> again = api.post("/api/solves", turnstile("rest-idem"));
+    String id = Api.json(first).get("id").stringValue();
+
+    assertThat(first.statusCode()).isEqualTo(202);
+    assertThat(first.headers().firstValue("Location")).hasValue("/api/solves/" + id);
+    assertThat(Api.json(first).get("status").stringValue()).isEqualTo("QUEUED");
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(Api.json(again).get("id").stringValue()).isEqualTo(id);
+
+    HttpResponse<String> conflict = api.post("/api/solves",
+        turnstile("rest-idem").replace(Solves.pageUrl("rest-idem"), "https://other.example.test/"));
+    BadRequestsTest.assertProblem(conflict, 409, "businessKey");
+    assertThat(Api.json(conflict).get("existingId").stringValue()).isEqualTo(id);
+
+    awaitStatus(id, "SOLVED");
+    api.post("/api/solves", turnstile("rest-idem"));
+    assertThat(sim.stats().submitsByPageUrl().get(Solves.pageUrl("rest-idem"))).isEqualTo(1L);
+  }
+
+  @Test
+  void theStatusNeverShowsTheTokenAndTheClaimHandsItOutOnceThen409() {
+    String id = Api.json(api.post("/api/solves", turnstile("rest-claim"))).get("id").stringValue();
+    BadRequestsTest.assertProblem(api.claim(id), 409, null);
+
+    JsonNode solved = awaitStatus(id, "SOLVED");
+    assertThat(solved.has("token")).isFalse();
+    assertThat(solved.get("businessKey").stringValue()).isEqualTo("rest-claim");
+    assertThat(solved.get("type").stringValue()).isEqualTo("TURNSTILE");
+    assertThat(solved.get("solvedAt").isNull()).isFalse();
+
+    HttpResponse<String> claim = api.claim(id);
+    assertThat(claim.statusCode()).isEqualTo(200);
+    assertThat(claim.headers().firstValue("Cache-Control")).hasValue("no-store");
+    JsonNode token = Api.json(claim);
+    assertThat(token.get("token").stringValue()).isNotBlank();
+    assertThat(token.get("expiresAt").stringValue()).isEqualTo(solved.get("expiresAt").stringValue());
+
+    BadRequestsTest.assertProblem(api.claim(id), 409, null);
+    assertThat(awaitStatus(id, "CLAIMED").toString()).doesNotContain(token.get("token").stringValue());
+  }
+
+  @Test
+  void aClaimAfterTheTokenExpiredIs410() {
+    String body = "{\"businessKey\":\"rest-expiry\",\"type\":\"RECAPTCHA_V2\",\"sitekey\":"
+        + "\"6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf\",\"pageUrl\":\"" + Solves.pageUrl("rest-expiry") + "\"}";
+    String id = Api.json(api.post("/api/solves", body)).get("id").stringValue();
+    Instant expiresAt = Instant.parse(awaitStatus(id, "SOLVED").get("expiresAt").stringValue());
+    await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(expiresAt));
+
+    BadRequestsTest.assertProblem(api.claim(id), 410, null);
+  }
+
+  @Test
+  void theEventStreamPushesTheSolvedStatusWithinASecondAndEnds() throws Exception {
+    String id = Api.json(api.post("/api/solves", turnstile("rest-sse"))).get("id").stringValue();
+    List<String> lines = new CopyOnWriteArrayList<>();
+    List<Instant> solvedSeenAt = new CopyOnWriteArrayList<>();
+    CompletableFuture<HttpResponse<Stream<String>>> stream = api.http().sendAsync(
+        api.request("/api/solves/" + id + "/events", api.auth()).header("Accept", "text/event-stream").GET().build(),
+        HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<Stream<String>> response = stream.get(10, TimeUnit.SECONDS);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+    CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> response.body().forEach(line -> {
+      lines.add(line);
+      if (line.equals("id:SOLVED")) {
+        solvedSeenAt.add(Instant.now());
+      }
+    }));
+
+    reading.get(40, TimeUnit.SECONDS); // the stream ends after the final status
+    assertThat(lines).contains("event:status", "id:QUEUED", "id:SOLVED");
+    String solvedData = lines.get(lines.indexOf("id:SOLVED") + 1);
+    JsonNode view = Api.JSON.readTree(solvedData.substring("data:".length()));
+    assertThat(view.get("status").stringValue()).isEqualTo("SOLVED");
+    assertThat(view.has("token")).isFalse();
+    Instant solvedAt = Instant.parse(view.get("solvedAt").stringValue());
+    assertThat(Duration.between(solvedAt, solvedSeenAt.get(0))).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void theWebhookIsSignedWithHmacSha256OverTheExactBodyAndCarriesNoToken() throws Exception {
+    String body = turnstile("rest-hook").replace("}",
+        ",\"callbackUrl\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook\"}");
+    String id = Api.json(api.post("/api/solves", body)).get("id").stringValue();
+
+    Delivery delivery = deliveries.poll(40, TimeUnit.SECONDS);
+    assertThat(delivery).as("webhook delivered").isNotNull();
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(TestApps.WEBHOOK_SECRET.getBytes(UTF_8), "HmacSHA256"));
+    assertThat(delivery.signature()).isEqualTo("sha256=" + HexFormat.of().formatHex(mac.doFinal(delivery.body())));
+    JsonNode outcome = Api.JSON.readTree(new String(delivery.body(), UTF_8));
+    assertThat(outcome.get("id").stringValue()).isEqualTo(id);
+    assertThat(outcome.get("status").stringValue()).isEqualTo("SOLVED");
+    assertThat(outcome.get("businessKey").stringValue()).isEqualTo("rest-hook");
+    assertThat(outcome.has("token")).isFalse();
+    assertThat(outcome.get("timestamp").longValue()).isEqualTo(Long.parseLong(delivery.timestamp()));
+    assertThat(api.claim(id).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void enqueueingAfterTheSolveIsStillIdempotentAndTheHealthEndpointIsUp() {
+    HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
+    HttpResponse<String> unauthorized = api.send(api.request("/api/solves", null)
+        .POST(HttpRequest.BodyPublishers.noBody()).build());
+    assertThat(unauthorized.statusCode()).isEqualTo(401);
+  }
+}

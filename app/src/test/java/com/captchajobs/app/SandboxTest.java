@@ -1,0 +1,55 @@
+package com.captchajobs.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
+
+/** The app node with no configuration at all is the sandbox (here as root, as on CI). */
+@ExtendWith(OutputCaptureExtension.class)
+class SandboxTest {
+
+  @Test
+  void withNoConfigurationTheAppStartsTheSandboxServesHealthAndPrintsHowToUseIt(CapturedOutput output) throws Exception {
+    ConfigurableApplicationContext app = new SpringApplicationBuilder(AppApplication.class)
+        .properties(Map.of("server.port", "0")).run();
+    int dbPort;
+    try {
+      Environment env = app.getEnvironment();
+      String token = env.getProperty("captchajobs.api.tokens");
+      Api api = new Api(TestApps.port(app), token);
+
+      HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
+      assertThat(env.getProperty("jobrunr.background-job-server.enabled")).isEqualTo("true");
+      assertThat(env.getProperty("spring.datasource.url")).startsWith("jdbc:postgresql://localhost:");
+      assertThat(output.getOut()).contains("CaptchaJobs sandbox", "Bearer " + token, "/api/solves",
+          env.getProperty("jobrunr.dashboard.password"));
+
+      String dashboard = "http://127.0.0.1:" + env.getProperty("jobrunr.dashboard.port") + "/api/jobs?state=FAILED";
+      HttpResponse<String> anonymous = api.send(HttpRequest.newBuilder(URI.create(dashboard)).GET().build());
+      assertThat(anonymous.statusCode()).isEqualTo(401);
+
+      HttpResponse<String> enqueued = api.post("/api/solves", "{\"businessKey\":\"sandbox-1\",\"type\":\"TURNSTILE\","
+          + "\"sitekey\":\"0x4AAAAAAADnPIDROrmt1Wwj\",\"pageUrl\":\"https://example.com/login\"}");
+      assertThat(enqueued.statusCode()).isEqualTo(202);
+      dbPort = URI.create(env.getProperty("spring.datasource.url").substring(5)).getPort();
+    } finally {
+      app.close();
+    }
+    // The embedded database stops with the node.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Socket("localhost", dbPort).close())
+        .isInstanceOf(java.io.IOException.class);
+  }
+}

@@ -1,0 +1,37 @@
+package com.captchajobs.app;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** Starts app nodes inside the test JVM. */
+final class TestApps {
+
+  static final String API_TOKEN = "test-token-0123456789abcdef";
+  static final String WEBHOOK_SECRET = "webhook-secret-0123456789";
+
+  private TestApps() {}
+
+  /** An app node (REST API) with an in-process worker against the given database and simulator. */
+  static ConfigurableApplicationContext appWithWorker(String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    Map<String, Object> props = new LinkedHashMap<>();
+    props.put("spring.datasource.url", jdbcUrl);
+    props.put("captchaai.api-key", apiKey);
+    props.put("captchaai.base-url", baseUrl);
+    props.put("server.port", "0");
+    props.put("server.address", "127.0.0.1");
+    props.put("jobrunr.background-job-server.enabled", "true");
+    props.put("captchajobs.api.tokens", API_TOKEN);
+    props.put("captchajobs.webhook.secret", WEBHOOK_SECRET);
+    props.put("captchaai.first-poll-wait.TURNSTILE", "1s");
+    props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
+    props.put("spring.datasource.hikari.maximum-pool-size", "20");
+    props.putAll(extra);
+    return new SpringApplicationBuilder(AppApplication.class).properties(props).run();
+  }
+
+  static int port(ConfigurableApplicationContext context) {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+}

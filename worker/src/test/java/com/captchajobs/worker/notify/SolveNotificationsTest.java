@@ -1,0 +1,97 @@
+package com.captchajobs.worker.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.worker.engine.Schema;
+import com.captchajobs.worker.engine.Solve;
+import com.captchajobs.worker.engine.SolveRepository;
+import com.captchajobs.worker.engine.SolveStatus;
+import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** LISTEN/NOTIFY on a real PostgreSQL, including a lost connection. */
+class SolveNotificationsTest {
+
+  SolveRepository repository;
+  SolveNotifications notifications;
+
+  @BeforeEach
+  void start() throws Exception {
+    String url = EmbeddedPostgresSupport.newDatabase();
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setUrl(url);
+    Schema.migrate(dataSource);
+    repository = new SolveRepository(dataSource);
+    notifications = new SolveNotifications(() -> DriverManager.getConnection(url),
+        id -> repository.find(id).map(Solve::status), Duration.ofMillis(200)).start();
+    assertThat(notifications.awaitListening(Duration.ofSeconds(10))).isTrue();
+  }
+
+  @AfterEach
+  void stop() {
+    notifications.close();
+  }
+
+  UUID insert(String businessKey) {
+    UUID id = UUID.randomUUID();
+    repository.insertIfAbsent(new SolveRepository.NewSolve(id, businessKey, CaptchaType.TURNSTILE,
+        Map.of("sitekey", "k", "pageUrl", "https://a.test/"), "0".repeat(64), 0, null, UUID.randomUUID()));
+    return id;
+  }
+
+  @Test
+  void aSubscriberAndAGlobalListenerSeeEveryStatusChangeOfTheSolve() {
+    UUID id = UUID.randomUUID();
+    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
+    List<String> global = new CopyOnWriteArrayList<>();
+    notifications.subscribe(id, seen::add);
+    notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
+
+    repository.insertIfAbsent(new SolveRepository.NewSolve(id, "notify-1", CaptchaType.TURNSTILE,
+        Map.of("sitekey", "k", "pageUrl", "https://a.test/"), "0".repeat(64), 0, null, UUID.randomUUID()));
+    repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID());
+    repository.markFailed(id, "ERROR_X", "request", Instant.now());
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
+    assertThat(seen).containsExactly(SolveStatus.QUEUED, SolveStatus.SUBMITTED, SolveStatus.FAILED);
+    assertThat(global).contains(id + ":FAILED");
+  }
+
+  @Test
+  void afterALostConnectionItReconnectsAndSubscribersGetTheCurrentStatusOfTheRow() throws Exception {
+    UUID id = insert("notify-2");
+    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
+    AutoCloseable subscription = notifications.subscribe(id, seen::add);
+    List<Boolean> reconnects = new CopyOnWriteArrayList<>();
+    notifications.addListener(new SolveNotifications.Listener() {
+      @Override
+      public void onStatus(UUID solveId, SolveStatus status) {}
+
+      @Override
+      public void onReconnect() {
+        reconnects.add(true);
+      }
+    });
+
+    notifications.dropConnection();
+    await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
+    assertThat(seen).contains(SolveStatus.QUEUED); // the re-check after reconnecting
+    repository.markFailed(id, "ERROR_X", "request", Instant.now());
+    await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveStatus.FAILED));
+
+    subscription.close();
+    assertThat(notifications.subscribedSolves()).isZero();
+  }
+}

@@ -1,0 +1,85 @@
+package com.captchajobs.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jobrunr.server.BackgroundJobServer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/** The node refuses to run an unauthenticated dashboard; the sandbox gets generated credentials. */
+@ExtendWith(OutputCaptureExtension.class)
+class DashboardStartupTest {
+
+  static String db;
+
+  @BeforeAll
+  static void database() {
+    db = EmbeddedPostgresSupport.newDatabase();
+  }
+
+  @Test
+  void withoutCredentialsTheNodeRefusesToStartAndTheAnalysisNamesBothProperties(CapturedOutput output) {
+    assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of()))
+        .isInstanceOf(MissingDashboardCredentialsException.class)
+        .hasMessageContaining("jobrunr.dashboard.username")
+        .hasMessageContaining("jobrunr.dashboard.password");
+
+    assertThat(output.getAll())
+        .contains("APPLICATION FAILED TO START")
+        .contains("missing: jobrunr.dashboard.username, jobrunr.dashboard.password")
+        .contains("Set jobrunr.dashboard.username and jobrunr.dashboard.password");
+  }
+
+  @Test
+  void withoutCredentialsTheProcessExitsNonZeroNamingBothProperties() throws Exception {
+    Path log = Files.createDirectories(Path.of("target", "dashboard-processes")).resolve("no-credentials.log");
+    Process process = new ProcessBuilder(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+            DashboardApplication.class.getName(),
+            "--spring.datasource.url=" + db, "--server.port=0"))
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(process.exitValue()).isNotZero();
+    assertThat(Files.readString(log))
+        .contains("APPLICATION FAILED TO START")
+        .contains("jobrunr.dashboard.username and jobrunr.dashboard.password are required")
+        .doesNotContain("JobRunr Dashboard started");
+  }
+
+  @Test
+  void onlyAPasswordIsStillRefused() {
+    assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of("jobrunr.dashboard.password", "x")))
+        .isInstanceOf(MissingDashboardCredentialsException.class)
+        .hasMessageContaining("missing: jobrunr.dashboard.username)");
+  }
+
+  @Test
+  void theSandboxGeneratesCredentialsLogsThemOnceAndTheDashboardRequiresThem(CapturedOutput output) {
+    try (DashboardNode node = DashboardNode.startWith(db, Map.of("captchajobs.sandbox", "true"))) {
+      Matcher m = Pattern.compile("generated credentials user=(\\S+) password=(\\S+)").matcher(output.getAll());
+      assertThat(m.find()).as("credentials logged").isTrue();
+      String user = m.group(1);
+      String password = m.group(2);
+      assertThat(m.find()).as("logged once").isFalse();
+
+      assertThat(node.dashboard("/api/jobs?state=FAILED").statusCode()).isEqualTo(401);
+      assertThat(node.dashboard("/api/jobs?state=FAILED", user, "wrong").statusCode()).isEqualTo(401);
+      assertThat(node.dashboard("/api/jobs?state=FAILED", user, password).statusCode()).isEqualTo(200);
+      assertThat(node.context().getBeansOfType(BackgroundJobServer.class)).isEmpty();
+    }
+  }
+}

@@ -6,6 +6,8 @@ import com.captchajobs.worker.engine.SolveEnqueuer;
 import com.captchajobs.worker.engine.SolveRepository;
 import com.captchajobs.worker.engine.SolveStatus;
 import com.captchajobs.worker.notify.SolveNotifications;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,13 +39,22 @@ public final class Solves {
   private final SolveRepository repository;
   private final SolveNotifications notifications;
   private final Clock clock;
+  private final MeterRegistry meters;
 
   public Solves(
       SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock) {
+    this(enqueuer, repository, notifications, clock, null);
+  }
+
+  /** @param meters where {@code captchajobs.token.age} (solved → claimed) is recorded; may be null */
+  public Solves(
+      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock,
+      MeterRegistry meters) {
     this.enqueuer = enqueuer;
     this.repository = repository;
     this.notifications = notifications;
     this.clock = clock;
+    this.meters = meters;
   }
 
   /** The outcome of {@link #accept}: the solve, its status now, and whether this call stored it. */
@@ -136,6 +147,10 @@ public final class Solves {
     Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id, now);
     if (claimed.isPresent()) {
       SolveRepository.ClaimedToken t = claimed.get();
+      if (meters != null && t.solvedAt() != null) {
+        Timer.builder("captchajobs.token.age").description("token age when claimed (solved to claimed)")
+            .publishPercentiles(0.5, 0.95).register(meters).record(Duration.between(t.solvedAt(), now));
+      }
       return new ClaimedToken(t.token(), t.userAgent(), t.expiresAt());
     }
     Solve s = repository.find(id).orElseThrow(() -> new SolveNotFoundException(id));

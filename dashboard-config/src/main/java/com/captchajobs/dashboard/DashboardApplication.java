@@ -28,7 +28,6 @@ public class DashboardApplication {
   public static SpringApplication application() {
     SpringApplication app = new SpringApplication(DashboardApplication.class);
     app.setDefaultProperties(DEFAULTS);
-    app.addInitializers(new DashboardCredentialsInitializer());
     return app;
   }
 }

@@ -1,5 +1,8 @@
 package com.captchajobs.dashboard;
 
+import com.captchajobs.worker.config.DashboardCredentials;
+import com.captchajobs.worker.config.MissingDashboardCredentialsException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

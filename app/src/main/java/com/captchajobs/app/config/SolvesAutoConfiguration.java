@@ -5,7 +5,9 @@ import com.captchajobs.worker.engine.SolveEnqueuer;
 import com.captchajobs.worker.engine.SolveRepository;
 import com.captchajobs.worker.notify.SolveNotifications;
 import com.captchajobs.worker.notify.SolveNotificationsAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,7 +24,8 @@ public class SolvesAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   public Solves solves(
-      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock) {
-    return new Solves(enqueuer, repository, notifications, clock);
+      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock,
+      ObjectProvider<MeterRegistry> meters) {
+    return new Solves(enqueuer, repository, notifications, clock, meters.getIfAvailable());
   }
 }

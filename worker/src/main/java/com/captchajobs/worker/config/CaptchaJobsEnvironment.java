@@ -37,6 +37,11 @@ public class CaptchaJobsEnvironment implements EnvironmentPostProcessor {
     defaults.put("jobrunr.miscellaneous.allow-anonymous-data-usage", "false");
     defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "always");
+    // JobRunr's own per-state job gauges (jobrunr.jobs.by-state), for alerts on dead jobs.
+    defaults.put("jobrunr.jobs.metrics.enabled", "true");
+    // Boot moves "defaultProperties" (SpringApplication.setDefaultProperties, builder properties)
+    // to the very end after this runs: never shadow a key that is set anywhere, even there.
+    defaults.keySet().removeIf(environment::containsProperty);
     environment.getPropertySources().addLast(new MapPropertySource("captchajobs-defaults", defaults));
   }
 

@@ -44,8 +44,13 @@ public final class SolveRepository {
       String callbackUrl,
       UUID jobId) {}
 
-  /** A token handed out by {@link #claim}. */
-  public record ClaimedToken(String token, String userAgent, Instant expiresAt) {}
+  /** A token handed out by {@link #claim}; never printed. */
+  public record ClaimedToken(String token, String userAgent, Instant expiresAt, Instant solvedAt) {
+    @Override
+    public String toString() {
+      return "ClaimedToken[token=(" + (token == null ? 0 : token.length()) + " chars), expiresAt=" + expiresAt + "]";
+    }
+  }
 
   /** Inserts the solve unless its business key exists; true when this call stored it. */
   public boolean insertIfAbsent(NewSolve s) {
@@ -191,16 +196,23 @@ public final class SolveRepository {
   /** Hands the token out once: only a SOLVED row before its expiry, atomically. */
   public Optional<ClaimedToken> claim(UUID id, Instant now) {
     return db.queryOne(
-        "WITH c AS (SELECT id, token, user_agent, expires_at FROM captchajobs_solve"
+        "WITH c AS (SELECT id, token, user_agent, expires_at, solved_at FROM captchajobs_solve"
             + " WHERE id = ? AND status = 'SOLVED' AND expires_at > ? FOR UPDATE)"
             + " UPDATE captchajobs_solve s SET status = 'CLAIMED', claimed_at = ?, token = NULL,"
             + " updated_at = ? FROM c WHERE s.id = c.id"
-            + " RETURNING c.token, c.user_agent, c.expires_at",
-        rs -> new ClaimedToken(rs.getString(1), rs.getString(2), Db.instant(rs, "expires_at")),
+            + " RETURNING c.token, c.user_agent, c.expires_at, c.solved_at",
+        rs -> new ClaimedToken(rs.getString(1), rs.getString(2), Db.instant(rs, "expires_at"),
+            Db.instant(rs, "solved_at")),
         id,
         now,
         now,
         now);
+  }
+
+  /** The stored token, for a webhook configured to carry it; empty once claimed or expired. */
+  public Optional<String> token(UUID id) {
+    return db.queryOne("SELECT token FROM captchajobs_solve WHERE id = ? AND token IS NOT NULL",
+        rs -> rs.getString(1), id);
   }
 
   /** Expires unclaimed tokens; returns how many. */

@@ -28,7 +28,7 @@ public class WebhookAutoConfiguration {
 
   @Bean
   public WebhookJob webhookJob(
-      SolveRepository repository, DataSource dataSource, WebhookProperties properties, Clock clock) {
+      SolveRepository repository, WebhookProperties properties, Clock clock) {
     properties.validate();
     if (!properties.hasSecret()) {
       LoggerFactory.getLogger(WebhookAutoConfiguration.class).warn(
@@ -40,7 +40,7 @@ public class WebhookAutoConfiguration {
         .callTimeout(properties.getTimeout().multipliedBy(2))
         .followRedirects(false)
         .build();
-    return new WebhookJob(repository, dataSource, http,
+    return new WebhookJob(repository, http,
         properties.hasSecret() ? new WebhookSigner(properties.getSecret()) : null,
         properties.isIncludeToken(), clock);
   }

@@ -5,17 +5,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.captchajobs.worker.engine.Solve;
 import com.captchajobs.worker.engine.SolveRepository;
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import javax.sql.DataSource;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -40,7 +35,6 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
   private static final MediaType JSON = MediaType.get("application/json");
 
   private final SolveRepository repository;
-  private final DataSource dataSource;
   private final OkHttpClient http;
   private final WebhookSigner signer;
   private final boolean includeToken;
@@ -52,13 +46,11 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
    */
   public WebhookJob(
       SolveRepository repository,
-      DataSource dataSource,
       OkHttpClient http,
       WebhookSigner signer,
       boolean includeToken,
       Clock clock) {
     this.repository = repository;
-    this.dataSource = dataSource;
     this.http = http;
     this.signer = signer;
     this.includeToken = includeToken;
@@ -115,7 +107,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     out.put("claimedAt", text(solve.claimedAt()));
     out.put("timestamp", now.getEpochSecond());
     if (includeToken) {
-      token(solve.id()).ifPresent(t -> out.put("token", t));
+      repository.token(solve.id()).ifPresent(t -> out.put("token", t));
     }
     return json.writeValueAsString(out).getBytes(UTF_8);
   }
@@ -124,16 +116,4 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     return instant == null ? null : instant.toString();
   }
 
-  private Optional<String> token(UUID id) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(
-            "SELECT token FROM captchajobs_solve WHERE id = ?")) {
-      ps.setObject(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-      }
-    } catch (SQLException e) {
-      throw new WebhookDeliveryException("could not read the token of solve " + id, e);
-    }
-  }
 }

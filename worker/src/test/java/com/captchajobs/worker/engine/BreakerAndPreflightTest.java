@@ -115,6 +115,14 @@ class BreakerAndPreflightTest {
   }
 
   @Test
+  void aWorkerServingTheDashboardWithoutCredentialsRefusesToStartNamingBothProperties() {
+    assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
+            Map.of("jobrunr.dashboard.enabled", "true")))
+        .hasStackTraceContaining("jobrunr.dashboard.username")
+        .hasStackTraceContaining("jobrunr.dashboard.password");
+  }
+
+  @Test
   void preflightRefusesACapAboveThePlan() {
     assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
             Map.of("captchaai.threads", "10")))

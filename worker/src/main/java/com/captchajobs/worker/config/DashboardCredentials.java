@@ -1,4 +1,4 @@
-package com.captchajobs.dashboard;
+package com.captchajobs.worker.config;
 
 import java.security.SecureRandom;
 import java.util.Base64;

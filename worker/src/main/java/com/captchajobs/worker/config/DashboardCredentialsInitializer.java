@@ -1,4 +1,4 @@
-package com.captchajobs.dashboard;
+package com.captchajobs.worker.config;
 
 import java.util.Map;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package com.captchajobs.dashboard;
+package com.captchajobs.worker.config;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

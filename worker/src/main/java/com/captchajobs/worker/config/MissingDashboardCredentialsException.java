@@ -1,4 +1,4 @@
-package com.captchajobs.dashboard;
+package com.captchajobs.worker.config;
 
 /** The dashboard was enabled without both basic-auth properties, outside a sandbox. */
 public class MissingDashboardCredentialsException extends IllegalStateException {

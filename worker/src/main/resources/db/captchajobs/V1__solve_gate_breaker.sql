@@ -33,6 +33,7 @@ CREATE TABLE captchajobs_solve (
 CREATE INDEX captchajobs_solve_waiting ON captchajobs_solve (priority DESC, created_at, id) WHERE status = 'WAITING_FOR_THREAD';
 CREATE INDEX captchajobs_solve_active ON captchajobs_solve (updated_at) WHERE status IN ('QUEUED', 'SUBMITTED');
 CREATE INDEX captchajobs_solve_solved ON captchajobs_solve (expires_at) WHERE status = 'SOLVED';
+CREATE INDEX captchajobs_solve_recent ON captchajobs_solve (type, solved_at DESC) WHERE solved_at IS NOT NULL;
 
 -- Every status change is pushed to listeners on any node (Solves.await, server-sent events).
 CREATE FUNCTION captchajobs_notify_status() RETURNS trigger AS $$

@@ -85,8 +85,8 @@ public class CaptchaJobsWorkerAutoConfiguration {
   }
 
   @Bean
-  public FirstPollWaits firstPollWaits(EngineSettings settings) {
-    return new FirstPollWaits(settings);
+  public FirstPollWaits firstPollWaits(EngineSettings settings, SolveRepository repository, Clock clock) {
+    return new FirstPollWaits(settings, repository::recentSolved, clock);
   }
 
   @Bean
@@ -106,8 +106,8 @@ public class CaptchaJobsWorkerAutoConfiguration {
   @Bean
   public PollJob pollJob(
       SolveRepository repository, SlotHandoff handoff, Breaker breaker, CaptchaAiClient client,
-      SolveJobs jobs, FirstPollWaits waits, EngineSettings settings, EngineEvents events, Clock clock) {
-    return new PollJob(repository, handoff, breaker, client, jobs, waits, settings, events, clock);
+      SolveJobs jobs, EngineSettings settings, EngineEvents events, Clock clock) {
+    return new PollJob(repository, handoff, breaker, client, jobs, settings, events, clock);
   }
 
   @Bean

@@ -32,7 +32,7 @@ public record EngineSettings(
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
-  public static final int DEFAULT_LEARN_AFTER_SOLVES = 20;
+  public static final int DEFAULT_LEARN_AFTER_SOLVES = 10;
   public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;

@@ -1,20 +1,24 @@
 package com.captchajobs.worker.engine;
 
 import com.captchajobs.worker.client.CaptchaType;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * When to poll a task first (design.md §7). Until enough solves of a type were seen, the
  * documented wait; then a wait learned from what the polls observed, aiming at about one task in
- * five being ready at its first poll: then few tasks wait long for their first poll and few first
- * polls are wasted. Never below the minimum wait, never more than one poll per 5 s.
+ * five being ready at its first poll: few tasks then wait long for their first poll and few first
+ * polls are wasted. Never below the minimum wait; later polls keep their 5 s rhythm.
+ *
+ * <p>The observations are the fleet's, read from the solve table (at most every {@link #REFRESH}),
+ * so that a new node starts from what the others learned instead of the documented waits.
  *
  * <p>What a poll observes is censored: a task found at its first poll was ready at some unknown
  * instant before it. So the learner works on the share found at the first poll: above the target
@@ -23,55 +27,60 @@ import java.util.Map;
  */
 public final class FirstPollWaits {
 
+  /** How often a node re-reads the fleet's observations of a type. */
+  public static final Duration REFRESH = Duration.ofSeconds(2);
+
   private static final double TARGET_READY_AT_FIRST_POLL = 0.2;
   private static final int WINDOW = 50;
 
-  private record Observation(boolean readyAtFirstPoll, long estimatedReadyMillis) {}
-
   private final EngineSettings settings;
-  private final Map<CaptchaType, Deque<Observation>> observations = new EnumMap<>(CaptchaType.class);
+  private final BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent;
+  private final Clock clock;
   private final Map<CaptchaType, Long> learned = new EnumMap<>(CaptchaType.class);
+  private final Map<CaptchaType, Instant> refreshed = new EnumMap<>(CaptchaType.class);
 
-  public FirstPollWaits(EngineSettings settings) {
+  /**
+   * @param recent the fleet's most recent solved tasks of a type, newest first, at most n
+   */
+  public FirstPollWaits(
+      EngineSettings settings,
+      BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent,
+      Clock clock) {
     this.settings = settings;
+    this.recent = recent;
+    this.clock = clock;
   }
 
   /** The wait between in.php and the first res.php call for a type. */
   public synchronized Duration waitFor(CaptchaType type) {
+    Instant now = clock.instant();
+    Instant last = refreshed.get(type);
+    if (last == null || !now.isBefore(last.plus(REFRESH))) {
+      refreshed.put(type, now);
+      List<SolveRepository.SolvedSample> window = recent.apply(type, WINDOW);
+      if (window.size() >= settings.learnAfterSolves()) {
+        learned.put(type, relearn(current(type), window));
+      }
+    }
+    return Duration.ofMillis(current(type));
+  }
+
+  private long current(CaptchaType type) {
     Long millis = learned.get(type);
-    return millis == null ? settings.firstPollWait(type) : Duration.ofMillis(millis);
+    return millis == null ? settings.firstPollWait(type).toMillis() : millis;
   }
 
-  /**
-   * Records a solved task.
-   *
-   * @param pollNo the poll that found the answer, 1 for the first poll
-   * @param sinceSubmitMillis time from in.php to that poll
-   */
-  public synchronized void observe(CaptchaType type, int pollNo, long sinceSubmitMillis) {
-    long interval = settings.pollInterval().toMillis();
-    long estimate = pollNo == 1 ? sinceSubmitMillis : sinceSubmitMillis - interval / 2;
-    Deque<Observation> window = observations.computeIfAbsent(type, t -> new ArrayDeque<>());
-    window.addLast(new Observation(pollNo == 1, estimate));
-    if (window.size() > WINDOW) {
-      window.removeFirst();
-    }
-    if (window.size() >= settings.learnAfterSolves()) {
-      learned.put(type, relearn(type, window));
-    }
-  }
-
-  private long relearn(CaptchaType type, Deque<Observation> window) {
-    long current = waitFor(type).toMillis();
+  long relearn(long current, List<SolveRepository.SolvedSample> window) {
     long floor = settings.minFirstPollWait().toMillis();
-    long readyAtFirst = window.stream().filter(Observation::readyAtFirstPoll).count();
+    long halfInterval = settings.pollInterval().toMillis() / 2;
+    long readyAtFirst = window.stream().filter(s -> s.polls() <= 1).count();
     double share = (double) readyAtFirst / window.size();
     long next;
     if (share > TARGET_READY_AT_FIRST_POLL * 1.5) {
       next = current - Math.max(250, current / 10);
     } else if (share < TARGET_READY_AT_FIRST_POLL / 2) {
       List<Long> estimates = new ArrayList<>();
-      window.forEach(o -> estimates.add(o.estimatedReadyMillis()));
+      window.forEach(s -> estimates.add(s.polls() <= 1 ? s.sinceSubmitMillis() : s.sinceSubmitMillis() - halfInterval));
       Collections.sort(estimates);
       next = estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
     } else {

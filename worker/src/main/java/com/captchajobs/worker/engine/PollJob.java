@@ -29,7 +29,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final Breaker breaker;
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
-  private final FirstPollWaits firstPollWaits;
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
@@ -40,7 +39,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       Breaker breaker,
       CaptchaAiClient client,
       SolveJobs jobs,
-      FirstPollWaits firstPollWaits,
       EngineSettings settings,
       EngineEvents events,
       Clock clock) {
@@ -49,7 +47,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     this.breaker = breaker;
     this.client = client;
     this.jobs = jobs;
-    this.firstPollWaits = firstPollWaits;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
@@ -76,14 +73,14 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, request, intended, called, "SOLVED");
-      onSolved(solve, request, solved, called);
+      onSolved(solve, request, solved);
     } else {
       record(solve, request, intended, called, "CAPCHA_NOT_READY");
       onNotReady(solve, request, intended);
     }
   }
 
-  private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved, Instant called) {
+  private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
     Instant solvedAt = clock.instant();
     repository.markSolved(
         solve.id(), solved.token(), solved.userAgent(), solvedAt,
@@ -91,8 +88,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
     handoff.release(solve.id());
     Duration latency = Duration.between(solve.submittedAt(), solvedAt);
-    firstPollWaits.observe(
-        solve.type(), request.pollNo(), Duration.between(solve.submittedAt(), called).toMillis());
     events.solved(solve.type(), latency, request.pollNo());
   }
 

@@ -273,12 +273,16 @@ public final class SolveRepository {
         submitAt);
   }
 
-  /** Recent solve durations (submitted → token stored) of a type, newest first. */
-  public List<Long> recentSolveMillis(CaptchaType type, int limit) {
+  /** A solved task as the first-poll learner sees it. */
+  public record SolvedSample(int polls, long sinceSubmitMillis) {}
+
+  /** The fleet's most recent solved tasks of a type, newest first. */
+  public List<SolvedSample> recentSolved(CaptchaType type, int limit) {
     return db.query(
-        "SELECT (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint FROM captchajobs_solve"
-            + " WHERE type = ? AND solved_at IS NOT NULL ORDER BY solved_at DESC LIMIT ?",
-        rs -> rs.getLong(1),
+        "SELECT polls, (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint AS millis"
+            + " FROM captchajobs_solve WHERE type = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL"
+            + " ORDER BY solved_at DESC LIMIT ?",
+        rs -> new SolvedSample(rs.getInt("polls"), rs.getLong("millis")),
         type,
         limit);
   }

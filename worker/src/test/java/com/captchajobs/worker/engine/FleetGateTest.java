@@ -168,6 +168,24 @@ class FleetGateTest {
   }
 
   @Test
+  void aSlotHeldForALostSubmitStaysTakenUntilItsHoldEndsThoughTheSolveGaveItUp() {
+    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    gate.resize(1);
+    UUID lost = waitingSolve(0);
+    UUID next = waitingSolve(0);
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(lost);
+
+    assertThat(gate.holdAfterLostSubmit(lost, Duration.ofMinutes(1))).isTrue();
+    assertThat(gate.release(lost)).isFalse(); // the solve no longer holds it...
+    assertThat(gate.reclaim()).isZero(); // ...but no rule frees the phantom early
+    assertThat(gate.dispatch()).isEmpty();
+    assertThat(gate.inFlight()).isEqualTo(1);
+
+    jdbc.update("UPDATE captchajobs_gate_slot SET lease_until = now() - interval '1 second'");
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(next);
+  }
+
+  @Test
   void theCapacityBoundsTheSlotsHandedOut() {
     FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
     gate.resize(5);

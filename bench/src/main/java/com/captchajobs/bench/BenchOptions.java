@@ -43,7 +43,7 @@ public record BenchOptions(
   public static final String USAGE = """
       Usage: java -jar bench/target/captchajobs-bench.jar [options]
         --mode default|scale|chaos     what to run (default: default)
-        --solves N                     solves to drive (default 300; scale 3000; chaos 200)
+        --solves N                     solves to drive (default 300; scale 2000; chaos 200)
         --workers K                    worker JVMs (default 3)
         --threads C                    fleet cap, captchaai.threads (default 10; scale 200)
         --reserve R                    extra plan threads on the simulator so overshoot is visible (default max(2, C/5))
@@ -87,7 +87,7 @@ public record BenchOptions(
     }
     return new BenchOptions(
         mode,
-        switch (mode) { case SCALE -> 3000; case CHAOS -> 200; default -> 300; },
+        switch (mode) { case SCALE -> 2000; case CHAOS -> 200; default -> 300; },
         3,
         scale ? 200 : 10,
         -1,

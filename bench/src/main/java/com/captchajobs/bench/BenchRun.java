@@ -41,10 +41,11 @@ public final class BenchRun {
     log(label + ": simulator plan " + o.planThreads() + " threads, cap C = " + o.threads()
         + ", " + o.workers() + " worker JVM(s), " + o.solves() + " solves " + o.mix() + ", time scale " + o.timeScale());
     try (CaptchaAiSimulator sim = simBuilder.build().start();
-        FaultCounter faultCounter = chaos ? new FaultCounter() : null;
         Database db = o.jdbcUrl() == null ? Database.embedded() : Database.external(o.jdbcUrl())) {
       log("PostgreSQL at " + db.jdbcUrl().replaceAll("\\?.*", "") + (db.restartable() ? " (embedded)" : ""));
-      try (AppNode app = AppNode.start(db.jdbcUrl(), sim.baseUrl(), o.threads())) {
+      // the counter after the app node: Spring Boot resets logback's configuration when it starts
+      try (AppNode app = AppNode.start(db.jdbcUrl(), sim.baseUrl(), o.threads());
+          FaultCounter faultCounter = chaos ? new FaultCounter() : null) {
         WorkerJvm.Launch launch = new WorkerJvm.Launch(
             workerJar(o), db.jdbcUrl(), sim.baseUrl(), API_KEY, o.threads(), o.workerCount(), o.poolSize(),
             o.workerHeap(), o.workerProps(), Path.of("target", "bench-logs", label));

@@ -140,8 +140,10 @@ public final class WorkerJvm implements AutoCloseable {
   public ProcStats.Reading sample() {
     if (process.isAlive()) {
       ProcStats.Reading r = ProcStats.read(process.pid());
+      // a process being reaped has no VmHWM line any more: keep the peak seen
       if (r != ProcStats.Reading.NONE) {
-        last = r;
+        last = new ProcStats.Reading(Math.max(r.cpuSeconds(), last.cpuSeconds()),
+            Math.max(r.peakRssMiB(), last.peakRssMiB()));
       }
     }
     return last;

@@ -48,7 +48,7 @@ public final class BenchRun {
           FaultCounter faultCounter = chaos ? new FaultCounter() : null) {
         WorkerJvm.Launch launch = new WorkerJvm.Launch(
             workerJar(o), db.jdbcUrl(), sim.baseUrl(), API_KEY, o.threads(), o.workerCount(), o.poolSize(),
-            o.workerHeap(), o.workerProps(), Path.of("target", "bench-logs", label));
+            o.workerHeap(), o.workerProps(), Path.of("target", "bench-logs", label.replaceAll("[^a-zA-Z0-9-]+", "-")));
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }

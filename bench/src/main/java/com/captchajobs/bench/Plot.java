@@ -36,10 +36,15 @@ final class Plot {
     List<Sampler.Sample> samples = run.samples();
     for (int i = 0; i + 1 < samples.size(); i++) {
       if (samples.get(i).backlog() > 0) {
+        int j = i;
+        while (j + 1 < samples.size() && samples.get(j).backlog() > 0) {
+          j++; // one shaded rectangle per backlog period
+        }
         double x1 = x(samples.get(i).atMillis(), t0, span);
-        double x2 = x(samples.get(i + 1).atMillis(), t0, span);
+        double x2 = x(samples.get(j).atMillis(), t0, span);
         s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff3d6\"/>%n",
             x1, T, Math.max(0.5, x2 - x1), H - T - B));
+        i = j - 1;
       }
     }
     // axes and grid

@@ -168,7 +168,11 @@ public final class BenchRun {
     return f;
   }
 
-  /** The worker jar, or null to start workers from this JVM's class path. */
+  /**
+   * The worker jar, or null to start workers from this JVM's class path. From the bench's own jar
+   * the worker jar is needed; from a class path of several entries (tests, an IDE) the workers use
+   * that class path, so they run exactly the worker classes the app node runs (same migrations).
+   */
   static Path workerJar(BenchOptions o) {
     if (o.workerJar() != null) {
       if (!Files.isRegularFile(o.workerJar())) {
@@ -176,18 +180,18 @@ public final class BenchRun {
       }
       return o.workerJar();
     }
+    String classPath = System.getProperty("java.class.path");
+    if (classPath.contains(java.io.File.pathSeparator)) {
+      return null;
+    }
     for (String candidate : List.of("worker/target/captchajobs-worker.jar", "../worker/target/captchajobs-worker.jar")) {
       Path p = Path.of(candidate);
       if (Files.isRegularFile(p)) {
         return p.toAbsolutePath();
       }
     }
-    if (System.getProperty("java.class.path").endsWith(".jar")
-        && !System.getProperty("java.class.path").contains(java.io.File.pathSeparator)) {
-      throw new IllegalStateException("worker/target/captchajobs-worker.jar not found: run from the"
-          + " project root after ./mvnw -pl bench -am package, or pass --worker-jar");
-    }
-    return null;
+    throw new IllegalStateException("worker/target/captchajobs-worker.jar not found: run from the"
+        + " project root after ./mvnw -pl bench -am package, or pass --worker-jar");
   }
 
   private static double benchCpuSeconds() {

@@ -1,0 +1,372 @@
+package com.captchajobs.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The figures of design.md §7, each beside its target, computed from a finished run. Values are
+ * numbers (NaN when not measurable) so that tests and the report read the same thing.
+ */
+public final class Figures {
+
+  /** One line of the table: {@code ok} is null when the figure has no pass/fail target. */
+  public record Row(String name, String value, String target, Boolean ok) {}
+
+  private final RunData run;
+  private final int cap;
+  private final Map<String, Double> values = new LinkedHashMap<>();
+  private final List<Row> rows = new ArrayList<>();
+
+  private Figures(RunData run) {
+    this.run = run;
+    this.cap = run.options().threads();
+  }
+
+  public static Figures of(RunData run) {
+    Figures f = new Figures(run);
+    f.compute();
+    return f;
+  }
+
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /** A figure by key (see the keys used in {@link #compute}); NaN when absent. */
+  public double value(String key) {
+    return values.getOrDefault(key, Double.NaN);
+  }
+
+  public RunData run() {
+    return run;
+  }
+
+  private void compute() {
+    int n = run.options().solves();
+    List<Rows.Solve> solves = run.solves();
+    long solved = solves.stream().filter(s -> Set.of("SOLVED", "CLAIMED", "EXPIRED").contains(s.status())).count();
+    long failed = solves.stream().filter(s -> "FAILED".equals(s.status())).count();
+    long lost = n - solved - failed;
+    put("solves", n);
+    put("solved", solved);
+    put("failed", failed);
+    put("lost", lost);
+    row("solves: solved / failed / not ended", solved + " / " + failed + " / " + lost, "not ended = 0", lost == 0);
+    failuresByCode(solves);
+
+    double meanSolve = meanSolveSeconds();
+    put("mean_solve_s", meanSolve);
+
+    // utilisation under backlog
+    Backlog backlog = backlog();
+    put("backlog_s", backlog.seconds);
+    put("gate_util", backlog.gateUtil);
+    put("provider_util", backlog.providerUtil);
+    double providerTarget = meanSolve / (meanSolve + 3.0);
+    put("provider_target", providerTarget);
+    row("gate-slot utilisation", pct(backlog.gateUtil) + " over " + fmt(backlog.seconds, 1) + " s of backlog",
+        "≥ 99 %", ok(backlog.gateUtil, v -> v >= 0.99));
+    row("provider-thread utilisation", pct(backlog.providerUtil),
+        "≥ " + pct(providerTarget) + " (mean solve " + fmt(meanSolve, 2) + " s)",
+        ok(backlog.providerUtil, v -> v >= providerTarget));
+
+    // overshoot
+    int overshoot = run.stats().maxInFlight() - cap;
+    put("overshoot", overshoot);
+    put("max_in_flight", run.stats().maxInFlight());
+    row("overshoot", overshoot + " (simulator max in flight " + run.stats().maxInFlight() + ", cap " + cap
+        + ", plan " + run.options().planThreads() + ")", "0", overshoot <= 0);
+    long orphans = run.tasks().stream().filter(t -> t.polls() == 0 && !t.fetched()).count();
+    put("orphan_tasks", orphans);
+    if (orphans > 0) {
+      int known = maxConcurrent(run.tasks().stream().filter(t -> t.polls() > 0 || t.fetched()).toList());
+      put("overshoot_known", known - cap);
+      row("overshoot without never-polled tasks", String.valueOf(known - cap),
+          "0 (" + orphans + " task(s) never polled: reply lost or node killed before storing the id)",
+          known - cap <= 0);
+    }
+
+    // hand-off and poll lateness
+    List<Double> handoff = run.handoffSeconds();
+    put("handoff_p50", percentile(handoff, 0.5));
+    put("handoff_p95", percentile(handoff, 0.95));
+    long slowHandoffs = handoff.stream().filter(d -> d > 1.0).count();
+    put("handoff_over_1s", slowHandoffs);
+    row("freed slot → next in.php p50 / p95", secs(handoff, 0.5) + " / " + secs(handoff, 0.95) + " (n=" + handoff.size()
+            + ", " + slowHandoffs + " over 1 s, max " + secs(handoff, 1.0) + ")",
+        "p95 ≤ 1 s", ok(percentile(handoff, 0.95), v -> v <= 1.0));
+    List<Double> lateness = run.polls().stream().map(p -> (p.calledAt() - p.intendedAt()) / 1000.0).toList();
+    put("lateness_p50", percentile(lateness, 0.5));
+    put("lateness_p95", percentile(lateness, 0.95));
+    row("poll lateness p50 / p95", secs(lateness, 0.5) + " / " + secs(lateness, 0.95) + " (n=" + lateness.size() + ")",
+        "p95 ≤ 0.5 s", ok(percentile(lateness, 0.95), v -> v <= 0.5));
+
+    fetchLag();
+
+    // calls and jobs per solve
+    double inPerSolve = (double) run.stats().acceptedSubmits() / n;
+    double resPerSolve = (double) run.stats().resCalls() / n;
+    put("in_per_solve", inPerSolve);
+    put("res_per_solve", resPerSolve);
+    row("in.php calls per solve (accepted)", fmt(inPerSolve, 3) + " (rejected: " + run.stats().rejectedSubmitsByCode() + ")",
+        "1", null);
+    double withinBound = resBoundShare();
+    put("res_within_bound", withinBound);
+    row("res.php calls per solve", fmt(resPerSolve, 2) + "; " + pct(withinBound) + " of solved within the bound",
+        "≤ 1 + ceil((solved at − first poll) / 5 s)", ok(withinBound, v -> v >= 1.0));
+    double jobsPerSolve = (double) run.jobrunrJobs() / n;
+    put("jobs_per_solve", jobsPerSolve);
+    row("JobRunr jobs per solve", fmt(jobsPerSolve, 2), "(no target)", null);
+
+    // throughput
+    throughput(solves, solved, meanSolve);
+
+    // duplicates
+    duplicates();
+    permanent();
+    nodes();
+  }
+
+  private void failuresByCode(List<Rows.Solve> solves) {
+    Map<String, Long> byCode = solves.stream().filter(s -> "FAILED".equals(s.status()))
+        .collect(Collectors.groupingBy(s -> s.errorCode() + "/" + s.errorClass(), TreeMap::new, Collectors.counting()));
+    if (!byCode.isEmpty()) {
+      row("failed solves by code", byCode.toString(), "only the permanent requests", null);
+    }
+  }
+
+  private record Backlog(double seconds, double gateUtil, double providerUtil) {}
+
+  /** Slots held / C and the simulator's in-flight / C, over the sample intervals with a backlog. */
+  private Backlog backlog() {
+    List<Sampler.Sample> s = run.samples();
+    double backlogMillis = 0;
+    double held = 0;
+    double provider = 0;
+    List<long[]> series = run.stats().inFlightSeries();
+    for (int i = 0; i + 1 < s.size(); i++) {
+      if (s.get(i).backlog() == 0) {
+        continue;
+      }
+      long a = s.get(i).atMillis();
+      long b = s.get(i + 1).atMillis();
+      backlogMillis += b - a;
+      held += Math.min(s.get(i).slotsHeld(), cap) * (double) (b - a);
+      provider += integral(series, a, b);
+    }
+    if (backlogMillis == 0) {
+      return new Backlog(0, Double.NaN, Double.NaN);
+    }
+    return new Backlog(backlogMillis / 1000, held / (cap * backlogMillis), provider / (cap * backlogMillis));
+  }
+
+  /** ∫ in-flight dt over [a, b) of a step series, in thread-milliseconds. */
+  static double integral(List<long[]> series, long a, long b) {
+    double sum = 0;
+    for (int i = 0; i < series.size(); i++) {
+      long from = Math.max(series.get(i)[0], a);
+      long to = Math.min(i + 1 < series.size() ? series.get(i + 1)[0] : b, b);
+      if (to > from) {
+        sum += series.get(i)[1] * (double) (to - from);
+      }
+    }
+    return sum;
+  }
+
+  private double meanSolveSeconds() {
+    List<SimulatorProbe.TaskView> started = run.tasks().stream().filter(t -> t.readyAt() > 0).toList();
+    if (started.isEmpty()) {
+      return run.options().mix().expectedMeanSolveSeconds(run.options().timeScale());
+    }
+    return started.stream().mapToLong(SimulatorProbe.TaskView::solveMillis).average().orElse(0) / 1000.0;
+  }
+
+  /** Ready at the provider (simulator) → token stored (solve row), per type; and the simulator's own figure. */
+  private void fetchLag() {
+    Map<Long, SimulatorProbe.TaskView> byId = new HashMap<>();
+    run.tasks().forEach(t -> byId.put(t.id(), t));
+    Map<String, List<Double>> lags = new TreeMap<>();
+    for (Rows.Solve s : run.solves()) {
+      if (s.taskId() == null || s.solvedAt() == 0) {
+        continue;
+      }
+      SimulatorProbe.TaskView t;
+      try {
+        t = byId.get(Long.parseLong(s.taskId()));
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      if (t != null && t.readyAt() > 0) {
+        lags.computeIfAbsent(s.type(), k -> new ArrayList<>()).add((s.solvedAt() - t.readyAt()) / 1000.0);
+      }
+    }
+    if (lags.isEmpty()) {
+      row("fetch lag (ready → stored) per type", "n/a (simulator tasks not readable)", "≤ 3 s / ≤ 5.5 s", null);
+    }
+    lags.forEach((type, l) -> {
+      double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      double p95 = percentile(l, 0.95);
+      put("fetch_lag_mean_" + type, mean);
+      put("fetch_lag_p95_" + type, p95);
+      row("fetch lag " + type + " mean / p95", fmt(mean, 2) + " s / " + fmt(p95, 2) + " s (n=" + l.size() + ")",
+          "≤ 3 s / ≤ 5.5 s", mean <= 3.0 && p95 <= 5.5);
+    });
+    put("sim_fetch_lag_mean", run.stats().fetchLagMeanSeconds());
+    put("sim_fetch_lag_p95", run.stats().fetchLagP95Seconds());
+    row("fetch lag, all types (simulator: ready → first get) mean / p95",
+        fmt(run.stats().fetchLagMeanSeconds(), 2) + " s / " + fmt(run.stats().fetchLagP95Seconds(), 2) + " s",
+        "≤ 3 s / ≤ 5.5 s", run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
+  }
+
+  /** Share of solved solves whose res.php calls stay within 1 + ceil((solved at − first poll) / 5 s). */
+  private double resBoundShare() {
+    Map<String, List<Rows.Poll>> bySolve = run.polls().stream().collect(Collectors.groupingBy(Rows.Poll::solveId));
+    int checked = 0;
+    int within = 0;
+    for (Rows.Solve s : run.solves()) {
+      List<Rows.Poll> p = bySolve.get(s.id());
+      if (s.solvedAt() == 0 || p == null) {
+        continue;
+      }
+      long first = p.stream().mapToLong(Rows.Poll::calledAt).min().orElse(s.solvedAt());
+      long bound = 1 + (long) Math.ceil(Math.max(0, s.solvedAt() - first) / 5000.0);
+      checked++;
+      if (p.size() <= bound) {
+        within++;
+      }
+    }
+    return checked == 0 ? Double.NaN : (double) within / checked;
+  }
+
+  private void throughput(List<Rows.Solve> solves, long solved, double meanSolve) {
+    List<Long> done = solves.stream().filter(s -> s.solvedAt() > 0).map(Rows.Solve::solvedAt).sorted().toList();
+    if (done.isEmpty()) {
+      return;
+    }
+    double overall = solved / ((done.get(done.size() - 1) - run.startMillis()) / 1000.0);
+    int lo = (int) (done.size() * 0.1);
+    int hi = Math.max(lo + 1, (int) (done.size() * 0.9) - 1);
+    double sustained = hi < done.size() && done.get(hi) > done.get(lo)
+        ? (hi - lo) / ((done.get(hi) - done.get(lo)) / 1000.0) : overall;
+    double limit = cap / meanSolve;
+    put("throughput", overall);
+    put("throughput_sustained", sustained);
+    put("limit", limit);
+    row("throughput (all / middle 80 %)", fmt(overall, 2) + " / " + fmt(sustained, 2) + " solves/s",
+        "limit C / mean solve = " + fmt(limit, 2) + " solves/s", null);
+    row("throughput / limit", pct(sustained / limit), "(the provider's limit)", null);
+  }
+
+  private void duplicates() {
+    Map<String, Long> byPage = run.stats().submitsByPageUrl();
+    long extra = byPage.values().stream().mapToLong(v -> Math.max(0, v - 1)).sum();
+    long keys = byPage.values().stream().filter(v -> v > 1).count();
+    long dup = run.stats().duplicateSubmits();
+    put("duplicate_submits", dup);
+    put("lost_responses", run.lostResponses());
+    long orphans = (long) value("orphan_tasks");
+    long explained = Math.min(dup, Math.min(orphans, run.lostResponses()));
+    put("duplicates_unexplained", dup - explained);
+    String detail = dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
+    if (run.options().mode() == BenchOptions.Mode.CHAOS) {
+      detail += "; lost in.php replies " + run.lostResponses() + ", never-polled tasks " + orphans
+          + ", duplicates not explained by a lost reply: " + (dup - explained);
+      row("duplicate in.php per business key", detail, "0 not explained by a lost reply", dup - explained == 0);
+    } else {
+      row("duplicate in.php per business key", detail, "0", dup == 0);
+    }
+  }
+
+  private void permanent() {
+    if (run.options().mode() != BenchOptions.Mode.CHAOS) {
+      return;
+    }
+    long requested = run.solves().stream().filter(s -> s.businessKey().endsWith("-permanent")).count();
+    long seen = run.stats().rejected("ERROR_BAD_TOKEN_OR_PAGEURL");
+    int maxFailed = run.permanentJobs().stream().mapToInt(Rows.JobHistory::failedStates).max().orElse(0);
+    long retried = run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count() + Math.max(0, seen - requested);
+    put("permanent_retried", retried);
+    row("permanent codes retried", retried + " (" + requested + " permanent request(s), provider saw the code "
+        + seen + "×, most FAILED states in one job " + maxFailed + ")", "0", retried == 0);
+  }
+
+  private void nodes() {
+    double totalCpu = 0;
+    for (RunData.Node node : run.nodes()) {
+      totalCpu += node.cpuSeconds();
+      row("worker " + node.name() + (node.killed() ? " (killed)" : ""),
+          fmt(node.cpuSeconds(), 1) + " CPU s (" + pct(node.cpuSeconds() / Math.max(0.001, node.aliveSeconds()))
+              + " of a core over " + fmt(node.aliveSeconds(), 0) + " s), peak RSS " + fmt(node.peakRssMiB(), 0) + " MiB",
+          "(no target)", null);
+    }
+    double solved = value("solved");
+    put("worker_cpu_s", totalCpu);
+    put("worker_cpu_ms_per_solve", solved > 0 ? 1000 * totalCpu / solved : Double.NaN);
+    row("worker CPU per solve", fmt(value("worker_cpu_ms_per_solve"), 1) + " ms", "(no target)", null);
+    row("PostgreSQL / bench JVM CPU", fmt(run.postgresCpuSeconds(), 1) + " s / " + fmt(run.benchCpuSeconds(), 1) + " s",
+        "(no target)", null);
+    put("machine_busy", run.machineBusyShare());
+    row("machine CPU busy during the run", pct(run.machineBusyShare()) + " of " + Runtime.getRuntime().availableProcessors() + " cores",
+        "(no target)", null);
+  }
+
+  /** Highest number of tasks holding a thread at once (start → ready). */
+  static int maxConcurrent(List<SimulatorProbe.TaskView> tasks) {
+    List<long[]> events = new ArrayList<>();
+    for (SimulatorProbe.TaskView t : tasks) {
+      if (t.startedAt() > 0) {
+        events.add(new long[] {t.startedAt(), 1});
+        events.add(new long[] {t.readyAt(), -1});
+      }
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int now = 0;
+    int max = 0;
+    for (long[] e : events) {
+      now += (int) e[1];
+      max = Math.max(max, now);
+    }
+    return max;
+  }
+
+  static double percentile(List<Double> values, double p) {
+    if (values.isEmpty()) {
+      return Double.NaN;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int index = (int) Math.ceil(p * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+  }
+
+  private void put(String key, double v) {
+    values.put(key, v);
+  }
+
+  private void row(String name, String value, String target, Boolean ok) {
+    rows.add(new Row(name, value, target, ok));
+  }
+
+  private static Boolean ok(double v, java.util.function.DoublePredicate p) {
+    return Double.isNaN(v) ? null : p.test(v);
+  }
+
+  static String pct(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format("%.0f %%", 100 * v);
+  }
+
+  static String fmt(double v, int decimals) {
+    return Double.isNaN(v) ? "n/a" : String.format("%." + decimals + "f", v);
+  }
+
+  private static String secs(List<Double> v, double p) {
+    return fmt(percentile(v, p), 3) + " s";
+  }
+}

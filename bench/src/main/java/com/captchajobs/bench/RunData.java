@@ -1,0 +1,32 @@
+package com.captchajobs.bench;
+
+import com.captchajobs.simulator.SimulatorStats;
+import java.util.List;
+import java.util.Map;
+
+/** Everything a finished run left behind, read before the processes exit. */
+record RunData(
+    BenchOptions options,
+    String label,
+    long startMillis,
+    long endMillis,
+    boolean timedOut,
+    SimulatorStats stats,
+    List<SimulatorProbe.TaskView> tasks,
+    List<Rows.Solve> solves,
+    List<Rows.Poll> polls,
+    List<Double> handoffSeconds,
+    long jobrunrJobs,
+    List<Rows.JobHistory> permanentJobs,
+    List<Sampler.Sample> samples,
+    List<Node> nodes,
+    double postgresCpuSeconds,
+    double benchCpuSeconds,
+    double machineBusyShare,
+    Chaos.Events chaos,
+    long lostResponses,
+    Map<String, String> pgSettings) {
+
+  /** A worker node as it ended: killed by the chaos or stopped at the end. */
+  record Node(String name, double cpuSeconds, double peakRssMiB, double aliveSeconds, boolean killed) {}
+}

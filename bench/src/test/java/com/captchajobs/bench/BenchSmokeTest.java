@@ -1,0 +1,60 @@
+package com.captchajobs.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A short run of the whole harness (simulator, embedded PostgreSQL, app node, one worker JVM):
+ * it checks that the harness works and that nothing is lost, doubled or over the cap. Timing
+ * figures are not checked here: they need the full runs.
+ */
+class BenchSmokeTest {
+
+  @TempDir Path out;
+
+  @Test
+  void aShortRunSolvesEverythingOnceWithinTheCapAndWritesTheReportAndPlot() throws Exception {
+    BenchOptions options = BenchOptions.parse("--mode", "default", "--mix", "TURNSTILE:0.7,IMAGE:0.3")
+        .with(20, 1, 4, 0.05, out, Map.of(
+            "captchaai.first-poll-wait.TURNSTILE", "1s",
+            "captchaai.first-poll-wait.IMAGE", "1s",
+            "captchaai.min-first-poll-wait", "1s"));
+
+    List<Figures> runs = BenchMain.runAll(options);
+    Path report = Report.write(options, runs, out);
+
+    Figures f = runs.get(0);
+    assertThat(f.run().timedOut()).isFalse();
+    assertThat(f.value("lost")).isZero();
+    assertThat(f.value("solved")).isEqualTo(20);
+    assertThat(f.value("overshoot")).isLessThanOrEqualTo(0);
+    assertThat(f.value("duplicate_submits")).isZero();
+    assertThat(f.run().stats().submitsByPageUrl().values()).allMatch(n -> n == 1L);
+    assertThat(Files.readString(report))
+        .contains("overshoot: ", "duplicate submits: 0", "solves lost: 0", "provider-thread utilisation: ");
+    try (var svgs = Files.list(out)) {
+      assertThat(svgs.filter(p -> p.toString().endsWith(".svg"))).singleElement()
+          .satisfies(p -> assertThat(Files.readString(p)).startsWith("<svg").contains("cap C"));
+    }
+  }
+
+  @Test
+  void unknownOptionsAreRejectedByName() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchOptions.parse("--solvs", "3"))
+        .hasMessage("unknown option --solvs");
+  }
+
+  @Test
+  void theMixIsDrawnInItsProportions() {
+    var types = TypeMix.parse("TURNSTILE:0.6,RECAPTCHA_V2:0.3,IMAGE:0.1").draw(300, 1);
+    assertThat(types).hasSize(300);
+    assertThat(types.stream().filter(t -> t.name().equals("TURNSTILE")).count()).isEqualTo(180);
+    assertThat(types.stream().filter(t -> t.name().equals("IMAGE")).count()).isEqualTo(30);
+  }
+}

@@ -25,7 +25,8 @@ CREATE TABLE captchajobs_solve (
     unsolvable_resubmits integer      NOT NULL DEFAULT 0,
     not_before           timestamptz,                -- a waiting solve is not dispatched before this instant (provider said: no thread)
     waiting_since        timestamptz,                -- when it last started waiting for a thread
-    job_id               uuid,                       -- the JobRunr job expected to move it next (null while parked)
+    job_id               uuid,                       -- the JobRunr job expected to move it next
+    submit_lock_until    timestamptz,                -- one in.php call at a time per solve, whatever runs twice
     created_at           timestamptz  NOT NULL DEFAULT now(),
     updated_at           timestamptz  NOT NULL DEFAULT now()
 );

@@ -95,6 +95,7 @@ public final class FleetGate {
             + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
             + " next AS (SELECT id, waiting_since FROM captchajobs_solve"
             + "   WHERE status = 'WAITING_FOR_THREAD' AND (not_before IS NULL OR not_before <= now())"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs_gate_slot h WHERE h.solve_id = captchajobs_solve.id)"
             + "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),"
             + " taken AS (UPDATE captchajobs_gate_slot g SET solve_id = next.id, node = ?, phantom = false,"
             + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
@@ -129,6 +130,14 @@ public final class FleetGate {
             lease.toMillis(),
             solveId)
         == 1;
+  }
+
+  /** Whether the solve holds a slot whose lease has not ended. */
+  public boolean holds(UUID solveId) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs_gate_slot WHERE solve_id = ? AND lease_until > now()",
+            rs -> true, solveId)
+        .isPresent();
   }
 
   /** Frees the solve's slot; idempotent. True when a slot was freed by this call. */

@@ -3,6 +3,7 @@ package com.captchajobs.worker.engine;
 import com.captchajobs.worker.client.CaptchaType;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,7 @@ public final class SolveRepository {
   public boolean markWaiting(UUID id, Instant now) {
     return db.update(
             "UPDATE captchajobs_solve SET status = 'WAITING_FOR_THREAD', waiting_since = ?,"
-                + " thread_waits = thread_waits + 1, job_id = NULL, updated_at = ?"
+                + " thread_waits = thread_waits + 1, updated_at = ?"
                 + " WHERE id = ? AND status = 'QUEUED'",
             now,
             now,
@@ -101,13 +102,34 @@ public final class SolveRepository {
   public void waitForThread(UUID id, Instant notBefore, String code, Instant now) {
     db.update(
         "UPDATE captchajobs_solve SET status = 'WAITING_FOR_THREAD', not_before = ?,"
-            + " waiting_since = ?, thread_waits = thread_waits + 1, error_code = ?, job_id = NULL,"
+            + " waiting_since = ?, thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
             + " updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
         notBefore,
         now,
         code,
         now,
         id);
+  }
+
+  /**
+   * Takes the right to move this solve through the gate and in.php, for at most {@code hold}:
+   * false when another run of its submit job holds it, or the solve no longer waits to be
+   * submitted. Runs of one solve's submit job are thereby serialised; a crash leaves the lock to
+   * expire.
+   */
+  public boolean lockForSubmit(UUID id, Duration hold) {
+    return db.update(
+            "UPDATE captchajobs_solve SET submit_lock_until = now() + ? * interval '1 millisecond'"
+                + " WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD') AND task_id IS NULL"
+                + " AND (submit_lock_until IS NULL OR submit_lock_until < now())",
+            hold.toMillis(),
+            id)
+        == 1;
+  }
+
+  /** Gives the submit lock back; a no-op when an outcome already cleared it. */
+  public void unlockSubmit(UUID id) {
+    db.update("UPDATE captchajobs_solve SET submit_lock_until = NULL WHERE id = ? AND submit_lock_until IS NOT NULL", id);
   }
 
   /**
@@ -119,7 +141,7 @@ public final class SolveRepository {
     db.update(
         "UPDATE captchajobs_solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
-            + " job_id = ?, updated_at = ? WHERE id = ?",
+            + " submit_lock_until = NULL, job_id = ?, updated_at = ? WHERE id = ?",
         taskId,
         at,
         pollJobId,
@@ -158,7 +180,8 @@ public final class SolveRepository {
   public void markFailed(UUID id, String code, String errorClass, Instant now) {
     db.update(
         "UPDATE captchajobs_solve SET status = 'FAILED', error_code = ?, error_class = ?,"
-            + " token = NULL, updated_at = ? WHERE id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
+            + " token = NULL, submit_lock_until = NULL, updated_at = ?"
+            + " WHERE id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
         code,
         errorClass,
         now,
@@ -169,7 +192,7 @@ public final class SolveRepository {
   public void markRetrying(UUID id, String code, String errorClass, Instant now) {
     db.update(
         "UPDATE captchajobs_solve SET status = 'QUEUED', error_code = ?, error_class = ?,"
-            + " updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
+            + " submit_lock_until = NULL, updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
         code,
         errorClass,
         now,

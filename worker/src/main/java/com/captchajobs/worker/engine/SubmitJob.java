@@ -23,6 +23,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   private static final Logger log = LoggerFactory.getLogger(SubmitJob.class);
 
+  /** Longer than one in.php call can take (the client's call timeout) with a margin. */
+  static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
+
   private final SolveRepository repository;
   private final FleetGate gate;
   private final SlotHandoff handoff;
@@ -86,17 +89,39 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       handoff.release(solveId);
       fail(solve, open.get().errorCode(), ErrorClass.CREDENTIAL.name().toLowerCase());
     }
-    if (!gate.confirm(solveId)) {
-      if (!repository.markWaiting(solveId, now) && solve.status() != SolveStatus.WAITING_FOR_THREAD) {
-        return; // moved on meanwhile (another run submitted it)
+    if (!repository.lockForSubmit(solveId, SUBMIT_LOCK)) {
+      // Another run of this solve's submit job is at it. If the solve holds a slot, that run may
+      // be just leaving after parking it: try again shortly rather than leave the slot idle.
+      if (gate.holds(solveId)) {
+        throw new SubmitBusyException(solveId);
       }
-      if (!handoff.handOffExcept(solveId) || !gate.confirm(solveId)) {
-        log.info("Solve {} ({}) WAITING_FOR_THREAD", solve.businessKey(), solveId);
-        return; // parked: a freed slot will be handed to it
-      }
-      slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
+      return;
     }
-    callInPhp(solve, slotFreedAtEpochMilli);
+    try {
+      if (!gate.confirm(solveId)) {
+        repository.markWaiting(solveId, now);
+        if (!handoff.handOffExcept(solveId) || !gate.confirm(solveId)) {
+          log.info("Solve {} ({}) WAITING_FOR_THREAD", solve.businessKey(), solveId);
+          return; // parked: a freed slot will be handed to it
+        }
+        slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
+      }
+      callInPhp(solve, slotFreedAtEpochMilli);
+    } finally {
+      repository.unlockSubmit(solveId);
+    }
+  }
+
+  /** Retried by JobRunr: another run of the same solve held its submit lock. */
+  public static final class SubmitBusyException extends RuntimeException {
+    public SubmitBusyException(UUID solveId) {
+      super("another run is submitting solve " + solveId);
+    }
+
+    /** For JobRunr, which rebuilds a failed job's exception from its stored message. */
+    public SubmitBusyException(String message) {
+      super(message);
+    }
   }
 
   private void resume(Solve solve, Instant now) {
@@ -106,7 +131,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         lastPoll == 0
             ? max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type())))
             : now;
-    jobs.poll(solve, submitNo, lastPoll + 1, intended);
+    repository.setJob(solve.id(), jobs.poll(solve, submitNo, lastPoll + 1, intended));
     events.submitted(solve.type(), true);
     log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
   }

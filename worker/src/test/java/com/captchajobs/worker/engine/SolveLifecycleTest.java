@@ -42,6 +42,7 @@ class SolveLifecycleTest {
     node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
         "captchaai.first-poll-wait.TURNSTILE", "1s",
         "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+        "captchaai.stuck-after", "3s",
         "logging.level.com.captchajobs", "DEBUG"));
     solves = new Solves(node);
   }
@@ -138,6 +139,34 @@ class SolveLifecycleTest {
   }
 
   @Test
+  void concurrentRunsOfOneSolvesSubmitJobCallInPhpOnce() throws Exception {
+    sim.injectNext(Endpoint.IN, Fault.SLOW); // a 2 s in.php call: a wide window for the race
+    UUID id = solves.turnstile("lifecycle-concurrent");
+    SubmitJob submitJob = node.bean(SubmitJob.class);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    List<java.util.concurrent.Future<?>> runs = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      runs.add(pool.submit(() -> submitJob.submit(id, 0)));
+    }
+    int busy = 0;
+    for (java.util.concurrent.Future<?> run : runs) {
+      try {
+        run.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        // what JobRunr would retry: another run held the solve's submit lock
+        assertThat(e.getCause()).isInstanceOf(SubmitJob.SubmitBusyException.class);
+        busy++;
+      }
+    }
+    pool.shutdown();
+    solves.awaitStatus(id, SolveStatus.SOLVED);
+
+    assertThat(busy).isLessThan(4);
+    assertThat(submitsFor("lifecycle-concurrent")).isEqualTo(1);
+    assertThat(solves.get(id).submits()).isEqualTo(1);
+  }
+
+  @Test
   void aCrashBetweenInPhpAndTheFirstPollResumesTheStoredTaskInsteadOfSubmittingAgain() {
     // Long first wait, so that the first poll job is still waiting when we "crash".
     UUID id = solves.enqueue("lifecycle-crash", CaptchaType.RECAPTCHA_V3,
@@ -151,6 +180,20 @@ class SolveLifecycleTest {
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-crash")).isEqualTo(1);
+  }
+
+  @Test
+  void aSolveACrashLeftWithoutAnyJobIsResumedByTheRepairPass() {
+    UUID id = solves.enqueue("lifecycle-orphan", CaptchaType.RECAPTCHA_V3,
+        Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-orphan")));
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    // The crash: the poll job is gone and nobody reruns the submit job.
+    node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+
+    assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+    assertThat(submitsFor("lifecycle-orphan")).isEqualTo(1);
   }
 
   @Test

@@ -20,10 +20,12 @@ import java.util.function.BiFunction;
  * <p>The observations are the fleet's, read from the solve table (at most every {@link #REFRESH}),
  * so that a new node starts from what the others learned instead of the documented waits.
  *
- * <p>What a poll observes is censored: a task found at its first poll was ready at some unknown
- * instant before it. So the learner works on the share found at the first poll: above the target
- * it moves the wait down by a step; below it, up to the 20th percentile of the estimated ready
- * times (a task found at a later poll was ready, on average, half a poll interval before it).
+ * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
+ * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
+ * the wait is the 20th percentile of those estimates. The estimate depends only on the observed
+ * window, not on the current wait, so nodes that refresh often cannot run away together: when
+ * more than one task in five is found at its first poll the percentile falls below the current
+ * wait, when fewer it rises above it, and the wait settles where about one in five is.
  */
 public final class FirstPollWaits {
 
@@ -59,33 +61,20 @@ public final class FirstPollWaits {
       refreshed.put(type, now);
       List<SolveRepository.SolvedSample> window = recent.apply(type, WINDOW);
       if (window.size() >= settings.learnAfterSolves()) {
-        learned.put(type, relearn(current(type), window));
+        learned.put(type, learn(window));
       }
     }
-    return Duration.ofMillis(current(type));
-  }
-
-  private long current(CaptchaType type) {
     Long millis = learned.get(type);
-    return millis == null ? settings.firstPollWait(type).toMillis() : millis;
+    return millis == null ? settings.firstPollWait(type) : Duration.ofMillis(millis);
   }
 
-  long relearn(long current, List<SolveRepository.SolvedSample> window) {
-    long floor = settings.minFirstPollWait().toMillis();
+  long learn(List<SolveRepository.SolvedSample> window) {
     long halfInterval = settings.pollInterval().toMillis() / 2;
-    long readyAtFirst = window.stream().filter(s -> s.polls() <= 1).count();
-    double share = (double) readyAtFirst / window.size();
-    long next;
-    if (share > TARGET_READY_AT_FIRST_POLL * 1.5) {
-      next = current - Math.max(250, current / 10);
-    } else if (share < TARGET_READY_AT_FIRST_POLL / 2) {
-      List<Long> estimates = new ArrayList<>();
-      window.forEach(s -> estimates.add(s.polls() <= 1 ? s.sinceSubmitMillis() : s.sinceSubmitMillis() - halfInterval));
-      Collections.sort(estimates);
-      next = estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
-    } else {
-      next = current;
-    }
+    List<Long> estimates = new ArrayList<>();
+    window.forEach(s -> estimates.add(s.sinceSubmitMillis() - halfInterval));
+    Collections.sort(estimates);
+    long next = estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
+    long floor = settings.minFirstPollWait().toMillis();
     long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);
     return Math.max(floor, Math.min(ceiling, next));
   }

@@ -297,15 +297,15 @@ public final class SolveRepository {
   }
 
   /** A solved task as the first-poll learner sees it. */
-  public record SolvedSample(int polls, long sinceSubmitMillis) {}
+  public record SolvedSample(long sinceSubmitMillis) {}
 
   /** The fleet's most recent solved tasks of a type, newest first. */
   public List<SolvedSample> recentSolved(CaptchaType type, int limit) {
     return db.query(
-        "SELECT polls, (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint AS millis"
+        "SELECT (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint AS millis"
             + " FROM captchajobs_solve WHERE type = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL"
             + " ORDER BY solved_at DESC LIMIT ?",
-        rs -> new SolvedSample(rs.getInt("polls"), rs.getLong("millis")),
+        rs -> new SolvedSample(rs.getLong("millis")),
         type,
         limit);
   }

@@ -32,7 +32,7 @@ class FirstPollWaitsTest {
   @Test
   void theDocumentedWaitHoldsUntilEnoughSolvesWereSeen() {
     for (int i = 0; i < EngineSettings.DEFAULT_LEARN_AFTER_SOLVES - 1; i++) {
-      fleet.add(new SolveRepository.SolvedSample(1, 10_000));
+      fleet.add(new SolveRepository.SolvedSample(10_000));
     }
     assertThat(waits().waitFor(CaptchaType.TURNSTILE)).isEqualTo(Duration.ofSeconds(10));
   }
@@ -40,24 +40,38 @@ class FirstPollWaitsTest {
   @Test
   void aTypeMostlyReadyAtItsFirstPollIsPolledEarlierButNeverBelowTheFloor() {
     for (int i = 0; i < 50; i++) {
-      fleet.add(new SolveRepository.SolvedSample(1, 10_000));
+      fleet.add(new SolveRepository.SolvedSample(10_000));
     }
     FirstPollWaits waits = waits();
     Duration first = waits.waitFor(CaptchaType.TURNSTILE);
+    assertThat(first).isEqualTo(Duration.ofMillis(7_500));
+
+    fleet.clear();
+    for (int i = 0; i < 50; i++) {
+      fleet.add(new SolveRepository.SolvedSample(6_000));
+    }
+    later();
+    assertThat(waits.waitFor(CaptchaType.TURNSTILE)).isEqualTo(EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
+  }
+
+  @Test
+  void refreshingWithoutNewSolvesDoesNotMoveTheWait() {
+    for (int i = 0; i < 50; i++) {
+      fleet.add(new SolveRepository.SolvedSample(i < 25 ? 15_000 : 20_000));
+    }
+    FirstPollWaits waits = waits();
+    Duration learned = waits.waitFor(CaptchaType.RECAPTCHA_V2);
     for (int i = 0; i < 100; i++) {
       later();
-      waits.waitFor(CaptchaType.TURNSTILE);
+      assertThat(waits.waitFor(CaptchaType.RECAPTCHA_V2)).isEqualTo(learned);
     }
-
-    assertThat(first).isLessThan(Duration.ofSeconds(10));
-    assertThat(waits.waitFor(CaptchaType.TURNSTILE)).isEqualTo(EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
   }
 
   @Test
   void aTypeRarelyReadyAtItsFirstPollWaitsForTheTwentiethPercentileOfItsReadyTimes() {
     for (int i = 0; i < 50; i++) {
       // found at the 3rd poll, 20..29.8 s after submission: ready about 2.5 s before that
-      fleet.add(new SolveRepository.SolvedSample(3, 20_000 + i * 200));
+      fleet.add(new SolveRepository.SolvedSample(20_000 + i * 200));
     }
     Duration learned = waits().waitFor(CaptchaType.RECAPTCHA_V2);
 

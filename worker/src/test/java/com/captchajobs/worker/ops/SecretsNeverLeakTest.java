@@ -1,5 +1,7 @@
 package com.captchajobs.worker.ops;
 
+import com.captchajobs.worker.testing.WorkerNode;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -62,8 +64,8 @@ class SecretsNeverLeakTest {
       props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
       // the expired case: a short token life for one type, so the other solves keep theirs
       props.put("captchaai.token-ttl.RECAPTCHA_V2", "1s");
-      try (OpsNode node = OpsNode.start(db, sim.baseUrl(), KEY, props);
-          OpsNode rejected = OpsNode.start(breakerDb, sim.baseUrl(), UNKNOWN_KEY, EXPOSE_EVERYTHING_READABLE)) {
+      try (WorkerNode node = WorkerNode.start(db, sim.baseUrl(), KEY, props);
+          WorkerNode rejected = WorkerNode.start(breakerDb, sim.baseUrl(), UNKNOWN_KEY, EXPOSE_EVERYTHING_READABLE)) {
         SolveEnqueuer enqueuer = node.bean(SolveEnqueuer.class);
         SolveRepository repository = node.bean(SolveRepository.class);
         List<String> tokens = new ArrayList<>();
@@ -138,17 +140,17 @@ class SecretsNeverLeakTest {
         .until(() -> repository.find(id).map(Solve::status).orElse(null) == status);
   }
 
-  static List<org.jobrunr.jobs.states.JobState> history(OpsNode node, UUID solveId) {
+  static List<org.jobrunr.jobs.states.JobState> history(WorkerNode node, UUID solveId) {
     return node.bean(StorageProvider.class).getJobById(SolveJobs.enqueueJobId(solveId)).getJobStates();
   }
 
-  static String token(OpsNode node, UUID id) {
+  static String token(WorkerNode node, UUID id) {
     return new JdbcTemplate(node.bean(DataSource.class))
         .queryForObject("SELECT token FROM captchajobs_solve WHERE id = ?", String.class, id);
   }
 
   /** Every column of every row of every JobRunr and CaptchaJobs table, as text. */
-  static List<String> everyRow(OpsNode node) {
+  static List<String> everyRow(WorkerNode node) {
     JdbcTemplate jdbc = new JdbcTemplate(node.bean(DataSource.class));
     List<String> tables = jdbc.queryForList("SELECT table_name FROM information_schema.tables"
         + " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
@@ -161,13 +163,13 @@ class SecretsNeverLeakTest {
     return rows;
   }
 
-  static List<String> jobRows(OpsNode node) {
+  static List<String> jobRows(WorkerNode node) {
     return new JdbcTemplate(node.bean(DataSource.class))
         .queryForList("SELECT t::text FROM jobrunr_jobs t", String.class);
   }
 
   /** The Actuator index, every exposed endpoint above and every metric by name. */
-  static Map<String, String> actuatorResponses(OpsNode node) {
+  static Map<String, String> actuatorResponses(WorkerNode node) {
     Map<String, String> bodies = new LinkedHashMap<>();
     for (String path : List.of("/actuator", "/actuator/health", "/actuator/info", "/actuator/metrics",
         "/actuator/prometheus", "/actuator/env", "/actuator/configprops")) {

@@ -1,6 +1,12 @@
 package com.captchajobs.worker.testing;
 
 import com.captchajobs.worker.WorkerApplication;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -8,6 +14,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /** A real worker node (Spring Boot, JobRunr, HTTP on a free port) inside the test JVM. */
 public final class WorkerNode implements AutoCloseable {
+
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private final ConfigurableApplicationContext context;
 
@@ -41,6 +49,19 @@ public final class WorkerNode implements AutoCloseable {
 
   public int port() {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  /** GET on this node's own HTTP port. */
+  public HttpResponse<String> get(String path) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
+          HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

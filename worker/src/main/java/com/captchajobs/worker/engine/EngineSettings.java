@@ -100,24 +100,6 @@ public record EngineSettings(
     return tokenTtl.get(type);
   }
 
-  public EngineSettings withThreads(int threads) {
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
-  }
-
-  public EngineSettings withSolveTimeout(Duration solveTimeout) {
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
-  }
-
-  public EngineSettings withFirstPollWaits(Map<CaptchaType, Duration> firstPollWaits) {
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
-  }
-
   private static Map<CaptchaType, Duration> complete(
       Map<CaptchaType, Duration> given, Map<CaptchaType, Duration> defaults) {
     Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);

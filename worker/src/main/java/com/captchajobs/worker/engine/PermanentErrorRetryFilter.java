@@ -65,10 +65,6 @@ public class PermanentErrorRetryFilter extends RetryFilter {
     return Math.max(1, Math.round(base * jitter));
   }
 
-  static boolean isPermanent(FailedState failed) {
-    return permanentCode(failed).isPresent();
-  }
-
   /** The error code when the failure is permanent, empty when it may be retried. */
   static Optional<String> permanentCode(FailedState failed) {
     if (PERMANENT_TYPE.equals(failed.getExceptionType())) {

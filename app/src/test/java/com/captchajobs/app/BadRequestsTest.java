@@ -3,7 +3,7 @@ package com.captchajobs.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;

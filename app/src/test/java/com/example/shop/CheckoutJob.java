@@ -1,8 +1,8 @@
 package com.example.shop;
 
-import com.captchajobs.app.ClaimedToken;
-import com.captchajobs.app.SolveRequest;
-import com.captchajobs.app.Solves;
+import com.captchajobs.core.ClaimedToken;
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.Solves;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -3,11 +3,11 @@ package com.example.shop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.app.SolveFailedException;
-import com.captchajobs.app.SolveRequest;
-import com.captchajobs.app.Solves;
+import com.captchajobs.core.SolveFailedException;
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.Solves;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;

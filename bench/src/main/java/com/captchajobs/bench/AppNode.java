@@ -1,8 +1,8 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.worker.WorkerApplication;
-import com.captchajobs.worker.client.CaptchaType;
-import com.captchajobs.worker.engine.SolveEnqueuer;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package com.captchajobs.bench;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.core.client.CaptchaType;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

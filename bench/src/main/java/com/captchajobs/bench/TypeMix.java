@@ -1,6 +1,6 @@
 package com.captchajobs.bench;
 
-import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.core.client.CaptchaType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

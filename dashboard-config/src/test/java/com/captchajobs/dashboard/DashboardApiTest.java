@@ -3,10 +3,10 @@ package com.captchajobs.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.client.CaptchaType;
-import com.captchajobs.worker.engine.SolveJobs;
-import com.captchajobs.worker.engine.SolveStatus;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;

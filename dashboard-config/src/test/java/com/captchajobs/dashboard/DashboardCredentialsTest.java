@@ -1,7 +1,7 @@
 package com.captchajobs.dashboard;
 
-import com.captchajobs.worker.config.DashboardCredentials;
-import com.captchajobs.worker.config.MissingDashboardCredentialsException;
+import com.captchajobs.spring.boot.DashboardCredentials;
+import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,11 +1,11 @@
 package com.captchajobs.dashboard;
 
-import com.captchajobs.worker.config.MissingDashboardCredentialsException;
+import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

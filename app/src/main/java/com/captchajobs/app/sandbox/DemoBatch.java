@@ -1,11 +1,11 @@
 package com.captchajobs.app.sandbox;
 
-import com.captchajobs.app.ClaimedToken;
-import com.captchajobs.app.SolveException;
-import com.captchajobs.app.SolveRequest;
-import com.captchajobs.app.SolveStatusView;
-import com.captchajobs.app.Solves;
-import com.captchajobs.worker.engine.SolveStatus;
+import com.captchajobs.core.ClaimedToken;
+import com.captchajobs.core.SolveException;
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.SolveStatusView;
+import com.captchajobs.core.Solves;
+import com.captchajobs.core.SolveStatus;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;

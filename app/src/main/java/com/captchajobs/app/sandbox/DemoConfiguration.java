@@ -1,6 +1,6 @@
 package com.captchajobs.app.sandbox;
 
-import com.captchajobs.app.Solves;
+import com.captchajobs.core.Solves;
 import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

@@ -2,7 +2,7 @@ package com.captchajobs.app.sandbox;
 
 import com.captchajobs.app.AppApplication;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.core.client.CaptchaType;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.app.Solves;
+import com.captchajobs.core.Solves;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;

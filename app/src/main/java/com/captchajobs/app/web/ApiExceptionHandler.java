@@ -1,13 +1,13 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.app.InvalidSolveRequestException;
-import com.captchajobs.app.SolveConflictException;
-import com.captchajobs.app.SolveException;
-import com.captchajobs.app.SolveFailedException;
-import com.captchajobs.app.SolveNotFoundException;
-import com.captchajobs.app.TokenAlreadyClaimedException;
-import com.captchajobs.app.TokenExpiredException;
-import com.captchajobs.app.TokenNotReadyException;
+import com.captchajobs.core.InvalidSolveRequestException;
+import com.captchajobs.core.SolveConflictException;
+import com.captchajobs.core.SolveException;
+import com.captchajobs.core.SolveFailedException;
+import com.captchajobs.core.SolveNotFoundException;
+import com.captchajobs.core.TokenAlreadyClaimedException;
+import com.captchajobs.core.TokenExpiredException;
+import com.captchajobs.core.TokenNotReadyException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;

@@ -1,8 +1,8 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.app.SolveStatusView;
-import com.captchajobs.app.Solves;
-import com.captchajobs.worker.engine.SolveStatus;
+import com.captchajobs.core.SolveStatusView;
+import com.captchajobs.core.Solves;
+import com.captchajobs.core.SolveStatus;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;

@@ -1,7 +1,7 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.app.SolveRequest;
-import com.captchajobs.worker.client.CaptchaType;
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.client.CaptchaType;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;

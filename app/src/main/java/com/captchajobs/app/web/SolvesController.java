@@ -1,8 +1,8 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.app.ClaimedToken;
-import com.captchajobs.app.SolveStatusView;
-import com.captchajobs.app.Solves;
+import com.captchajobs.core.ClaimedToken;
+import com.captchajobs.core.SolveStatusView;
+import com.captchajobs.core.Solves;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,10 +1,10 @@
-package com.captchajobs.worker.engine;
+package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.URI;

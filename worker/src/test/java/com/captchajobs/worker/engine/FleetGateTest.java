@@ -1,8 +1,8 @@
-package com.captchajobs.worker.engine;
+package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
-package com.captchajobs.worker.engine;
+package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.client.CaptchaType;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;

@@ -1,14 +1,14 @@
-package com.captchajobs.worker.notify;
+package com.captchajobs.core.internal.notify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.worker.client.CaptchaType;
-import com.captchajobs.worker.engine.Schema;
-import com.captchajobs.worker.engine.Solve;
-import com.captchajobs.worker.engine.SolveRepository;
-import com.captchajobs.worker.engine.SolveStatus;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.Schema;
+import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;

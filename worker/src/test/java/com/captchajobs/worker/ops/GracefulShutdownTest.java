@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.worker.engine.PollJobRequest;
-import com.captchajobs.worker.engine.SolveStatus;
-import com.captchajobs.worker.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.internal.engine.PollJobRequest;
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import com.captchajobs.worker.testing.WorkerProcess;

@@ -2,11 +2,11 @@ package com.captchajobs.worker.testing;
 
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.worker.client.CaptchaType;
-import com.captchajobs.worker.engine.Solve;
-import com.captchajobs.worker.engine.SolveEnqueuer;
-import com.captchajobs.worker.engine.SolveRepository;
-import com.captchajobs.worker.engine.SolveStatus;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.SolveStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

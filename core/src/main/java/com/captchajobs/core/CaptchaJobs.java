@@ -1,0 +1,431 @@
+package com.captchajobs.core;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.internal.engine.Breaker;
+import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.engine.EngineSettings;
+import com.captchajobs.core.internal.engine.FirstPollWaits;
+import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.Reconciler;
+import com.captchajobs.core.internal.engine.Schema;
+import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.WorkerStartup;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.webhook.WebhookJob;
+import com.captchajobs.core.internal.webhook.WebhookSigner;
+import com.captchajobs.core.internal.webhook.WebhookTrigger;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import okhttp3.OkHttpClient;
+import org.jobrunr.server.BackgroundJobServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CaptchaJobs in plain Java: give it a PostgreSQL {@link DataSource} and get {@link Solves}. With
+ * a CaptchaAI key it also runs a worker on this node: the submit and poll jobs on CaptchaJobs' own
+ * JobRunr server, whose tables live in their own schema beside anything else in the database.
+ *
+ * <pre>{@code
+ * try (CaptchaJobs captchaJobs = CaptchaJobs.builder()
+ *     .dataSource(dataSource)
+ *     .apiKey(System.getenv("CAPTCHAAI_API_KEY")) // omit on nodes that only enqueue
+ *     .threads(5)                                  // the plan's threads, for the whole fleet
+ *     .build()) {
+ *   Solves solves = captchaJobs.solves();
+ *   UUID id = solves.enqueue(SolveRequest.turnstile("signup-42", sitekey, pageUrl));
+ *   ClaimedToken token = solves.await(id, Duration.ofMinutes(3)).thenApply(s -> solves.claim(id)).join();
+ * }
+ * }</pre>
+ *
+ * {@link #build} migrates the schema, starts listening for outcomes and, on a worker, checks the
+ * plan and starts the server; {@link #close} stops all of it. Immutable once built.
+ */
+public final class CaptchaJobs implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(CaptchaJobs.class);
+
+  private final Schema schema;
+  private final Solves solves;
+  private final Worker worker;
+  private final Deque<AutoCloseable> parts;
+
+  private CaptchaJobs(Schema schema, Solves solves, Worker worker, Deque<AutoCloseable> parts) {
+    this.schema = schema;
+    this.solves = solves;
+    this.worker = worker;
+    this.parts = parts;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The Java API: enqueue, status, await, claim, solveNow. */
+  public Solves solves() {
+    return solves;
+  }
+
+  /** Whether this node runs a worker (it was given an API key). */
+  public boolean runsWorker() {
+    return worker != null;
+  }
+
+  /** The schema that holds every CaptchaJobs table. */
+  public String schema() {
+    return schema.name();
+  }
+
+  /**
+   * The worker's parts, for the Spring Boot starter's health, metrics and breaker endpoint. Not API:
+   * the types are internal and may change.
+   */
+  public Optional<Worker> worker() {
+    return Optional.ofNullable(worker);
+  }
+
+  /** Stops the dashboard, the server, the listener and the repair pass, in reverse start order. */
+  @Override
+  public void close() {
+    synchronized (parts) {
+      while (!parts.isEmpty()) {
+        try {
+          parts.pop().close();
+        } catch (Exception e) {
+          log.warn("Could not stop a CaptchaJobs part: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  /**
+   * The worker's internal parts.
+   *
+   * @param gate the fleet gate
+   * @param breaker the credential breaker of this key
+   * @param planCheck the last threadsinfo answer
+   * @param server our JobRunr server
+   */
+  public record Worker(FleetGate gate, Breaker breaker, PlanCheck planCheck, BackgroundJobServer server) {}
+
+  /** Every setting with its default; only the data source is required. */
+  public static final class Builder {
+
+    /** Default name prefix of a worker node. */
+    public static final String DEFAULT_NODE_PREFIX = "captchajobs-";
+    public static final Duration DEFAULT_JOB_POLL_INTERVAL = Duration.ofSeconds(5);
+    /** Poll jobs wait in their worker thread for their intended instant, so threads are cheap. */
+    public static final int DEFAULT_WORKER_COUNT = 64;
+    public static final Duration DEFAULT_SHUTDOWN_WAIT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_RECONCILE_INTERVAL = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_PROVIDER_CHECK_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_WEBHOOK_RETRIES = 8;
+    public static final int DEFAULT_DASHBOARD_PORT = 8000;
+
+    private DataSource dataSource;
+    private String schema = Schema.DEFAULT;
+    private String apiKey;
+    private String baseUrl = CaptchaAiClient.DEFAULT_BASE_URL;
+    private Duration connectTimeout = CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT;
+    private Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
+    private CaptchaAiClient client;
+    private EngineSettings settings = EngineSettings.defaults();
+    private Integer threads;
+    private int threadsReserve = 0;
+    private boolean preflight = true;
+    private String nodeName = DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid();
+    private Duration jobPollInterval = DEFAULT_JOB_POLL_INTERVAL;
+    private int workerCount = DEFAULT_WORKER_COUNT;
+    private Duration shutdownWait = DEFAULT_SHUTDOWN_WAIT;
+    private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
+    private Duration providerCheckInterval = DEFAULT_PROVIDER_CHECK_INTERVAL;
+    private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
+    private String webhookSecret;
+    private boolean webhookIncludeToken = false;
+    private Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
+    private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
+    private Integer dashboardPort;
+    private String dashboardUsername;
+    private String dashboardPassword;
+    private EngineEvents events = EngineEvents.NONE;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** The PostgreSQL database shared by every node of the fleet. Required. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = dataSource;
+      return this;
+    }
+
+    /** Schema of every CaptchaJobs table, JobRunr's included; created when missing. */
+    public Builder schema(String schema) {
+      this.schema = schema;
+      return this;
+    }
+
+    /** CaptchaAI API key. Set, this node runs a worker; unset, it only enqueues. */
+    public Builder apiKey(String apiKey) {
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    public Builder baseUrl(String baseUrl) {
+      this.baseUrl = baseUrl;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    public Builder readTimeout(Duration readTimeout) {
+      this.readTimeout = readTimeout;
+      return this;
+    }
+
+    /** A ready client instead of key, base URL and timeouts. */
+    public Builder client(CaptchaAiClient client) {
+      this.client = client;
+      return this;
+    }
+
+    /** The engine's timing and limits (internal type: the starter maps {@code captchaai.*}). */
+    public Builder settings(EngineSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** Solves in flight across the whole fleet: the plan's threads. Overrides the settings' value. */
+    public Builder threads(int threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    /** Plan threads kept free for other users of the same key; checked at worker start. */
+    public Builder threadsReserve(int threadsReserve) {
+      this.threadsReserve = threadsReserve;
+      return this;
+    }
+
+    /** Whether a worker refuses to start when the plan has fewer threads than the cap. */
+    public Builder preflight(boolean preflight) {
+      this.preflight = preflight;
+      return this;
+    }
+
+    /** Name of this node in the gate and in the dashboard's server list. */
+    public Builder nodeName(String nodeName) {
+      this.nodeName = nodeName;
+      return this;
+    }
+
+    /** How often our JobRunr server looks for due jobs; JobRunr's minimum on SQL is 5 s. */
+    public Builder jobPollInterval(Duration jobPollInterval) {
+      this.jobPollInterval = jobPollInterval;
+      return this;
+    }
+
+    /** Threads of our JobRunr server on this node. */
+    public Builder workerCount(int workerCount) {
+      this.workerCount = workerCount;
+      return this;
+    }
+
+    /** How long a stopping server waits for running jobs before interrupting them. */
+    public Builder shutdownWait(Duration shutdownWait) {
+      this.shutdownWait = shutdownWait;
+      return this;
+    }
+
+    public Builder reconcileInterval(Duration reconcileInterval) {
+      this.reconcileInterval = reconcileInterval;
+      return this;
+    }
+
+    public Builder providerCheckInterval(Duration providerCheckInterval) {
+      this.providerCheckInterval = providerCheckInterval;
+      return this;
+    }
+
+    /** Upper bound of one backoff wait after a transient failure. */
+    public Builder maxBackoff(Duration maxBackoff) {
+      this.maxBackoff = maxBackoff;
+      return this;
+    }
+
+    /** HMAC secret of webhook signatures; without it solves with a callback URL get no webhook. */
+    public Builder webhookSecret(String webhookSecret) {
+      this.webhookSecret = webhookSecret;
+      return this;
+    }
+
+    public Builder webhookIncludeToken(boolean webhookIncludeToken) {
+      this.webhookIncludeToken = webhookIncludeToken;
+      return this;
+    }
+
+    public Builder webhookTimeout(Duration webhookTimeout) {
+      this.webhookTimeout = webhookTimeout;
+      return this;
+    }
+
+    public Builder webhookRetries(int webhookRetries) {
+      this.webhookRetries = webhookRetries;
+      return this;
+    }
+
+    /** Serves the JobRunr dashboard over our jobs on this port, behind basic authentication. */
+    public Builder dashboard(int port, String username, String password) {
+      this.dashboardPort = port;
+      this.dashboardUsername = username;
+      this.dashboardPassword = password;
+      return this;
+    }
+
+    /** Where the engine reports submits, solves, errors and polls (metrics). */
+    public Builder events(EngineEvents events) {
+      this.events = Objects.requireNonNull(events, "events");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Migrates the schema and starts this node's parts.
+     *
+     * @throws IllegalArgumentException naming the setting when one is invalid
+     * @throws IllegalStateException when the database or the plan refuses
+     */
+    public CaptchaJobs build() {
+      validate();
+      Schema named = Schema.named(schema);
+      EngineSettings engine = threads == null ? settings : settings.withThreads(threads);
+      Deque<AutoCloseable> parts = new ArrayDeque<>();
+      try {
+        named.migrate(dataSource);
+        OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
+        parts.push(jobRunr);
+        SolveRepository repository = new SolveRepository(dataSource, named);
+        SolveJobs jobs = new SolveJobs(jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries());
+        SolveNotifications notifications = SolveNotifications.forDataSource(dataSource, repository).start();
+        parts.push(notifications);
+        Solves solves = new Solves(new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
+        Worker worker = null;
+        if (client != null || apiKey != null) {
+          worker = startWorker(named, engine, jobRunr, repository, jobs, notifications, parts);
+        }
+        if (dashboardPort != null) {
+          jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
+        }
+        return new CaptchaJobs(named, solves, worker, parts);
+      } catch (RuntimeException e) {
+        new CaptchaJobs(named, null, null, parts).close();
+        throw e;
+      }
+    }
+
+    private Worker startWorker(
+        Schema named, EngineSettings engine, OwnJobRunr jobRunr, SolveRepository repository,
+        SolveJobs jobs, SolveNotifications notifications, Deque<AutoCloseable> parts) {
+      CaptchaAiClient captchaAi = client != null ? client : CaptchaAiClient.builder()
+          .apiKey(apiKey)
+          .baseUrl(baseUrl)
+          .connectTimeout(connectTimeout)
+          .readTimeout(readTimeout)
+          .build();
+      Breaker breaker = new Breaker(dataSource, named, captchaAi.keyFingerprint());
+      FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
+      SlotHandoff handoff = new SlotHandoff(gate, jobs, repository);
+      FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
+      PlanCheck planCheck = new PlanCheck(captchaAi, breaker, clock, providerCheckInterval);
+      SubmitJob submitJob = new SubmitJob(repository, gate, handoff, breaker, captchaAi, jobs, waits,
+          planCheck, engine, events, clock);
+      PollJob pollJob = new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
+      Reconciler reconciler = new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
+      WebhookJob webhookJob = new WebhookJob(repository, webhookHttp(),
+          webhookSecret == null ? null : new WebhookSigner(webhookSecret), webhookIncludeToken, clock);
+      if (webhookSecret == null) {
+        log.info("No webhook secret set: solves with a callbackUrl get no webhook");
+      }
+      WorkerStartup startup = new WorkerStartup(
+          new WorkerStartup.Settings(engine.threads(), threadsReserve, preflight, reconcileInterval,
+              providerCheckInterval),
+          gate, planCheck, breaker, reconciler);
+      startup.prepare();
+      BackgroundJobServer server = jobRunr.startServer(
+          new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
+          Map.of(SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
+          List.of(new PermanentErrorRetryFilter(engine.transientRetries(), 3, maxBackoff.toSeconds())));
+      gate.serverId(server.getId());
+      parts.push(notifications.addListener(
+          new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
+      startup.startBackground();
+      parts.push(startup);
+      log.info("CaptchaJobs worker {} started: fleet cap {} threads, schema {}", nodeName,
+          engine.threads(), named);
+      return new Worker(gate, breaker, planCheck, server);
+    }
+
+    private OkHttpClient webhookHttp() {
+      return new OkHttpClient.Builder()
+          .connectTimeout(webhookTimeout)
+          .readTimeout(webhookTimeout)
+          .callTimeout(webhookTimeout.multipliedBy(2))
+          .followRedirects(false)
+          .build();
+    }
+
+    private void validate() {
+      require(dataSource != null, "dataSource is required");
+      require(apiKey == null || !apiKey.isBlank(), "apiKey must not be blank (leave it unset on nodes that only enqueue)");
+      require(jobPollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
+          "captchajobs.worker.poll-interval must be at least 5s (JobRunr's minimum on SQL storage)");
+      require(workerCount >= 1, "captchajobs.worker.worker-count must be at least 1");
+      require(nodeName != null && !nodeName.isBlank(), "captchajobs.worker.name must not be empty");
+      require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
+      require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
+      if (dashboardPort != null) {
+        require(dashboardUsername != null && !dashboardUsername.isBlank()
+                && dashboardPassword != null && !dashboardPassword.isBlank(),
+            "captchajobs.dashboard.username and captchajobs.dashboard.password are required for the dashboard");
+      }
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+
+    private static String host() {
+      try {
+        return InetAddress.getLocalHost().getHostName();
+      } catch (Exception e) {
+        return "localhost";
+      }
+    }
+  }
+}

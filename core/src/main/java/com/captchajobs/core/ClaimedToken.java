@@ -1,0 +1,17 @@
+package com.captchajobs.core;
+
+import java.time.Instant;
+
+/**
+ * A token handed out by {@link Solves#claim}: use it before {@code expiresAt}, with {@code
+ * userAgent} when the provider returned one. {@link #toString()} hides the token so that it never
+ * reaches a log by accident.
+ */
+public record ClaimedToken(String token, String userAgent, Instant expiresAt) {
+
+  @Override
+  public String toString() {
+    return "ClaimedToken[token=*** (" + (token == null ? 0 : token.length()) + " chars), userAgent="
+        + userAgent + ", expiresAt=" + expiresAt + "]";
+  }
+}

@@ -1,0 +1,12 @@
+package com.captchajobs.core;
+
+import java.util.UUID;
+
+/** The business key is already used by a solve with another payload; nothing was changed. */
+public final class SolveConflictException extends SolveException {
+
+  public SolveConflictException(String businessKey, UUID existingId) {
+    super(existingId, "businessKey '" + businessKey + "' is already used by solve " + existingId
+        + " with a different payload");
+  }
+}

@@ -1,0 +1,202 @@
+package com.captchajobs.core;
+
+import com.captchajobs.core.client.CaptchaTask;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.InvalidTaskException;
+import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One CAPTCHA to solve, keyed by the caller's business key (the same key with the same payload is
+ * the same solve). Immutable and validated on construction: a bad field throws {@link
+ * InvalidSolveRequestException} naming it, so a request that exists can be stored.
+ *
+ * <pre>{@code
+ * SolveRequest request = SolveRequest.turnstile("order-42", "0x4AAAAAAA...", "https://shop.example/checkout")
+ *     .with("action", "checkout")
+ *     .withPriority(10);
+ * UUID id = solves.enqueue(request);
+ * }</pre>
+ *
+ * Field names are CaptchaJobs' camelCase names: {@code sitekey}, {@code pageUrl}, {@code action},
+ * {@code minScore}, {@code cdata}, {@code dataS}, {@code invisible}, {@code version}, {@code
+ * body}, {@code proxy}, {@code proxyType}, {@code userAgent}, {@code cookies}, {@code gt}, {@code
+ * challenge}, {@code apiServer}, {@code captchaId} and the image options.
+ */
+public final class SolveRequest {
+
+  private final String businessKey;
+  private final CaptchaType type;
+  private final Map<String, String> params;
+  private final int priority;
+  private final String callbackUrl;
+
+  private SolveRequest(
+      String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+    validateBusinessKey(businessKey);
+    if (type == null) {
+      throw new InvalidSolveRequestException("type", "is required");
+    }
+    try {
+      CaptchaTask.of(type, params);
+    } catch (InvalidTaskException e) {
+      throw new InvalidSolveRequestException(e.field(), problem(e));
+    }
+    if (callbackUrl != null) {
+      validateCallbackUrl(callbackUrl);
+    }
+    this.businessKey = businessKey;
+    this.type = type;
+    this.params = Collections.unmodifiableMap(new TreeMap<>(params));
+    this.priority = priority;
+    this.callbackUrl = callbackUrl;
+  }
+
+  /** Any type from our field names, e.g. as read from JSON. */
+  public static SolveRequest of(String businessKey, CaptchaType type, Map<String, String> params) {
+    Objects.requireNonNull(params, "params");
+    for (String name : params.keySet()) {
+      if (name == null) {
+        throw new InvalidSolveRequestException("(null)", "is not a field name");
+      }
+    }
+    return new SolveRequest(businessKey, type, params, 0, null);
+  }
+
+  public static SolveRequest turnstile(String businessKey, String sitekey, String pageUrl) {
+    return of(businessKey, CaptchaType.TURNSTILE, fields("sitekey", sitekey, "pageUrl", pageUrl));
+  }
+
+  public static SolveRequest recaptchaV2(String businessKey, String sitekey, String pageUrl) {
+    return of(businessKey, CaptchaType.RECAPTCHA_V2, fields("sitekey", sitekey, "pageUrl", pageUrl));
+  }
+
+  /** reCAPTCHA v3 with its action and the minimum score (0.1 to 0.9). */
+  public static SolveRequest recaptchaV3(
+      String businessKey, String sitekey, String pageUrl, String action, double minScore) {
+    Map<String, String> f = fields("sitekey", sitekey, "pageUrl", pageUrl);
+    putIfPresent(f, "action", action);
+    f.put("minScore", BigDecimal.valueOf(minScore).toPlainString());
+    return of(businessKey, CaptchaType.RECAPTCHA_V3, f);
+  }
+
+  public static SolveRequest recaptchaEnterprise(String businessKey, String sitekey, String pageUrl) {
+    return of(businessKey, CaptchaType.RECAPTCHA_ENTERPRISE, fields("sitekey", sitekey, "pageUrl", pageUrl));
+  }
+
+  /** A normal image CAPTCHA from its base64 bytes. */
+  public static SolveRequest image(String businessKey, String base64) {
+    return of(businessKey, CaptchaType.IMAGE, fields("body", base64));
+  }
+
+  /** A Cloudflare challenge page; the provider needs a proxy ({@code host:port} or {@code user:pass@host:port}). */
+  public static SolveRequest cloudflareChallenge(String businessKey, String pageUrl, String proxy) {
+    return of(businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, fields("pageUrl", pageUrl, "proxy", proxy));
+  }
+
+  public static SolveRequest geetest(String businessKey, String gt, String challenge, String pageUrl) {
+    Map<String, String> f = fields("gt", gt, "challenge", challenge);
+    putIfPresent(f, "pageUrl", pageUrl);
+    return of(businessKey, CaptchaType.GEETEST, f);
+  }
+
+  public static SolveRequest geetestV4(String businessKey, String captchaId, String pageUrl) {
+    return of(businessKey, CaptchaType.GEETEST_V4, fields("captchaId", captchaId, "pageUrl", pageUrl));
+  }
+
+  /** A copy with an optional field set (null removes it), validated again. */
+  public SolveRequest with(String field, String value) {
+    Map<String, String> p = new TreeMap<>(params);
+    if (field == null) {
+      throw new InvalidSolveRequestException("(null)", "is not a field name");
+    }
+    if (value == null) {
+      p.remove(field);
+    } else {
+      p.put(field, value);
+    }
+    return new SolveRequest(businessKey, type, p, priority, callbackUrl);
+  }
+
+  /** A copy with this priority: among solves waiting for a thread, higher goes first. */
+  public SolveRequest withPriority(int priority) {
+    return new SolveRequest(businessKey, type, params, priority, callbackUrl);
+  }
+
+  /** A copy whose outcome is POSTed (signed) to this absolute http(s) URL. */
+  public SolveRequest withCallbackUrl(String callbackUrl) {
+    return new SolveRequest(businessKey, type, params, priority, callbackUrl);
+  }
+
+  public String businessKey() { return businessKey; }
+  public CaptchaType type() { return type; }
+  /** Our field names to values, sorted by name. */
+  public Map<String, String> params() { return params; }
+  public int priority() { return priority; }
+  public String callbackUrl() { return callbackUrl; }
+
+  /** Names the solve, never the parameters (a proxy may carry a password). */
+  @Override
+  public String toString() {
+    return "SolveRequest[" + type + " " + businessKey + "]";
+  }
+
+  private static Map<String, String> fields(String k1, String v1, String k2, String v2) {
+    Map<String, String> f = new TreeMap<>();
+    putIfPresent(f, k1, v1);
+    putIfPresent(f, k2, v2);
+    return f;
+  }
+
+  private static Map<String, String> fields(String k1, String v1) {
+    Map<String, String> f = new TreeMap<>();
+    putIfPresent(f, k1, v1);
+    return f;
+  }
+
+  private static void putIfPresent(Map<String, String> f, String k, String v) {
+    if (v != null) {
+      f.put(k, v);
+    }
+  }
+
+  private static String problem(InvalidTaskException e) {
+    String message = e.getMessage();
+    return message.startsWith(e.field() + " ") ? message.substring(e.field().length() + 1) : message;
+  }
+
+  static void validateBusinessKey(String businessKey) {
+    if (businessKey == null) {
+      throw new InvalidSolveRequestException("businessKey", "is required");
+    }
+    if (businessKey.isBlank()) {
+      throw new InvalidSolveRequestException("businessKey", "must not be empty");
+    }
+    if (businessKey.length() > SolveEnqueuer.MAX_BUSINESS_KEY) {
+      throw new InvalidSolveRequestException(
+          "businessKey", "must be at most " + SolveEnqueuer.MAX_BUSINESS_KEY + " characters");
+    }
+    if (businessKey.chars().anyMatch(Character::isISOControl)) {
+      throw new InvalidSolveRequestException("businessKey", "must not contain control characters");
+    }
+  }
+
+  static void validateCallbackUrl(String url) {
+    try {
+      URI uri = new URI(url);
+      String scheme = uri.getScheme();
+      if (uri.getHost() != null && ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+        return;
+      }
+    } catch (URISyntaxException e) {
+      // the uniform message below
+    }
+    throw new InvalidSolveRequestException("callbackUrl", "must be an absolute http(s) URL");
+  }
+}

@@ -1,0 +1,208 @@
+package com.captchajobs.core;
+
+import com.captchajobs.core.client.InvalidTaskException;
+import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.notify.SolveNotifications;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The enqueue side of CaptchaJobs for Java callers: store a solve and return at once, read its
+ * status, wait for it on any node, and take its token once.
+ *
+ * <pre>{@code
+ * UUID id = solves.enqueue(SolveRequest.recaptchaV2("signup-17", sitekey, pageUrl));
+ * // later, or elsewhere:
+ * solves.await(id, Duration.ofMinutes(3))
+ *     .thenAccept(view -> { if (view.status() == SolveStatus.SOLVED) use(solves.claim(id)); });
+ * }</pre>
+ *
+ * A worker node anywhere on the same database does the solving; {@link #await} completes through
+ * PostgreSQL LISTEN/NOTIFY, so no caller polls. Plain Java: the Spring wiring is in {@code
+ * com.captchajobs.spring.boot}.
+ */
+public final class Solves {
+
+  private final SolveEnqueuer enqueuer;
+  private final SolveRepository repository;
+  private final SolveNotifications notifications;
+  private final Clock clock;
+  private final EngineEvents events;
+
+  /** Built by {@link CaptchaJobs}; {@code events} receives {@code claimed} (solved → claimed). */
+  Solves(
+      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock,
+      EngineEvents events) {
+    this.enqueuer = enqueuer;
+    this.repository = repository;
+    this.notifications = notifications;
+    this.clock = clock;
+    this.events = events;
+  }
+
+  /** The outcome of {@link #accept}: the solve, its status now, and whether this call stored it. */
+  public record Accepted(UUID id, SolveStatus status, boolean created) {}
+
+  /**
+   * Stores the solve and creates its submit job; returns its id at once.
+   *
+   * @throws SolveConflictException when the business key exists with another payload
+   */
+  public UUID enqueue(SolveRequest request) {
+    return accept(request).id();
+  }
+
+  /** {@link #enqueue}, telling a new solve from an existing one with the same key and payload. */
+  public Accepted accept(SolveRequest request) {
+    SolveEnqueuer.Enqueued e;
+    try {
+      e = enqueuer.enqueue(request.businessKey(), request.type(), request.params(),
+          request.priority(), request.callbackUrl());
+    } catch (InvalidTaskException ex) {
+      // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
+      throw new InvalidSolveRequestException(ex.field(), ex.getMessage().substring(ex.field().length()).strip());
+    } catch (SolveEnqueuer.ConflictException ex) {
+      throw new SolveConflictException(request.businessKey(), ex.existingId());
+    }
+    SolveStatus status = e.created() ? SolveStatus.QUEUED
+        : repository.find(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
+    return new Accepted(e.id(), status, e.created());
+  }
+
+  /** The solve's current state, never its token. */
+  public Optional<SolveStatusView> find(UUID id) {
+    return repository.find(id).map(SolveStatusView::of);
+  }
+
+  /** @throws SolveNotFoundException when no solve has this id */
+  public SolveStatusView status(UUID id) {
+    return find(id).orElseThrow(() -> new SolveNotFoundException(id));
+  }
+
+  /**
+   * Completes when the solve reaches a final status (SOLVED, CLAIMED, EXPIRED or FAILED), wherever
+   * the worker runs; exceptionally with {@link SolveTimeoutException} after {@code timeout}, or
+   * {@link SolveNotFoundException}. A FAILED solve completes normally: read its status.
+   * Dependent stages run on the common pool, not on the notification thread.
+   */
+  public CompletableFuture<SolveStatusView> await(UUID id, Duration timeout) {
+    CompletableFuture<SolveStatusView> result = new CompletableFuture<>();
+    AutoCloseable subscription = notifications.subscribe(id, status -> {
+      if (status.isFinal()) {
+        CompletableFuture.runAsync(() -> completeFromRow(id, result));
+      }
+    });
+    result.whenComplete((view, error) -> closeQuietly(subscription));
+    CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(() -> result.completeExceptionally(new SolveTimeoutException(id, timeout)));
+    // A change committed before the subscription was not notified to it: read the row once now.
+    completeFromRow(id, result);
+    return result;
+  }
+
+  private void completeFromRow(UUID id, CompletableFuture<SolveStatusView> result) {
+    if (result.isDone()) {
+      return;
+    }
+    try {
+      Optional<Solve> row = repository.find(id);
+      if (row.isEmpty()) {
+        result.completeExceptionally(new SolveNotFoundException(id));
+      } else if (row.get().status().isFinal()) {
+        result.complete(SolveStatusView.of(row.get()));
+      }
+    } catch (RuntimeException e) {
+      result.completeExceptionally(e);
+    }
+  }
+
+  /**
+   * Hands the token out exactly once, never after its expiry.
+   *
+   * @throws TokenNotReadyException not solved yet
+   * @throws TokenAlreadyClaimedException claimed before
+   * @throws TokenExpiredException expired unclaimed
+   * @throws SolveFailedException the solve failed
+   * @throws SolveNotFoundException unknown id
+   */
+  public ClaimedToken claim(UUID id) {
+    Instant now = clock.instant();
+    Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id, now);
+    if (claimed.isPresent()) {
+      SolveRepository.ClaimedToken t = claimed.get();
+      if (t.solvedAt() != null) {
+        events.claimed(t.type(), Duration.between(t.solvedAt(), now));
+      }
+      return new ClaimedToken(t.token(), t.userAgent(), t.expiresAt());
+    }
+    Solve s = repository.find(id).orElseThrow(() -> new SolveNotFoundException(id));
+    throw switch (s.status()) {
+      case CLAIMED -> new TokenAlreadyClaimedException(id);
+      case EXPIRED -> new TokenExpiredException(id, s.expiresAt());
+      case FAILED -> new SolveFailedException(id, s.errorCode(), s.errorClass());
+      // SOLVED but not claimable: past expires_at (the repair pass has not marked it yet), or a
+      // concurrent claim won between our two statements.
+      case SOLVED -> s.expiresAt() != null && !s.expiresAt().isAfter(now)
+          ? new TokenExpiredException(id, s.expiresAt())
+          : new TokenAlreadyClaimedException(id);
+      default -> new TokenNotReadyException(id, s.status());
+    };
+  }
+
+  /**
+   * Solves inside the caller's own JobRunr job, for session-bound flows (a browser or cookie
+   * session that must use the token): enqueues (idempotent by business key, so a rerun of the
+   * caller's job resumes the same solve instead of submitting again), blocks this thread until the
+   * solve is final, then claims the token. The solve goes through the same row, fleet gate and
+   * resume rules as any other. Never call it on a request thread.
+   *
+   * @throws SolveFailedException with the error code and class when the solve failed
+   * @throws SolveTimeoutException when it is not final within {@code timeout}
+   * @throws TokenAlreadyClaimedException when an earlier run of the caller's job took the token
+   * @throws TokenExpiredException when the token expired before this call could claim it
+   */
+  public ClaimedToken solveNow(SolveRequest request, Duration timeout) throws InterruptedException {
+    UUID id = enqueue(request);
+    SolveStatusView view;
+    try {
+      view = await(id, timeout).get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof SolveException se) {
+        throw se;
+      }
+      throw new IllegalStateException("waiting for solve " + id + " failed", e.getCause());
+    }
+    if (view.status() == SolveStatus.FAILED) {
+      throw new SolveFailedException(id, view.errorCode(), view.errorClass());
+    }
+    return claim(id);
+  }
+
+  /**
+   * Calls {@code onChange} with each status notified for the solve until the handle is closed
+   * (on the notification thread: hand heavy work off). Read the row after subscribing, as {@link
+   * #await} does, to close the race with a change committed just before.
+   */
+  public AutoCloseable watch(UUID id, Consumer<SolveStatus> onChange) {
+    return notifications.subscribe(id, onChange);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // removing a map entry does not fail
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package com.captchajobs.core.client;
+
+/** A task field is missing, unknown or invalid; the message starts with the field name. */
+public final class InvalidTaskException extends IllegalArgumentException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String field;
+
+  /**
+   * The message is {@code field + " " + problem}, e.g. "pageUrl must be an absolute http(s) URL".
+   */
+  public InvalidTaskException(String field, String problem) {
+    super(field + " " + problem);
+    this.field = field;
+  }
+
+  /** Our name of the offending field, e.g. {@code pageUrl}. */
+  public String field() {
+    return field;
+  }
+}

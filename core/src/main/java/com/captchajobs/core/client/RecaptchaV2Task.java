@@ -1,0 +1,73 @@
+package com.captchajobs.core.client;
+
+import java.util.Map;
+import java.util.Set;
+
+/** reCAPTCHA v2, visible or invisible: in.php {@code method=userrecaptcha}. */
+public record RecaptchaV2Task(
+    String sitekey,
+    String pageUrl,
+    Boolean invisible,
+    String dataS,
+    String userAgent,
+    String cookies,
+    Proxy proxy)
+    implements CaptchaTask {
+
+  private static final Set<String> FIELDS =
+      TaskFields.browserAnd("sitekey", "pageUrl", "invisible", "dataS");
+
+  /** Checks every field; messages start with the field name. */
+  public RecaptchaV2Task {
+    Check.required("sitekey", sitekey);
+    Check.pageUrl(pageUrl);
+    Check.optional("dataS", dataS);
+    Check.optional("userAgent", userAgent);
+    Check.optionalUnbounded("cookies", cookies);
+  }
+
+  /** A visible reCAPTCHA v2 without proxy. */
+  public static RecaptchaV2Task of(String sitekey, String pageUrl) {
+    return new RecaptchaV2Task(sitekey, pageUrl, null, null, null, null, null);
+  }
+
+  static RecaptchaV2Task from(Map<String, String> params) {
+    TaskFields in = TaskFields.read(CaptchaType.RECAPTCHA_V2, params, FIELDS);
+    return new RecaptchaV2Task(
+        in.string("sitekey"),
+        in.string("pageUrl"),
+        in.bool("invisible"),
+        in.string("dataS"),
+        in.string("userAgent"),
+        in.string("cookies"),
+        in.proxy());
+  }
+
+  @Override
+  public CaptchaType type() {
+    return CaptchaType.RECAPTCHA_V2;
+  }
+
+  @Override
+  public Map<String, String> params() {
+    return TaskFields.Out.params()
+        .put("sitekey", sitekey)
+        .put("pageUrl", pageUrl)
+        .put("invisible", invisible)
+        .put("dataS", dataS)
+        .browserParams(userAgent, cookies, proxy)
+        .toMap();
+  }
+
+  @Override
+  public Map<String, String> formFields() {
+    return TaskFields.Out.form()
+        .put("method", "userrecaptcha")
+        .put("googlekey", sitekey)
+        .put("pageurl", pageUrl)
+        .put("invisible", Boolean.TRUE.equals(invisible) ? "1" : null)
+        .put("data-s", dataS)
+        .browserForm(userAgent, cookies, proxy)
+        .toMap();
+  }
+}

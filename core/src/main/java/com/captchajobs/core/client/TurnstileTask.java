@@ -1,0 +1,74 @@
+package com.captchajobs.core.client;
+
+import java.util.Map;
+import java.util.Set;
+
+/** Cloudflare Turnstile widget: in.php {@code method=turnstile}. */
+public record TurnstileTask(
+    String sitekey,
+    String pageUrl,
+    String action,
+    String cdata,
+    String userAgent,
+    String cookies,
+    Proxy proxy)
+    implements CaptchaTask {
+
+  private static final Set<String> FIELDS =
+      TaskFields.browserAnd("sitekey", "pageUrl", "action", "cdata");
+
+  /** Checks every field; messages start with the field name. */
+  public TurnstileTask {
+    Check.required("sitekey", sitekey);
+    Check.pageUrl(pageUrl);
+    Check.optional("action", action);
+    Check.optional("cdata", cdata);
+    Check.optional("userAgent", userAgent);
+    Check.optionalUnbounded("cookies", cookies);
+  }
+
+  /** A Turnstile task without action, cData or proxy. */
+  public static TurnstileTask of(String sitekey, String pageUrl) {
+    return new TurnstileTask(sitekey, pageUrl, null, null, null, null, null);
+  }
+
+  static TurnstileTask from(Map<String, String> params) {
+    TaskFields in = TaskFields.read(CaptchaType.TURNSTILE, params, FIELDS);
+    return new TurnstileTask(
+        in.string("sitekey"),
+        in.string("pageUrl"),
+        in.string("action"),
+        in.string("cdata"),
+        in.string("userAgent"),
+        in.string("cookies"),
+        in.proxy());
+  }
+
+  @Override
+  public CaptchaType type() {
+    return CaptchaType.TURNSTILE;
+  }
+
+  @Override
+  public Map<String, String> params() {
+    return TaskFields.Out.params()
+        .put("sitekey", sitekey)
+        .put("pageUrl", pageUrl)
+        .put("action", action)
+        .put("cdata", cdata)
+        .browserParams(userAgent, cookies, proxy)
+        .toMap();
+  }
+
+  @Override
+  public Map<String, String> formFields() {
+    return TaskFields.Out.form()
+        .put("method", "turnstile")
+        .put("sitekey", sitekey)
+        .put("pageurl", pageUrl)
+        .put("action", action)
+        .put("data", cdata)
+        .browserForm(userAgent, cookies, proxy)
+        .toMap();
+  }
+}

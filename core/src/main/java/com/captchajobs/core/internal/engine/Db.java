@@ -1,0 +1,101 @@
+package com.captchajobs.core.internal.engine;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** A few lines of plain JDBC so that the engine needs no framework: one statement, autocommit. */
+final class Db {
+
+  /** Maps the current row of a result set. */
+  @FunctionalInterface
+  interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final Schema schema;
+
+  Db(DataSource dataSource, Schema schema) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+  }
+
+  DataSource dataSource() {
+    return dataSource;
+  }
+
+  int update(String sql, Object... args) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = prepare(c, sql, args)) {
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = prepare(c, sql, args);
+        ResultSet rs = ps.executeQuery()) {
+      List<T> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(mapper.map(rs));
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) {
+    List<T> rows = query(sql, mapper, args);
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  private PreparedStatement prepare(Connection c, String sql, Object... args)
+      throws SQLException {
+    PreparedStatement ps = c.prepareStatement(schema.sql(sql));
+    for (int i = 0; i < args.length; i++) {
+      Object arg = args[i];
+      if (arg instanceof Instant instant) {
+        ps.setTimestamp(i + 1, Timestamp.from(instant));
+      } else if (arg instanceof Enum<?> e) {
+        ps.setString(i + 1, e.name());
+      } else {
+        ps.setObject(i + 1, arg);
+      }
+    }
+    return ps;
+  }
+
+  static Instant instant(ResultSet rs, String column) throws SQLException {
+    Timestamp ts = rs.getTimestamp(column);
+    return ts == null ? null : ts.toInstant();
+  }
+
+  static UUID uuid(ResultSet rs, String column) throws SQLException {
+    return rs.getObject(column, UUID.class);
+  }
+
+  /** A database error; the message names the statement, never a value bound to it. */
+  static final class EngineDataException extends RuntimeException {
+    EngineDataException(String sql, SQLException cause) {
+      super("SQL failed (" + cause.getSQLState() + "): " + firstLine(sql), cause);
+    }
+
+    private static String firstLine(String sql) {
+      String trimmed = sql.strip();
+      int nl = trimmed.indexOf('\n');
+      return nl < 0 ? trimmed : trimmed.substring(0, nl) + " ...";
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaType;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The engine's timing and limits. Every default is a constant here; {@code captchaai.*} properties
+ * start from these constants and a test checks that they match.
+ */
+public record EngineSettings(
+    int threads,
+    Duration lease,
+    Duration resumeWindow,
+    Duration solveTimeout,
+    Duration pollInterval,
+    Duration pollLead,
+    Map<CaptchaType, Duration> firstPollWaits,
+    int learnAfterSolves,
+    Duration minFirstPollWait,
+    Map<CaptchaType, Duration> tokenTtl,
+    int unsolvableResubmits,
+    int transientRetries,
+    Duration threadWait,
+    Duration stuckAfter,
+    Duration lostSubmitHold) {
+
+  public static final int DEFAULT_THREADS = 5;
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
+  public static final Duration DEFAULT_RESUME_WINDOW = Duration.ofSeconds(135);
+  public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
+  public static final int DEFAULT_LEARN_AFTER_SOLVES = 10;
+  public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
+  public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
+  public static final int DEFAULT_TRANSIENT_RETRIES = 4;
+  public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
+
+  /** The documented first waits (captchaai-api.md §4). */
+  public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
+    Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
+    m.put(CaptchaType.RECAPTCHA_V2, Duration.ofSeconds(15));
+    m.put(CaptchaType.RECAPTCHA_V3, Duration.ofSeconds(15));
+    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, Duration.ofSeconds(15));
+    m.put(CaptchaType.TURNSTILE, Duration.ofSeconds(10));
+    m.put(CaptchaType.IMAGE, Duration.ofSeconds(5));
+    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, Duration.ofSeconds(20));
+    m.put(CaptchaType.GEETEST, Duration.ofSeconds(15));
+    m.put(CaptchaType.GEETEST_V4, Duration.ofSeconds(15));
+    return m;
+  }
+
+  /** How long a stored token may be handed out: shorter than the provider's validity window. */
+  public static Map<CaptchaType, Duration> defaultTokenTtl() {
+    Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
+    m.put(CaptchaType.RECAPTCHA_V2, Duration.ofSeconds(90)); // Google: 120 s
+    m.put(CaptchaType.RECAPTCHA_V3, Duration.ofSeconds(90));
+    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, Duration.ofSeconds(90));
+    m.put(CaptchaType.TURNSTILE, Duration.ofSeconds(270)); // Cloudflare: 300 s
+    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, Duration.ofSeconds(600));
+    m.put(CaptchaType.IMAGE, Duration.ofSeconds(300));
+    m.put(CaptchaType.GEETEST, Duration.ofSeconds(90));
+    m.put(CaptchaType.GEETEST_V4, Duration.ofSeconds(90));
+    return m;
+  }
+
+  public static EngineSettings defaults() {
+    return new EngineSettings(
+        DEFAULT_THREADS,
+        DEFAULT_LEASE,
+        DEFAULT_RESUME_WINDOW,
+        DEFAULT_SOLVE_TIMEOUT,
+        DEFAULT_POLL_INTERVAL,
+        DEFAULT_POLL_LEAD,
+        defaultFirstPollWaits(),
+        DEFAULT_LEARN_AFTER_SOLVES,
+        DEFAULT_MIN_FIRST_POLL_WAIT,
+        defaultTokenTtl(),
+        DEFAULT_UNSOLVABLE_RESUBMITS,
+        DEFAULT_TRANSIENT_RETRIES,
+        DEFAULT_THREAD_WAIT,
+        DEFAULT_STUCK_AFTER,
+        DEFAULT_LOST_SUBMIT_HOLD);
+  }
+
+  public EngineSettings {
+    firstPollWaits = Map.copyOf(complete(firstPollWaits, defaultFirstPollWaits()));
+    tokenTtl = Map.copyOf(complete(tokenTtl, defaultTokenTtl()));
+  }
+
+  /** These settings with another fleet cap. */
+  public EngineSettings withThreads(int threads) {
+    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
+        firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
+  }
+
+  public Duration firstPollWait(CaptchaType type) {
+    return firstPollWaits.get(type);
+  }
+
+  public Duration tokenTtl(CaptchaType type) {
+    return tokenTtl.get(type);
+  }
+
+  private static Map<CaptchaType, Duration> complete(
+      Map<CaptchaType, Duration> given, Map<CaptchaType, Duration> defaults) {
+    Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
+    m.putAll(defaults);
+    if (given != null) {
+      m.putAll(given);
+    }
+    return m;
+  }
+}

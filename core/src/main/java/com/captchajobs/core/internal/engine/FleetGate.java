@@ -1,0 +1,191 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The fleet-wide cap on solves in flight (design.md §3, §5.1): one row per provider thread in
+ * {@code captchajobs.gate_slot}, taken with {@code FOR UPDATE SKIP LOCKED}, so that no two holders
+ * ever share a slot whatever the number of nodes and worker threads. A slot is held from just
+ * before in.php until the answer, a permanent error, or the end of its lease.
+ *
+ * <p>Waiting solves are not spinning: {@link #dispatch} pairs free slots with the best waiting
+ * solves (higher priority first, then oldest) and is called by whoever frees a slot.
+ */
+public final class FleetGate {
+
+  /**
+   * A slot handed to a waiting solve; {@code freedAt} is when the slot was free and the solve
+   * waiting, {@code waits} the solve's count of thread waits (names its next submit job).
+   */
+  public record Handoff(UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {}
+
+  private final Db db;
+  private final Duration lease;
+  private final String node;
+  private volatile UUID serverId;
+
+  public FleetGate(DataSource dataSource, Schema schema, Duration lease, String node) {
+    this.db = new Db(dataSource, schema);
+    this.lease = lease;
+    this.node = node;
+  }
+
+  /** The JobRunr server of this node: its slots are reclaimed as soon as JobRunr drops it. */
+  public void serverId(UUID serverId) {
+    this.serverId = serverId;
+  }
+
+  /** Sets the fleet cap and makes sure there is one row per slot. */
+  public void resize(int capacity) {
+    db.update(
+        "INSERT INTO captchajobs.gate_slot (slot_no, freed_at) SELECT g, now()"
+            + " FROM generate_series(0, ? - 1) g ON CONFLICT DO NOTHING",
+        capacity);
+    db.update("UPDATE captchajobs.gate SET capacity = ? WHERE id = 1", capacity);
+  }
+
+  public int capacity() {
+    return db.queryOne("SELECT capacity FROM captchajobs.gate WHERE id = 1", rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  /** Slots held now (a lapsed lease does not count). */
+  public int inFlight() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
+                + " AND lease_until > now()",
+            rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  public int waiting() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'",
+            rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  /**
+   * Hands free slots to waiting solves, one atomic statement per pair, until either runs out.
+   * Each returned solve now holds a slot and is QUEUED again: its submit must follow at once.
+   */
+  public List<Handoff> dispatch() {
+    List<Handoff> handed = new ArrayList<>();
+    while (true) {
+      Optional<Handoff> next = dispatchOne();
+      if (next.isEmpty()) {
+        return handed;
+      }
+      handed.add(next.get());
+    }
+  }
+
+  private Optional<Handoff> dispatchOne() {
+    return db.queryOne(
+        "WITH free AS (SELECT slot_no, freed_at FROM captchajobs.gate_slot"
+            + "   WHERE (solve_id IS NULL OR lease_until < now())"
+            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " next AS (SELECT id, waiting_since FROM captchajobs.solve"
+            + "   WHERE status = 'WAITING_FOR_THREAD' AND (not_before IS NULL OR not_before <= now())"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = captchajobs.solve.id)"
+            + "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = next.id, node = ?, phantom = false,"
+            + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+            + "   FROM free, next WHERE g.slot_no = free.slot_no"
+            + "   RETURNING g.solve_id, greatest(free.freed_at, next.waiting_since) AS freed_at)"
+            + " UPDATE captchajobs.solve s SET status = 'QUEUED', not_before = NULL, updated_at = now()"
+            + " FROM taken WHERE s.id = taken.solve_id"
+            + " RETURNING s.id, s.type, s.business_key, s.thread_waits, taken.freed_at",
+        rs ->
+            new Handoff(
+                Db.uuid(rs, "id"),
+                CaptchaType.valueOf(rs.getString("type")),
+                rs.getString("business_key"),
+                rs.getInt("thread_waits"),
+                Db.instant(rs, "freed_at")),
+        node,
+        serverId,
+        lease.toMillis());
+  }
+
+  /**
+   * Confirms that the solve still holds its slot and renews the lease for this node, just before
+   * in.php. False when the slot was reclaimed meanwhile: the solve must wait again.
+   */
+  public boolean confirm(UUID solveId) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET node = ?, server_id = ?,"
+                + " lease_until = now() + ? * interval '1 millisecond'"
+                + " WHERE solve_id = ? AND lease_until > now()",
+            node,
+            serverId,
+            lease.toMillis(),
+            solveId)
+        == 1;
+  }
+
+  /** Whether the solve holds a slot whose lease has not ended. */
+  public boolean holds(UUID solveId) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs.gate_slot WHERE solve_id = ? AND lease_until > now()",
+            rs -> true, solveId)
+        .isPresent();
+  }
+
+  /** Frees the solve's slot; idempotent. True when a slot was freed by this call. */
+  public boolean release(UUID solveId) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
+                + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+                + " WHERE solve_id = ?",
+            solveId)
+        == 1;
+  }
+
+  /**
+   * After an in.php call whose answer was lost (5xx, timeout, reset), the provider may have created
+   * the task anyway and be solving it on one of the plan's threads. The slot then stays taken, by a
+   * phantom holder, for {@code hold}, so that the fleet never puts more tasks in flight than the
+   * cap; the solve itself gives the slot up and submits again later.
+   */
+  public boolean holdAfterLostSubmit(UUID solveId, Duration hold) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET solve_id = ?, phantom = true, server_id = NULL,"
+                + " lease_until = now() + ? * interval '1 millisecond' WHERE solve_id = ?",
+            UUID.randomUUID(),
+            hold.toMillis(),
+            solveId)
+        == 1;
+  }
+
+  /**
+   * Returns leaked slots: leases that ended; slots whose solve is done (a crash between storing the
+   * token and releasing); and slots of JobRunr servers that are no longer registered (a crashed
+   * node is dropped from {@code jobrunr_backgroundjobservers}) unless their solve was already
+   * submitted: that task still runs at the provider, so its slot stays until the answer or the
+   * lease. A timed-out task keeps its slot until its lease ends, for the same reason.
+   */
+  public int reclaim() {
+    return db.update(
+        "UPDATE captchajobs.gate_slot g SET solve_id = NULL, node = NULL, server_id = NULL,"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+            + " WHERE g.solve_id IS NOT NULL AND ("
+            + "   g.lease_until < now()"
+            + "   OR NOT g.phantom AND NOT EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "     AND s.status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED', 'FAILED'))"
+            + "   OR EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "     AND s.status = 'FAILED' AND s.error_code IS DISTINCT FROM 'TIMEOUT')"
+            + "   OR (NOT g.phantom AND g.server_id IS NOT NULL"
+            + "     AND g.server_id::text NOT IN (SELECT id::text FROM captchajobs.jobrunr_backgroundjobservers)"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "       AND s.status IN ('SUBMITTED', 'FAILED'))))");
+  }
+}

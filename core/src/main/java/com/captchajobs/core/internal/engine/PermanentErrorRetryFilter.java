@@ -1,0 +1,97 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaAiException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.filters.RetryFilter;
+import org.jobrunr.jobs.states.FailedState;
+import org.jobrunr.jobs.states.JobState;
+
+/**
+ * JobRunr's retry filter, taught our error classes: a permanent CaptchaAI code (credential,
+ * request, image, proxy, exhausted unsolvable) leaves the job FAILED after one attempt, the dead
+ * job view of the dashboard; anything else is retried with exponential backoff plus jitter.
+ *
+ * <p>It replaces JobRunr's default RetryFilter on our own server: JobRunr keeps only the first
+ * ElectStateFilter of a server, and this one is it. It never sees a host application's jobs, which
+ * live in other tables.
+ */
+public class PermanentErrorRetryFilter extends RetryFilter {
+
+  private static final String PERMANENT_TYPE = PermanentSolveException.class.getName();
+  private static final String UNKNOWN = "UNKNOWN";
+
+  private final long maxBackoffSeconds;
+
+  /**
+   * @param retries retries of a transient failure before the job stays FAILED
+   * @param seed backoff base: the n-th retry waits about seed^n seconds
+   * @param maxBackoffSeconds upper bound of one wait
+   */
+  public PermanentErrorRetryFilter(int retries, int seed, long maxBackoffSeconds) {
+    super(retries, seed);
+    this.maxBackoffSeconds = maxBackoffSeconds;
+  }
+
+  @Override
+  public void onStateElection(Job job, JobState newState) {
+    if (newState instanceof FailedState failed) {
+      Optional<String> code = permanentCode(failed);
+      if (code.isPresent()) {
+        labelWithError(job, code.get());
+        return;
+      }
+    }
+    super.onStateElection(job, newState);
+  }
+
+  /** Makes a dead job's cause visible in the dashboard's FAILED list without opening it. */
+  private static void labelWithError(Job job, String code) {
+    List<String> labels = new ArrayList<>(job.getLabels());
+    labels.removeIf(l -> l.startsWith("error:"));
+    if (labels.size() >= 3) {
+      labels = new ArrayList<>(labels.subList(0, 2));
+    }
+    labels.add(SolveJobs.label("error:" + code));
+    job.setLabels(labels);
+  }
+
+  /** Exponential, capped, with ±25 % jitter so that a fleet's retries do not arrive together. */
+  @Override
+  protected long getSecondsToAdd(Job job) {
+    long base = Math.min(super.getSecondsToAdd(job), maxBackoffSeconds);
+    double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
+    return Math.max(1, Math.round(base * jitter));
+  }
+
+  /**
+   * The error code when the failure is permanent, empty when it may be retried. A failure is
+   * permanent by its type: a {@link PermanentSolveException}, or a {@link CaptchaAiException}
+   * whose class is permanent, anywhere in the cause chain. The code comes from the live exception;
+   * a failure JobRunr rebuilt from storage is labelled {@code UNKNOWN}.
+   */
+  static Optional<String> permanentCode(FailedState failed) {
+    Throwable t;
+    try {
+      t = failed.getException();
+    } catch (RuntimeException cannotRebuild) {
+      t = null;
+    }
+    for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+      if (t instanceof PermanentSolveException e) {
+        return Optional.of(e.errorCode() == null ? UNKNOWN : e.errorCode());
+      }
+      if (t instanceof CaptchaAiException e && e.errorClass().permanent()) {
+        return Optional.of(e.errorCode());
+      }
+    }
+    if (PERMANENT_TYPE.equals(failed.getExceptionType())
+        || PERMANENT_TYPE.equals(failed.getExceptionCauseType())) {
+      return Optional.of(UNKNOWN);
+    }
+    return Optional.empty();
+  }
+}

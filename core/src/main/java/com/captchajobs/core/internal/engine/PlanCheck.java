@@ -1,0 +1,66 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.ThreadsInfo;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the plan with {@code threadsinfo}. After a "no free thread" answer it checks, at most once
+ * per interval, whether the plan has lapsed: the provider says no thread is free while none of
+ * the key's threads is working. Then it opens the breaker (captchaai-api.md §3, ERROR_ZERO_BALANCE).
+ */
+public final class PlanCheck {
+
+  private static final Logger log = LoggerFactory.getLogger(PlanCheck.class);
+
+  private final CaptchaAiClient client;
+  private final Breaker breaker;
+  private final Clock clock;
+  private final Duration minInterval;
+  private final AtomicReference<Instant> lastCheck = new AtomicReference<>(Instant.EPOCH);
+  private volatile ThreadsInfo last;
+
+  public PlanCheck(CaptchaAiClient client, Breaker breaker, Clock clock, Duration minInterval) {
+    this.client = client;
+    this.breaker = breaker;
+    this.clock = clock;
+    this.minInterval = minInterval;
+  }
+
+  /** The last threadsinfo answer, or null. */
+  public ThreadsInfo last() {
+    return last;
+  }
+
+  /** Asks the provider now. */
+  public ThreadsInfo read() {
+    ThreadsInfo info = client.threadsInfo();
+    last = info;
+    return info;
+  }
+
+  void afterThreadsError(String code) {
+    Instant now = clock.instant();
+    Instant previous = lastCheck.get();
+    if (now.isBefore(previous.plus(minInterval)) || !lastCheck.compareAndSet(previous, now)) {
+      return;
+    }
+    try {
+      ThreadsInfo info = read();
+      if (info.threads() > 0 && info.workingThreads() == 0) {
+        breaker.open(code, "plan lapsed: " + code + " while threadsinfo shows "
+            + info.threads() + " idle threads");
+        log.error("Breaker OPEN: the CaptchaAI plan seems to have lapsed ({} with {} idle threads)",
+            code, info.threads());
+      }
+    } catch (CaptchaAiException e) {
+      log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.PollResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poll job (design.md §4.3): one res.php call on the stored task id at its intended instant.
+ * Token: stored with its expiry, the slot handed to the next waiting solve. Not ready: the next
+ * poll 5 s after this one's intended instant, until the solve timeout. A transient failure is
+ * retried by JobRunr on the same task id; it never leads to a new submission.
+ */
+public class PollJob implements JobRequestHandler<PollJobRequest> {
+
+  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
+
+  /** The code recorded when no answer came within the solve timeout. */
+  public static final String TIMEOUT = "TIMEOUT";
+
+  private final SolveRepository repository;
+  private final SlotHandoff handoff;
+  private final Breaker breaker;
+  private final CaptchaAiClient client;
+  private final SolveJobs jobs;
+  private final EngineSettings settings;
+  private final EngineEvents events;
+  private final Clock clock;
+
+  public PollJob(
+      SolveRepository repository,
+      SlotHandoff handoff,
+      Breaker breaker,
+      CaptchaAiClient client,
+      SolveJobs jobs,
+      EngineSettings settings,
+      EngineEvents events,
+      Clock clock) {
+    this.repository = repository;
+    this.handoff = handoff;
+    this.breaker = breaker;
+    this.client = client;
+    this.jobs = jobs;
+    this.settings = settings;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  @Override
+  public void run(PollJobRequest request) throws InterruptedException {
+    Solve solve = repository.find(request.solveId()).orElse(null);
+    if (solve == null
+        || solve.status() != SolveStatus.SUBMITTED
+        || solve.submits() != request.submitNo()) {
+      return; // stale: solved, failed or resubmitted meanwhile
+    }
+    Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
+    waitUntil(intended);
+    Instant called = clock.instant();
+    PollResult result;
+    try {
+      result = client.get(solve.taskId());
+    } catch (CaptchaAiException e) {
+      record(solve, request, intended, called, e.errorCode());
+      onPollError(solve, e);
+      return;
+    }
+    if (result instanceof PollResult.Solved solved) {
+      record(solve, request, intended, called, "SOLVED");
+      onSolved(solve, request, solved);
+    } else {
+      record(solve, request, intended, called, "CAPCHA_NOT_READY");
+      onNotReady(solve, request, intended);
+    }
+  }
+
+  private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
+    Instant solvedAt = clock.instant();
+    repository.markSolved(
+        solve.id(), solved.token(), solved.userAgent(), solvedAt,
+        solvedAt.plus(settings.tokenTtl(solve.type())));
+    log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
+    handoff.release(solve.id());
+    Duration latency = Duration.between(solve.submittedAt(), solvedAt);
+    events.solved(solve.type(), latency, request.pollNo());
+  }
+
+  private void onNotReady(Solve solve, PollJobRequest request, Instant intended) {
+    Instant next = intended.plus(settings.pollInterval());
+    if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
+      // The provider may still be solving: the slot stays held until its lease ends.
+      repository.markFailed(solve.id(), TIMEOUT, ErrorClass.TRANSIENT, clock.instant());
+      events.error(TIMEOUT, ErrorClass.TRANSIENT);
+      log.warn("Solve {} ({}) FAILED: no answer within {}", solve.businessKey(), solve.id(),
+          settings.solveTimeout());
+      throw new PermanentSolveException(solve.id(), TIMEOUT, ErrorClass.TRANSIENT);
+    }
+    int nextPoll = request.pollNo() + 1;
+    repository.markPolled(solve.id(), clock.instant(),
+        SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll));
+    jobs.poll(solve, request.submitNo(), nextPoll, next);
+  }
+
+  private void onPollError(Solve solve, CaptchaAiException e) {
+    ErrorClass errorClass = e.errorClass();
+    events.error(e.errorCode(), errorClass);
+    Instant now = clock.instant();
+    if (e.errorClass() == ErrorClass.UNSOLVABLE
+        && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
+      var jobId = SolveJobs.jobId(solve.id(), "resubmit:" + (solve.unsolvableResubmits() + 1));
+      repository.forgetTask(solve.id(), true, e.errorCode(), now, jobId);
+      handoff.release(solve.id());
+      log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
+      jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+      return;
+    }
+    if (e.errorClass() == ErrorClass.CREDENTIAL) {
+      breaker.open(e.errorCode(), "res.php answered " + e.errorCode());
+      log.error("Breaker OPEN: CaptchaAI rejected the API key ({})", e.errorCode());
+    }
+    if (e.permanent()) {
+      repository.markFailed(solve.id(), e.errorCode(), errorClass, now);
+      handoff.release(solve.id());
+      log.warn("Solve {} ({}) FAILED: {} ({})", solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+      throw new PermanentSolveException(solve.id(), e.errorCode(), errorClass);
+    }
+    log.warn("Solve {} ({}) poll failed with {} ({}), will retry the same task",
+        solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+    throw e;
+  }
+
+  private void record(Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
+    repository.recordPoll(solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
+    events.polled(solve.type(), Duration.between(intended, called));
+  }
+
+  /** JobRunr starts a job up to one poll interval early: wait out the rest here. */
+  private void waitUntil(Instant intended) throws InterruptedException {
+    long millis = Duration.between(clock.instant(), intended).toMillis();
+    if (millis > 0) {
+      Thread.sleep(millis);
+    }
+  }
+}

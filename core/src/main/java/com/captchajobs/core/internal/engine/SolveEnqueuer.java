@@ -1,0 +1,119 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaTask;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.InvalidTaskException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Stores a solve request under the caller's business key and creates its submit job (design.md
+ * §4.1). Everything is validated before anything is stored; the same key with the same payload
+ * returns the existing solve, with another payload it is a conflict.
+ */
+public final class SolveEnqueuer {
+
+  /** Longest business key accepted. */
+  public static final int MAX_BUSINESS_KEY = 200;
+
+  private final SolveRepository repository;
+  private final SolveJobs jobs;
+
+  public SolveEnqueuer(SolveRepository repository, SolveJobs jobs) {
+    this.repository = repository;
+    this.jobs = jobs;
+  }
+
+  /** The stored solve and whether this call created it. */
+  public record Enqueued(UUID id, boolean created) {}
+
+  /** The business key exists with another payload. */
+  public static final class ConflictException extends RuntimeException {
+    private final UUID existingId;
+
+    public ConflictException(String businessKey, UUID existingId) {
+      super("businessKey '" + businessKey + "' is already used by solve " + existingId
+          + " with a different payload");
+      this.existingId = existingId;
+    }
+
+    public UUID existingId() {
+      return existingId;
+    }
+  }
+
+  /**
+   * @throws InvalidTaskException naming the field when the request is invalid (nothing stored)
+   * @throws ConflictException when the business key exists with another payload
+   */
+  public Enqueued enqueue(
+      String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+    validateBusinessKey(businessKey);
+    if (type == null) {
+      throw new InvalidTaskException("type", "is required");
+    }
+    CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
+    if (callbackUrl != null) {
+      validateCallbackUrl(callbackUrl);
+    }
+    String hash = payloadHash(type, task.params(), priority, callbackUrl);
+    UUID id = UUID.randomUUID();
+    if (repository.insertIfAbsent(new SolveRepository.NewSolve(
+        id, businessKey, type, task.params(), hash, priority, callbackUrl,
+        SolveJobs.enqueueJobId(id)))) {
+      jobs.submit(id, type, businessKey);
+      return new Enqueued(id, true);
+    }
+    Solve existing = repository.findByBusinessKey(businessKey).orElseThrow();
+    if (!hash.equals(repository.payloadHash(businessKey).orElse(""))) {
+      throw new ConflictException(businessKey, existing.id());
+    }
+    // Same request again: make sure its first job exists (a no-op when it does).
+    jobs.submit(existing.id(), existing.type(), existing.businessKey());
+    return new Enqueued(existing.id(), false);
+  }
+
+  static void validateBusinessKey(String businessKey) {
+    if (businessKey == null || businessKey.isBlank()) {
+      throw new InvalidTaskException("businessKey", "must not be empty");
+    }
+    if (businessKey.length() > MAX_BUSINESS_KEY) {
+      throw new InvalidTaskException("businessKey",
+          "must be at most " + MAX_BUSINESS_KEY + " characters");
+    }
+    if (businessKey.chars().anyMatch(Character::isISOControl)) {
+      throw new InvalidTaskException("businessKey", "must not contain control characters");
+    }
+  }
+
+  static void validateCallbackUrl(String callbackUrl) {
+    try {
+      URI uri = new URI(callbackUrl);
+      String scheme = uri.getScheme();
+      if (uri.getHost() == null || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+        throw new InvalidTaskException("callbackUrl", "must be an absolute http(s) URL");
+      }
+    } catch (java.net.URISyntaxException e) {
+      throw new InvalidTaskException("callbackUrl", "must be an absolute http(s) URL");
+    }
+  }
+
+  static String payloadHash(CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+    StringBuilder sb = new StringBuilder(type.name()).append('\n');
+    new TreeMap<>(params).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+    sb.append("priority=").append(priority).append('\n');
+    sb.append("callbackUrl=").append(callbackUrl == null ? "" : callbackUrl);
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package com.captchajobs.core.internal.engine;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.jobrunr.scheduling.JobBuilder.aJob;
+
+import com.captchajobs.core.client.CaptchaType;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.jobrunr.jobs.lambdas.JobRequest;
+import org.jobrunr.scheduling.JobBuilder;
+import org.jobrunr.scheduling.JobRequestScheduler;
+
+/**
+ * Creates the JobRunr jobs of a solve. Every job id is derived from the solve id and the step, so
+ * creating a job twice is a no-op (JobRunr skips an existing id). Names and labels make a job
+ * readable in the dashboard: type and business key, never the key or a token.
+ */
+public final class SolveJobs {
+
+  /** JobRunr allows labels of at most 45 characters. */
+  private static final int MAX_LABEL = 45;
+
+  private final JobRequestScheduler scheduler;
+  private final Clock clock;
+  private final Duration pollLead;
+  private final int transientRetries;
+
+  public SolveJobs(JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.pollLead = pollLead;
+    this.transientRetries = transientRetries;
+  }
+
+  public static UUID jobId(UUID solveId, String step) {
+    return UUID.nameUUIDFromBytes(("captchajobs:" + solveId + ":" + step).getBytes(UTF_8));
+  }
+
+  public static UUID enqueueJobId(UUID solveId) {
+    return jobId(solveId, "submit");
+  }
+
+  public static UUID pollJobId(UUID solveId, int submitNo, int pollNo) {
+    return jobId(solveId, "poll:" + submitNo + ":" + pollNo);
+  }
+
+  /** The first submit job of a new solve. */
+  public UUID submit(UUID solveId, CaptchaType type, String businessKey) {
+    return submit(enqueueJobId(solveId), solveId, type, businessKey, 0);
+  }
+
+  /** A submit job under a given id, started at once. */
+  public UUID submit(UUID jobId, UUID solveId, CaptchaType type, String businessKey, long slotFreedAt) {
+    create(
+        aJob().withId(jobId).withName("Submit " + type + " " + businessKey),
+        type,
+        businessKey,
+        new SubmitJobRequest(solveId, slotFreedAt),
+        null);
+    return jobId;
+  }
+
+  /**
+   * A poll job meant to call res.php at {@code intendedAt}. JobRunr may start a job up to one poll
+   * interval early or late, so the job is scheduled {@code pollLead} earlier and waits for the
+   * intended instant itself; when that is closer than the lead it is enqueued at once.
+   */
+  public UUID poll(Solve solve, int submitNo, int pollNo, Instant intendedAt) {
+    UUID id = pollJobId(solve.id(), submitNo, pollNo);
+    Instant scheduleAt = intendedAt.minus(pollLead);
+    create(
+        aJob()
+            .withId(id)
+            .withName("Poll " + solve.type() + " " + solve.businessKey() + " #" + pollNo),
+        solve.type(),
+        solve.businessKey(),
+        new PollJobRequest(solve.id(), submitNo, pollNo, intendedAt.toEpochMilli()),
+        scheduleAt.isAfter(clock.instant()) ? scheduleAt : null);
+    return id;
+  }
+
+  private void create(
+      JobBuilder builder, CaptchaType type, String businessKey, JobRequest request, Instant at) {
+    builder
+        .withLabels(type.name(), label("key:" + businessKey))
+        .withAmountOfRetries(transientRetries)
+        .withJobRequest(request);
+    if (at != null) {
+      builder.scheduleAt(at);
+    }
+    scheduler.create(builder);
+  }
+
+  static String label(String s) {
+    return s.length() <= MAX_LABEL ? s : s.substring(0, MAX_LABEL - 1) + "…";
+  }
+}

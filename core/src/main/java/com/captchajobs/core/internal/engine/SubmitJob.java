@@ -1,0 +1,211 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.CaptchaAiTransportException;
+import com.captchajobs.core.client.ErrorClass;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The submit job (design.md §4.2): resumes a stored task id, or takes a slot of the fleet gate
+ * and calls in.php, committing the task id before anything else, then schedules the first poll.
+ * Safe to run any number of times for one solve: a rerun never submits a task twice.
+ */
+public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
+
+  private static final Logger log = LoggerFactory.getLogger(SubmitJob.class);
+
+  /** Longer than one in.php call can take (the client's call timeout) with a margin. */
+  static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
+
+  private final SolveRepository repository;
+  private final FleetGate gate;
+  private final SlotHandoff handoff;
+  private final Breaker breaker;
+  private final CaptchaAiClient client;
+  private final SolveJobs jobs;
+  private final FirstPollWaits firstPollWaits;
+  private final PlanCheck planCheck;
+  private final EngineSettings settings;
+  private final EngineEvents events;
+  private final Clock clock;
+
+  public SubmitJob(
+      SolveRepository repository,
+      FleetGate gate,
+      SlotHandoff handoff,
+      Breaker breaker,
+      CaptchaAiClient client,
+      SolveJobs jobs,
+      FirstPollWaits firstPollWaits,
+      PlanCheck planCheck,
+      EngineSettings settings,
+      EngineEvents events,
+      Clock clock) {
+    this.repository = repository;
+    this.gate = gate;
+    this.handoff = handoff;
+    this.breaker = breaker;
+    this.client = client;
+    this.jobs = jobs;
+    this.firstPollWaits = firstPollWaits;
+    this.planCheck = planCheck;
+    this.settings = settings;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  @Override
+  public void run(SubmitJobRequest request) {
+    submit(request.solveId(), request.slotFreedAtEpochMilli());
+  }
+
+  /** Moves the solve one step towards a submitted task; see the class comment. */
+  public void submit(UUID solveId, long slotFreedAtEpochMilli) {
+    Solve solve = repository.find(solveId).orElse(null);
+    if (solve == null || solve.status().isFinal()) {
+      return;
+    }
+    Instant now = clock.instant();
+    if (solve.taskId() != null) {
+      if (solve.submittedAt().plus(settings.resumeWindow()).isAfter(now)) {
+        resume(solve, now);
+        return;
+      }
+      // Too old to resume: the provider's answer, if any, is past its use.
+      repository.forgetTask(solveId, false, "RESUME_WINDOW_PASSED", now, null);
+      solve = repository.find(solveId).orElseThrow();
+    }
+    Optional<Breaker.State> open = breaker.openState();
+    if (open.isPresent()) {
+      handoff.release(solveId);
+      fail(solve, open.get().errorCode(), ErrorClass.CREDENTIAL);
+    }
+    if (!repository.lockForSubmit(solveId, SUBMIT_LOCK)) {
+      // Another run of this solve's submit job is at it. If the solve holds a slot, that run may
+      // be just leaving after parking it: try again shortly rather than leave the slot idle.
+      if (gate.holds(solveId)) {
+        throw new SubmitBusyException(solveId);
+      }
+      return;
+    }
+    try {
+      if (!gate.confirm(solveId)) {
+        repository.markWaiting(solveId, now);
+        if (!handoff.handOffExcept(solveId) || !gate.confirm(solveId)) {
+          log.info("Solve {} ({}) WAITING_FOR_THREAD", solve.businessKey(), solveId);
+          return; // parked: a freed slot will be handed to it
+        }
+        slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
+      }
+      callInPhp(solve, slotFreedAtEpochMilli);
+    } finally {
+      repository.unlockSubmit(solveId);
+    }
+  }
+
+  /** Retried by JobRunr: another run of the same solve held its submit lock. */
+  public static final class SubmitBusyException extends RuntimeException {
+    public SubmitBusyException(UUID solveId) {
+      super("another run is submitting solve " + solveId);
+    }
+
+    /** For JobRunr, which rebuilds a failed job's exception from its stored message. */
+    public SubmitBusyException(String message) {
+      super(message);
+    }
+  }
+
+  private void resume(Solve solve, Instant now) {
+    int submitNo = solve.submits();
+    int lastPoll = repository.lastPollNo(solve.id(), submitNo);
+    Instant intended =
+        lastPoll == 0
+            ? max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type())))
+            : now;
+    repository.setJob(solve.id(), jobs.poll(solve, submitNo, lastPoll + 1, intended));
+    events.submitted(solve.type(), true);
+    log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
+  }
+
+  private void callInPhp(Solve solve, long slotFreedAtEpochMilli) {
+    String taskId;
+    try {
+      taskId = client.submit(solve.task());
+    } catch (CaptchaAiException e) {
+      onSubmitError(solve, e);
+      return;
+    }
+    Instant at = clock.instant();
+    int submitNo = solve.submits() + 1;
+    Instant firstPoll = at.plus(firstPollWaits.waitFor(solve.type()));
+    repository.markSubmitted(solve.id(), taskId, at, SolveJobs.pollJobId(solve.id(), submitNo, 1));
+    log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
+    events.submitted(solve.type(), false);
+    if (slotFreedAtEpochMilli > 0) {
+      Instant freedAt = Instant.ofEpochMilli(slotFreedAtEpochMilli);
+      repository.recordHandoff(solve.id(), freedAt, at);
+      events.handedOff(Duration.between(freedAt, at));
+    }
+    jobs.poll(solve, submitNo, 1, firstPoll);
+  }
+
+  private void onSubmitError(Solve solve, CaptchaAiException e) {
+    Instant now = clock.instant();
+    ErrorClass errorClass = e.errorClass();
+    events.error(e.errorCode(), errorClass);
+    switch (e.errorClass()) {
+      case THREADS -> {
+        // Not a failure of the solve: give the slot back and wait for a thread, no retry spent.
+        long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
+        repository.waitForThread(
+            solve.id(), now.plus(settings.threadWait()).plusMillis(jitter), e.errorCode(), now);
+        gate.release(solve.id());
+        log.info("Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
+            solve.businessKey(), solve.id(), e.errorCode());
+        planCheck.afterThreadsError(e.errorCode());
+      }
+      case CREDENTIAL -> {
+        breaker.open(e.errorCode(), "in.php answered " + e.errorCode());
+        log.error("Breaker OPEN: CaptchaAI rejected the API key ({}); no node submits until an"
+            + " operator closes it", e.errorCode());
+        handoff.release(solve.id());
+        fail(solve, e.errorCode(), errorClass);
+      }
+      default -> {
+        if (e.permanent()) {
+          handoff.release(solve.id());
+          fail(solve, e.errorCode(), errorClass);
+        }
+        // Transient: let JobRunr retry this job with backoff. When the answer was lost on the way
+        // (not a code from the provider), a task may exist anyway: its slot stays taken a while.
+        repository.markRetrying(solve.id(), e.errorCode(), errorClass, now);
+        if (e instanceof CaptchaAiTransportException) {
+          gate.holdAfterLostSubmit(solve.id(), settings.lostSubmitHold());
+        }
+        handoff.release(solve.id());
+        log.warn("Solve {} ({}) in.php failed with {} ({}), will retry",
+            solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+        throw e;
+      }
+    }
+  }
+
+  private void fail(Solve solve, String code, ErrorClass errorClass) {
+    repository.markFailed(solve.id(), code, errorClass, clock.instant());
+    log.warn("Solve {} ({}) FAILED: {} ({})", solve.businessKey(), solve.id(), code, errorClass);
+    throw new PermanentSolveException(solve.id(), code, errorClass);
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+}

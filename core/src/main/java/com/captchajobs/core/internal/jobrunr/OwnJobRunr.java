@@ -1,0 +1,146 @@
+package com.captchajobs.core.internal.jobrunr;
+
+import com.captchajobs.core.internal.engine.Schema;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.jobrunr.dashboard.JobRunrDashboardWebServer;
+import org.jobrunr.dashboard.JobRunrDashboardWebServerConfiguration;
+import org.jobrunr.jobs.filters.JobFilter;
+import org.jobrunr.jobs.mappers.JobMapper;
+import org.jobrunr.scheduling.BackgroundJobRequest;
+import org.jobrunr.scheduling.JobRequestScheduler;
+import org.jobrunr.server.BackgroundJobServer;
+import org.jobrunr.server.BackgroundJobServerConfiguration;
+import org.jobrunr.server.JobActivator;
+import org.jobrunr.storage.StorageProvider;
+import org.jobrunr.storage.StorageProviderUtils.DatabaseOptions;
+import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
+import org.jobrunr.utils.mapper.JsonMapper;
+import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * CaptchaJobs' own JobRunr: a storage provider on {@code <schema>.jobrunr_*}, a scheduler, and on
+ * workers a background job server and optionally a dashboard. JobRunr OSS has no queues, so
+ * separate tables are what keeps our jobs away from a host application's own JobRunr servers and
+ * its jobs away from our retry filter. Nothing here is a JobRunr global: the static {@code
+ * BackgroundJobRequest} facade keeps pointing at the host's scheduler, if it has one.
+ */
+public final class OwnJobRunr implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(OwnJobRunr.class);
+
+  private final StorageProvider storage;
+  private final JsonMapper jsonMapper;
+  private final JobRequestScheduler scheduler;
+  private BackgroundJobServer server;
+  private JobRunrDashboardWebServer dashboard;
+
+  private OwnJobRunr(StorageProvider storage, JsonMapper jsonMapper) {
+    this.storage = storage;
+    this.jsonMapper = jsonMapper;
+    this.scheduler = schedulerLeavingTheStaticFacadeAlone(storage);
+  }
+
+  /** Opens (and creates or upgrades) our JobRunr tables in the schema, which must exist. */
+  public static OwnJobRunr open(DataSource dataSource, Schema schema) {
+    JsonMapper jsonMapper = new Jackson3JsonMapper();
+    PostgresStorageProvider storage =
+        new PostgresStorageProvider(dataSource, schema.jobRunrTablePrefix(), DatabaseOptions.CREATE);
+    storage.setJobMapper(new JobMapper(jsonMapper));
+    return new OwnJobRunr(storage, jsonMapper);
+  }
+
+  public JobRequestScheduler scheduler() {
+    return scheduler;
+  }
+
+  public StorageProvider storage() {
+    return storage;
+  }
+
+  /**
+   * Starts a background job server whose handlers are exactly {@code handlers} and whose filters
+   * replace JobRunr's default retry filter.
+   */
+  public synchronized BackgroundJobServer startServer(
+      ServerSettings settings, Map<Class<?>, Object> handlers, List<JobFilter> filters) {
+    JobActivator activator = new JobActivator() {
+      @Override
+      public <T> T activateJob(Class<T> type) {
+        Object handler = handlers.get(type);
+        if (handler == null) {
+          throw new IllegalStateException("No CaptchaJobs handler for " + type.getName());
+        }
+        return type.cast(handler);
+      }
+    };
+    BackgroundJobServerConfiguration configuration =
+        BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
+            .andName(settings.name())
+            .andPollInterval(settings.pollInterval())
+            .andWorkerCount(settings.workerCount())
+            .andInterruptJobsAwaitDurationOnStopBackgroundJobServer(settings.shutdownWait());
+    BackgroundJobServer created = new BackgroundJobServer(storage, jsonMapper, activator, configuration);
+    created.setJobFilters(filters);
+    created.start();
+    server = created;
+    return created;
+  }
+
+  /** Serves the JobRunr dashboard over our jobs only, behind basic authentication. */
+  public synchronized void startDashboard(int port, String username, String password) {
+    JobRunrDashboardWebServer web = new JobRunrDashboardWebServer(storage, jsonMapper,
+        JobRunrDashboardWebServerConfiguration.usingStandardDashboardConfiguration()
+            .andPort(port)
+            .andBasicAuthentication(username, password)
+            .andAllowAnonymousDataUsage(false));
+    web.start();
+    dashboard = web;
+  }
+
+  /** The background job server's settings. */
+  public record ServerSettings(String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
+
+  @Override
+  public synchronized void close() {
+    if (dashboard != null) {
+      dashboard.stop();
+      dashboard = null;
+    }
+    if (server != null) {
+      server.stop();
+      server = null;
+    }
+    storage.close();
+  }
+
+  /**
+   * JobRunr's {@code JobRequestScheduler} constructor installs itself as the static {@code
+   * BackgroundJobRequest} scheduler. A host app that uses that facade must keep its own, so the
+   * previous value is put back.
+   */
+  private static JobRequestScheduler schedulerLeavingTheStaticFacadeAlone(StorageProvider storage) {
+    synchronized (BackgroundJobRequest.class) {
+      Field field = null;
+      Object previous = null;
+      try {
+        field = BackgroundJobRequest.class.getDeclaredField("jobRequestScheduler");
+        field.setAccessible(true);
+        previous = field.get(null);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        log.warn("Could not read JobRunr's static BackgroundJobRequest scheduler: {}", e.toString());
+        field = null;
+      }
+      JobRequestScheduler ours = new JobRequestScheduler(storage, List.of());
+      if (field != null) {
+        BackgroundJobRequest.setJobRequestScheduler((JobRequestScheduler) previous);
+      }
+      return ours;
+    }
+  }
+}

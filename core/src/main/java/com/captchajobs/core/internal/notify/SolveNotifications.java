@@ -1,0 +1,265 @@
+package com.captchajobs.core.internal.notify;
+
+import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import javax.sql.DataSource;
+
+import com.captchajobs.core.SolveStatus;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Status changes of solves, pushed by PostgreSQL: the schema's trigger sends {@code
+ * pg_notify('captchajobs_solve', '<id>:<STATUS>')} on every insert and status change, delivered at
+ * commit to every listening node. One dedicated connection per node listens; a daemon thread
+ * blocks in {@link PGConnection#getNotifications(int)} (no table polling) and dispatches to
+ * subscribers.
+ *
+ * <p>Notifications sent while the connection is down are lost. So after every (re)connect each
+ * subscribed solve is looked up once and its current status dispatched, and global listeners get
+ * {@link Listener#onReconnect()} to catch up in their own way.
+ *
+ * <pre>{@code
+ * try (AutoCloseable s = notifications.subscribe(id, status -> ...)) { ... }
+ * }</pre>
+ *
+ * Callbacks run on the listener thread: keep them short (complete a future, hand off to an
+ * executor).
+ */
+public final class SolveNotifications implements AutoCloseable {
+
+  /** The channel the schema's trigger notifies. */
+  public static final String CHANNEL = "captchajobs_solve";
+
+  /** How long one blocking read waits; bounds how fast {@link #close()} is noticed. */
+  static final int READ_TIMEOUT_MILLIS = 500;
+
+  private static final Logger log = LoggerFactory.getLogger(SolveNotifications.class);
+
+  /** Opens a new, unpooled connection: it is held for the node's life. */
+  @FunctionalInterface
+  public interface ConnectionFactory {
+    Connection open() throws SQLException;
+  }
+
+  /** Sees every notification of this node. */
+  public interface Listener {
+    void onStatus(UUID id, SolveStatus status);
+
+    /** The connection was (re)established: notifications may have been missed before it. */
+    default void onReconnect() {}
+  }
+
+  private final ConnectionFactory connections;
+  private final Function<UUID, Optional<SolveStatus>> currentStatus;
+  private final Duration maxBackoff;
+  private final Map<UUID, Set<Consumer<SolveStatus>>> subscribers = new ConcurrentHashMap<>();
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private volatile CountDownLatch listening = new CountDownLatch(1);
+  private volatile boolean closed;
+  private volatile Connection connection;
+  private Thread thread;
+
+  /**
+   * @param connections opens the dedicated listening connection (a PostgreSQL one)
+   * @param currentStatus reads a solve's status from its row, used after a (re)connect
+   */
+  /** Listens on a connection of its own from {@code dataSource}; statuses are read from the repository. */
+  public static SolveNotifications forDataSource(DataSource dataSource, SolveRepository repository) {
+    return new SolveNotifications(
+        DedicatedConnections.of(dataSource), id -> repository.find(id).map(Solve::status));
+  }
+
+  public SolveNotifications(
+      ConnectionFactory connections, Function<UUID, Optional<SolveStatus>> currentStatus) {
+    this(connections, currentStatus, Duration.ofSeconds(5));
+  }
+
+  SolveNotifications(
+      ConnectionFactory connections,
+      Function<UUID, Optional<SolveStatus>> currentStatus,
+      Duration maxBackoff) {
+    this.connections = connections;
+    this.currentStatus = currentStatus;
+    this.maxBackoff = maxBackoff;
+  }
+
+  /** Starts the listening thread; returns at once (see {@link #awaitListening}). */
+  public synchronized SolveNotifications start() {
+    if (thread == null && !closed) {
+      thread = new Thread(this::run, "captchajobs-notifications");
+      thread.setDaemon(true);
+      thread.start();
+    }
+    return this;
+  }
+
+  /** Whether LISTEN is active now, waiting at most {@code timeout} for it. */
+  public boolean awaitListening(Duration timeout) throws InterruptedException {
+    return listening.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Calls {@code onStatus} with every status notified for {@code id} until the returned handle is
+   * closed. The caller should read the row once after subscribing: a change committed just before
+   * the subscription is not notified to it.
+   */
+  public AutoCloseable subscribe(UUID id, Consumer<SolveStatus> onStatus) {
+    subscribers.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(onStatus);
+    return () -> subscribers.computeIfPresent(id, (k, set) -> {
+      set.remove(onStatus);
+      return set.isEmpty() ? null : set;
+    });
+  }
+
+  /** Adds a listener of every notification; returns a handle that removes it. */
+  public AutoCloseable addListener(Listener listener) {
+    listeners.add(listener);
+    return () -> listeners.remove(listener);
+  }
+
+  /** Solves with at least one subscriber (for tests and metrics). */
+  public int subscribedSolves() {
+    return subscribers.size();
+  }
+
+  /** Drops the connection as a network failure would; the thread reconnects (for tests). */
+  void dropConnection() throws SQLException {
+    Connection c = connection;
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  private void run() {
+    long backoff = 100;
+    while (!closed) {
+      try (Connection c = connections.open()) {
+        connection = c;
+        try (Statement s = c.createStatement()) {
+          s.execute("LISTEN " + CHANNEL);
+        }
+        PGConnection pg = c.unwrap(PGConnection.class);
+        listening.countDown();
+        backoff = 100;
+        log.debug("Listening on {}", CHANNEL);
+        catchUp();
+        while (!closed) {
+          PGNotification[] batch = pg.getNotifications(READ_TIMEOUT_MILLIS);
+          if (batch != null) {
+            for (PGNotification n : batch) {
+              dispatch(n.getParameter());
+            }
+          }
+        }
+      } catch (SQLException | RuntimeException e) {
+        if (closed) {
+          return;
+        }
+        listening = new CountDownLatch(1);
+        log.warn("Lost the {} listener connection ({}); reconnecting in {} ms",
+            CHANNEL, e.getMessage(), backoff);
+        sleep(backoff);
+        backoff = Math.min(backoff * 2, maxBackoff.toMillis());
+      } finally {
+        connection = null;
+      }
+    }
+  }
+
+  /** After a (re)connect: what was missed is read from the rows, not from the channel. */
+  private void catchUp() {
+    for (UUID id : List.copyOf(subscribers.keySet())) {
+      try {
+        currentStatus.apply(id).ifPresent(status -> deliver(id, status));
+      } catch (RuntimeException e) {
+        log.warn("Could not re-check solve {} after reconnect: {}", id, e.getMessage());
+      }
+    }
+    for (Listener l : listeners) {
+      try {
+        l.onReconnect();
+      } catch (RuntimeException e) {
+        log.warn("Notification listener failed on reconnect", e);
+      }
+    }
+  }
+
+  void dispatch(String payload) {
+    int colon = payload.indexOf(':');
+    UUID id;
+    SolveStatus status;
+    try {
+      id = UUID.fromString(payload.substring(0, colon));
+      status = SolveStatus.valueOf(payload.substring(colon + 1));
+    } catch (RuntimeException e) {
+      log.warn("Ignoring malformed notification on {}: {}", CHANNEL, payload);
+      return;
+    }
+    deliver(id, status);
+    for (Listener l : listeners) {
+      try {
+        l.onStatus(id, status);
+      } catch (RuntimeException e) {
+        log.warn("Notification listener failed for solve {}", id, e);
+      }
+    }
+  }
+
+  private void deliver(UUID id, SolveStatus status) {
+    Set<Consumer<SolveStatus>> set = subscribers.get(id);
+    if (set == null) {
+      return;
+    }
+    for (Consumer<SolveStatus> c : List.copyOf(set)) {
+      try {
+        c.accept(status);
+      } catch (RuntimeException e) {
+        log.warn("Subscriber of solve {} failed", id, e);
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops listening and closes the connection; idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    Thread t;
+    synchronized (this) {
+      t = thread;
+    }
+    if (t != null) {
+      t.interrupt();
+      try {
+        t.join(2 * READ_TIMEOUT_MILLIS + 1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package com.captchajobs.core.internal.webhook;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.engine.SolveRepository;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import org.jobrunr.JobRunrException;
+import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Delivers a solve's outcome to its {@code callback_url}: a signed JSON POST. Anything but a 2xx
+ * answer throws, so JobRunr retries with the engine's backoff; the row is read at delivery time,
+ * so a retry reports the same outcome with fresh timestamps.
+ */
+public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
+
+  private static final Logger log = LoggerFactory.getLogger(WebhookJob.class);
+  private static final MediaType JSON = MediaType.get("application/json");
+
+  private final SolveRepository repository;
+  private final OkHttpClient http;
+  private final WebhookSigner signer;
+  private final boolean includeToken;
+  private final Clock clock;
+  private final ObjectMapper json = JsonMapper.builder().build();
+
+  /**
+   * @param signer null when no secret is configured: deliveries then fail without retry
+   */
+  public WebhookJob(
+      SolveRepository repository,
+      OkHttpClient http,
+      WebhookSigner signer,
+      boolean includeToken,
+      Clock clock) {
+    this.repository = repository;
+    this.http = http;
+    this.signer = signer;
+    this.includeToken = includeToken;
+    this.clock = clock;
+  }
+
+  @Override
+  public void run(WebhookJobRequest request) {
+    Solve solve = repository.find(request.solveId()).orElse(null);
+    if (solve == null || solve.callbackUrl() == null) {
+      return;
+    }
+    if (signer == null) {
+      // Unsigned outcomes would be forgeable; retrying cannot help until an operator sets it.
+      throw new JobRunrException(
+          "captchajobs.webhook.secret is not set: webhook of solve " + solve.id() + " not sent", true);
+    }
+    Instant now = clock.instant();
+    byte[] body = body(solve, request, now);
+    Request post = new Request.Builder()
+        .url(solve.callbackUrl())
+        .header(WebhookSigner.SIGNATURE_HEADER, signer.sign(body))
+        .header(WebhookSigner.TIMESTAMP_HEADER, String.valueOf(now.getEpochSecond()))
+        .post(RequestBody.create(body, JSON))
+        .build();
+    String host = Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
+    try (Response response = http.newCall(post).execute()) {
+      if (!response.isSuccessful()) {
+        throw new WebhookDeliveryException("webhook of solve " + solve.id() + " to " + host
+            + " answered HTTP " + response.code());
+      }
+      log.info("Webhook {} of solve {} ({}) delivered to {}", request.status(), solve.id(),
+          solve.businessKey(), host);
+    } catch (IOException e) {
+      throw new WebhookDeliveryException(
+          "webhook of solve " + solve.id() + " to " + host + " failed: " + e.getClass().getSimpleName(), e);
+    }
+  }
+
+  /** The outcome as JSON; the token only when configured and still stored. */
+  byte[] body(Solve solve, WebhookJobRequest request, Instant now) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", solve.id().toString());
+    out.put("businessKey", solve.businessKey());
+    out.put("type", solve.type().name());
+    out.put("status", request.status().name());
+    out.put("currentStatus", solve.status().name());
+    out.put("errorCode", solve.errorCode());
+    out.put("errorClass", solve.errorClass());
+    out.put("createdAt", text(solve.createdAt()));
+    out.put("submittedAt", text(solve.submittedAt()));
+    out.put("solvedAt", text(solve.solvedAt()));
+    out.put("expiresAt", text(solve.expiresAt()));
+    out.put("claimedAt", text(solve.claimedAt()));
+    out.put("timestamp", now.getEpochSecond());
+    if (includeToken) {
+      repository.token(solve.id()).ifPresent(t -> out.put("token", t));
+    }
+    return json.writeValueAsString(out).getBytes(UTF_8);
+  }
+
+  private static String text(Instant instant) {
+    return instant == null ? null : instant.toString();
+  }
+
+}

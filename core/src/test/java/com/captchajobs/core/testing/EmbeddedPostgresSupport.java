@@ -1,0 +1,51 @@
+package com.captchajobs.core.testing;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One real PostgreSQL per test JVM (zonky's embedded binaries, started as whatever user runs the
+ * tests, root included), with a fresh database per caller so that tests never share state.
+ */
+public final class EmbeddedPostgresSupport {
+
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+  private static EmbeddedPostgres postgres;
+
+  private EmbeddedPostgresSupport() {}
+
+  public static synchronized EmbeddedPostgres server() {
+    if (postgres == null) {
+      try {
+        postgres = EmbeddedPostgres.builder().start();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          postgres.close();
+        } catch (IOException ignored) {
+          // the JVM is going away
+        }
+      }));
+    }
+    return postgres;
+  }
+
+  /** Creates an empty database and returns its JDBC URL (user postgres, no password). */
+  public static String newDatabase() {
+    String name = "cj_test_" + ProcessHandle.current().pid() + "_" + DATABASES.incrementAndGet();
+    try (Connection c = server().getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return "jdbc:postgresql://localhost:" + server().getPort() + "/" + name + "?user=postgres";
+  }
+}

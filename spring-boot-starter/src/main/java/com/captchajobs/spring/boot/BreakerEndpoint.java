@@ -1,0 +1,43 @@
+package com.captchajobs.spring.boot;
+
+import com.captchajobs.core.internal.engine.Breaker;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+
+/**
+ * {@code GET /actuator/breaker} shows the fleet's breaker; {@code DELETE /actuator/breaker} closes
+ * it after an operator has fixed the key or the plan. Shows the key's fingerprint, never the key.
+ */
+@Endpoint(id = "breaker")
+public class BreakerEndpoint {
+
+  private final Breaker breaker;
+
+  public BreakerEndpoint(Breaker breaker) {
+    this.breaker = breaker;
+  }
+
+  @ReadOperation
+  public Map<String, Object> state() {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("keyFingerprint", breaker.fingerprint());
+    breaker.state().ifPresentOrElse(s -> {
+      body.put("open", s.open());
+      body.put("errorCode", s.errorCode());
+      body.put("reason", s.reason());
+      body.put("openedAt", String.valueOf(s.openedAt()));
+    }, () -> body.put("open", false));
+    return body;
+  }
+
+  @DeleteOperation
+  public Map<String, Object> closeBreaker() {
+    boolean wasOpen = breaker.closeBreaker();
+    Map<String, Object> body = state();
+    body.put("closedNow", wasOpen);
+    return body;
+  }
+}

@@ -1,0 +1,72 @@
+package com.captchajobs.spring.boot;
+
+import com.captchajobs.core.client.CaptchaType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+
+/** Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. */
+public final class MeteredEngineEvents implements EngineEvents {
+
+  private final MeterRegistry registry;
+
+  public MeteredEngineEvents(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void submitted(CaptchaType type, boolean resumed) {
+    Counter.builder("captchajobs.submits")
+        .description("in.php submissions, and reruns that resumed a stored task id instead")
+        .tag("kind", resumed ? "resumed" : "fresh")
+        .tag("type", type.name())
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void solved(CaptchaType type, Duration latency, int polls) {
+    Timer.builder("captchajobs.solve.latency")
+        .description("submit to token stored")
+        .tag("type", type.name())
+        .publishPercentiles(0.5, 0.95)
+        .register(registry)
+        .record(latency);
+    DistributionSummary.builder("captchajobs.solve.polls")
+        .description("res.php calls per solve")
+        .tag("type", type.name())
+        .register(registry)
+        .record(polls);
+  }
+
+  @Override
+  public void error(String code, String errorClass) {
+    Counter.builder("captchajobs.errors")
+        .description("classified CaptchaAI errors")
+        .tag("code", code)
+        .tag("class", errorClass)
+        .register(registry)
+        .increment();
+  }
+
+  @Override
+  public void polled(CaptchaType type, Duration lateness) {
+    Timer.builder("captchajobs.poll.lateness")
+        .description("actual res.php call minus its intended instant (early calls count as 0)")
+        .tag("type", type.name())
+        .publishPercentiles(0.5, 0.95)
+        .register(registry)
+        .record(lateness.isNegative() ? Duration.ZERO : lateness);
+  }
+
+  @Override
+  public void handedOff(Duration delay) {
+    Timer.builder("captchajobs.gate.handoff")
+        .description("freed slot to the next in.php call of a waiting solve")
+        .publishPercentiles(0.5, 0.95)
+        .register(registry)
+        .record(delay.isNegative() ? Duration.ZERO : delay);
+  }
+}

@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot;
 
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.EngineSettings;
@@ -16,7 +17,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("captchaai")
 public class CaptchaAiProperties {
 
-  /** CaptchaAI API key (32 characters). Also read from the CAPTCHAAI_API_KEY environment variable. */
+  /**
+   * CaptchaAI API key (32 characters), used by workers only. Also read from the CAPTCHAAI_API_KEY
+   * environment variable; pass it through the environment, never on a command line.
+   */
   private String apiKey;
 
   /** Base URL of the CaptchaAI API. */
@@ -71,7 +75,7 @@ public class CaptchaAiProperties {
   private int transientRetries = EngineSettings.DEFAULT_TRANSIENT_RETRIES;
 
   /** Upper bound of one backoff wait after a transient failure. */
-  private Duration maxBackoff = Duration.ofSeconds(60);
+  private Duration maxBackoff = CaptchaJobs.Builder.DEFAULT_MAX_BACKOFF;
 
   /** Wait before a solve submits again after the provider said no thread was free. */
   private Duration threadWait = EngineSettings.DEFAULT_THREAD_WAIT;
@@ -83,10 +87,10 @@ public class CaptchaAiProperties {
   private Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
   /** Interval of the repair pass (leaked slots, expired tokens, stuck solves, waiting solves). */
-  private Duration reconcileInterval = Duration.ofSeconds(2);
+  private Duration reconcileInterval = CaptchaJobs.Builder.DEFAULT_RECONCILE_INTERVAL;
 
   /** Interval of the threadsinfo check published as metrics. */
-  private Duration providerCheckInterval = Duration.ofSeconds(30);
+  private Duration providerCheckInterval = CaptchaJobs.Builder.DEFAULT_PROVIDER_CHECK_INTERVAL;
 
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
@@ -106,12 +110,6 @@ public class CaptchaAiProperties {
     firstPollWait.forEach((type, d) -> require(d.compareTo(Duration.ofSeconds(1)) >= 0,
         "captchaai.first-poll-wait." + type + " must be at least 1s"));
     tokenTtl.forEach((type, d) -> require(!d.isNegative() && !d.isZero(), "captchaai.token-ttl." + type + " must be positive"));
-  }
-
-  /** The API key is required on nodes that call CaptchaAI (workers). */
-  public void validateApiKey() {
-    require(apiKey != null && !apiKey.isBlank(),
-        "captchaai.api-key is required on a worker node (or set CAPTCHAAI_API_KEY)");
   }
 
   private static void require(boolean ok, String message) {

@@ -1,58 +1,111 @@
 package com.captchajobs.spring.boot;
 
-import com.captchajobs.core.internal.engine.Schema;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
-import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.Solves;
+import com.captchajobs.core.internal.engine.EngineEvents;
 import java.time.Clock;
 import javax.sql.DataSource;
-import org.jobrunr.scheduling.JobRequestScheduler;
-import org.jobrunr.spring.autoconfigure.JobRunrAutoConfiguration;
-import org.jobrunr.utils.mapper.JsonMapper;
-import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
- * What every node that shares the database needs: our schema, the solve table and the job
- * scheduler of solves. Worker-only beans are in {@link CaptchaJobsWorkerAutoConfiguration}.
+ * Wires {@link CaptchaJobs} from the application's {@link DataSource} and the {@code captchaai.*}
+ * and {@code captchajobs.*} properties, and exposes its {@link Solves}. Every node gets the Java
+ * API; a worker runs only with {@code captchajobs.worker.enabled=true} and a key. CaptchaJobs runs
+ * its own JobRunr on its own tables: no bean of JobRunr's types is defined here, so a host's
+ * JobRunr, its jobs and its retry settings are left exactly as they are.
  */
-@AutoConfiguration(after = DataSourceAutoConfiguration.class, before = JobRunrAutoConfiguration.class)
-@ConditionalOnBean(DataSource.class)
-@EnableConfigurationProperties(CaptchaAiProperties.class)
+@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBooleanProperty(name = "captchajobs.enabled", matchIfMissing = true)
+@EnableConfigurationProperties({
+  CaptchaAiProperties.class,
+  CaptchaJobsProperties.class,
+  WebhookProperties.class
+})
 public class CaptchaJobsAutoConfiguration {
 
-  /** JobRunr's own JSON mapper on Jackson 3, declared so that no detection is needed (jobrunr-notes §9). */
-  @Bean(name = "jobRunrJsonMapper")
-  @ConditionalOnMissingBean(name = "jobRunrJsonMapper")
-  public JsonMapper jobRunrJsonMapper() {
-    return new Jackson3JsonMapper();
+  /** The key is also read from this environment variable (relaxed binding alone would not). */
+  public static final String API_KEY_ENV = "CAPTCHAAI_API_KEY";
+
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  public CaptchaJobs captchaJobs(
+      DataSource dataSource,
+      CaptchaAiProperties captchaAi,
+      CaptchaJobsProperties captchaJobs,
+      WebhookProperties webhook,
+      Environment environment,
+      ObjectProvider<EngineEvents> events,
+      ObjectProvider<Clock> clock) {
+    captchaAi.validate();
+    webhook.validate();
+    CaptchaJobs.Builder builder = CaptchaJobs.builder()
+        .dataSource(dataSource)
+        .schema(captchaJobs.getSchema())
+        .settings(captchaAi.toSettings())
+        .events(events.getIfAvailable(() -> EngineEvents.NONE))
+        .clock(clock.getIfUnique(Clock::systemUTC));
+    CaptchaJobsProperties.Worker worker = captchaJobs.getWorker();
+    if (worker.isEnabled()) {
+      builder.apiKey(requireApiKey(captchaAi, environment))
+          .baseUrl(captchaAi.getBaseUrl())
+          .connectTimeout(captchaAi.getConnectTimeout())
+          .readTimeout(captchaAi.getReadTimeout())
+          .threadsReserve(captchaAi.getThreadsReserve())
+          .preflight(captchaAi.isPreflight())
+          .maxBackoff(captchaAi.getMaxBackoff())
+          .reconcileInterval(captchaAi.getReconcileInterval())
+          .providerCheckInterval(captchaAi.getProviderCheckInterval())
+          .jobPollInterval(worker.getPollInterval())
+          .workerCount(worker.getWorkerCount())
+          .shutdownWait(worker.getShutdownWait())
+          .webhookIncludeToken(webhook.isIncludeToken())
+          .webhookTimeout(webhook.getTimeout())
+          .webhookRetries(webhook.getRetries());
+      if (webhook.hasSecret()) {
+        builder.webhookSecret(webhook.getSecret());
+      }
+      if (worker.getName() != null && !worker.getName().isBlank()) {
+        builder.nodeName(worker.getName());
+      }
+    }
+    CaptchaJobsProperties.Dashboard dashboard = captchaJobs.getDashboard();
+    if (dashboard.isEnabled()) {
+      boolean hasUsername = has(dashboard.getUsername());
+      boolean hasPassword = has(dashboard.getPassword());
+      if (!hasUsername || !hasPassword) {
+        throw new MissingDashboardCredentialsException(hasUsername, hasPassword);
+      }
+      builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
+    }
+    return builder.build();
   }
 
   @Bean
   @ConditionalOnMissingBean
-  public Clock captchaJobsClock() {
-    return Clock.systemUTC();
+  public Solves solves(CaptchaJobs captchaJobs) {
+    return captchaJobs.solves();
   }
 
-  @Bean
-  public SolveRepository solveRepository(DataSource dataSource, CaptchaAiProperties properties) {
-    properties.validate();
-    Schema.migrate(dataSource);
-    return new SolveRepository(dataSource);
+  private static String requireApiKey(CaptchaAiProperties properties, Environment environment) {
+    String key = has(properties.getApiKey()) ? properties.getApiKey() : environment.getProperty(API_KEY_ENV);
+    if (!has(key)) {
+      throw new MissingPropertyException("captchaai.api-key",
+          "captchaai.api-key (or the environment variable " + API_KEY_ENV + ") is required on a"
+              + " worker (captchajobs.worker.enabled=true)");
+    }
+    return key;
   }
 
-  @Bean
-  public SolveJobs solveJobs(JobRequestScheduler scheduler, Clock clock, CaptchaAiProperties properties) {
-    return new SolveJobs(scheduler, clock, properties.getPollLead(), properties.getTransientRetries());
-  }
-
-  @Bean
-  public SolveEnqueuer solveEnqueuer(SolveRepository repository, SolveJobs jobs) {
-    return new SolveEnqueuer(repository, jobs);
+  private static boolean has(String value) {
+    return value != null && !value.isBlank();
   }
 }

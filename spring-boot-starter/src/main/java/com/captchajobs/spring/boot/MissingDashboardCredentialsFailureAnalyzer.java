@@ -11,11 +11,11 @@ public class MissingDashboardCredentialsFailureAnalyzer
   protected FailureAnalysis analyze(Throwable rootFailure, MissingDashboardCredentialsException cause) {
     return new FailureAnalysis(
         cause.getMessage(),
-        "Set " + DashboardCredentials.USERNAME_PROPERTY + " and " + DashboardCredentials.PASSWORD_PROPERTY
-            + " (for example JOBRUNR_DASHBOARD_USERNAME and JOBRUNR_DASHBOARD_PASSWORD in the environment)."
-            + " The OSS dashboard has no roles: whoever logs in can requeue and delete jobs, so put it"
-            + " behind a reverse proxy as well. For a local sandbox only, set "
-            + DashboardCredentials.SANDBOX_PROPERTY + "=true to generate credentials.",
+        "Set " + MissingDashboardCredentialsException.USERNAME_PROPERTY + " and "
+            + MissingDashboardCredentialsException.PASSWORD_PROPERTY
+            + " (for example CAPTCHAJOBS_DASHBOARD_USERNAME and CAPTCHAJOBS_DASHBOARD_PASSWORD in the"
+            + " environment, never on a command line). The OSS dashboard has no roles: whoever logs"
+            + " in can requeue and delete jobs, so put it behind a reverse proxy as well.",
         cause);
   }
 }

@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot;
 
+import com.captchajobs.core.CaptchaJobs;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -17,10 +18,10 @@ public class WebhookProperties {
   private boolean includeToken = false;
 
   /** Connect and read timeout of one delivery. */
-  private Duration timeout = Duration.ofSeconds(10);
+  private Duration timeout = CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT;
 
   /** Retries of a delivery that got no 2xx answer, with exponential backoff. */
-  private int retries = 8;
+  private int retries = CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES;
 
   /** Rejects bad values naming the key. */
   public void validate() {

@@ -51,12 +51,6 @@ class CaptchaAiPropertiesTest {
   }
 
   @Test
-  void aWorkerWithoutAnApiKeyIsRejectedNamingTheKeyAndTheVariable() {
-    assertThatThrownBy(new CaptchaAiProperties()::validateApiKey)
-        .hasMessageContaining("captchaai.api-key").hasMessageContaining("CAPTCHAAI_API_KEY");
-  }
-
-  @Test
   void theKeyNeverShowsInToString() {
     CaptchaAiProperties properties = new CaptchaAiProperties();
     properties.setApiKey("secretSECRETsecretSECRETsecret12");

@@ -1,11 +1,14 @@
-package com.captchajobs.spring.boot;
+package com.captchajobs.spring.boot.metrics;
 
+import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Locale;
 
 /** Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. */
 public final class MeteredEngineEvents implements EngineEvents {
@@ -42,11 +45,11 @@ public final class MeteredEngineEvents implements EngineEvents {
   }
 
   @Override
-  public void error(String code, String errorClass) {
+  public void error(String code, ErrorClass errorClass) {
     Counter.builder("captchajobs.errors")
         .description("classified CaptchaAI errors")
         .tag("code", code)
-        .tag("class", errorClass)
+        .tag("class", errorClass.name().toLowerCase(Locale.ROOT))
         .register(registry)
         .increment();
   }
@@ -68,5 +71,15 @@ public final class MeteredEngineEvents implements EngineEvents {
         .publishPercentiles(0.5, 0.95)
         .register(registry)
         .record(delay.isNegative() ? Duration.ZERO : delay);
+  }
+
+  @Override
+  public void claimed(CaptchaType type, Duration age) {
+    Timer.builder("captchajobs.token.age")
+        .description("token age when claimed (solved to claimed)")
+        .tag("type", type.name())
+        .publishPercentiles(0.5, 0.95)
+        .register(registry)
+        .record(age.isNegative() ? Duration.ZERO : age);
   }
 }

@@ -1,4 +1,4 @@
-package com.captchajobs.spring.boot;
+package com.captchajobs.spring.boot.actuate;
 
 import com.captchajobs.core.internal.engine.Breaker;
 import java.util.LinkedHashMap;

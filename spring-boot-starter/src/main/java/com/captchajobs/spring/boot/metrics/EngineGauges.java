@@ -1,4 +1,4 @@
-package com.captchajobs.spring.boot;
+package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.engine.Breaker;
@@ -10,13 +10,13 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.function.ToDoubleFunction;
 
 /** The gate, the breaker and the provider's plan as gauges, read when scraped. */
-final class EngineGauges implements MeterBinder {
+public final class EngineGauges implements MeterBinder {
 
   private final FleetGate gate;
   private final Breaker breaker;
   private final PlanCheck planCheck;
 
-  EngineGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
+  public EngineGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
     this.gate = gate;
     this.breaker = breaker;
     this.planCheck = planCheck;

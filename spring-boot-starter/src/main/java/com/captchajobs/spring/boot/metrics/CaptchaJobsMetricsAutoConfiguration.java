@@ -1,0 +1,36 @@
+package com.captchajobs.spring.boot.metrics;
+
+import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters under {@code captchajobs.*}, only where Micrometer is on the class path: the
+ * engine's events (submits, solves, errors, polls, hand-offs, token age) and, on a worker, the
+ * gate, breaker and plan gauges. Both find the application's registry when it has one and do
+ * nothing otherwise; the host's other meters are left alone.
+ */
+@AutoConfiguration(before = CaptchaJobsAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+public class CaptchaJobsMetricsAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(EngineEvents.class)
+  public EngineEvents captchaJobsEngineEvents(ObjectProvider<MeterRegistry> registry) {
+    MeterRegistry r = registry.getIfUnique();
+    return r == null ? EngineEvents.NONE : new MeteredEngineEvents(r);
+  }
+
+  @Bean
+  public MeterBinder captchaJobsGauges(ObjectProvider<CaptchaJobs> captchaJobs) {
+    return registry -> captchaJobs.ifAvailable(instance -> instance.worker().ifPresent(worker ->
+        new EngineGauges(worker.gate(), worker.breaker(), worker.planCheck()).bindTo(registry)));
+  }
+}

@@ -1,16 +1,21 @@
 package com.captchajobs.app;
 
 import com.captchajobs.app.sandbox.DemoConfiguration;
+import com.captchajobs.app.sandbox.SandboxEnvironment;
 import com.captchajobs.app.web.ApiConfiguration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Import;
 
 /**
- * The app node: the REST API over {@link Solves}. With no configuration it is the sandbox
- * (embedded PostgreSQL, the CaptchaAI simulator, an in-process worker and the JobRunr dashboard;
- * see {@code SandboxEnvironment}). No component scan: what the node serves is listed here.
+ * The app node: the REST API over {@code Solves}. Given a database and no key it only enqueues; with
+ * {@code captchajobs.worker.enabled=true} and a key it also runs a worker. With nothing configured
+ * it is the sandbox (see {@link SandboxEnvironment}). No component scan: what the node serves is
+ * listed here.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -18,6 +23,28 @@ import org.springframework.context.annotation.Import;
 public class AppApplication {
 
   public static void main(String[] args) {
-    SpringApplication.run(AppApplication.class, args);
+    builder().run(args);
+  }
+
+  /** The application as {@link #main} runs it: this node's defaults and its sandbox. */
+  public static SpringApplicationBuilder builder() {
+    return new SpringApplicationBuilder(AppApplication.class)
+        .properties(defaults())
+        .listeners(new SandboxEnvironment());
+  }
+
+  /** This node's defaults; {@code jobrunr.background-job-server.enabled} of earlier releases still works. */
+  public static Map<String, Object> defaults() {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("spring.application.name", "captchajobs-app");
+    defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
+    defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
+    defaults.put("management.endpoint.health.show-details", "always");
+    return defaults;
+  }
+
+  /** For callers that want the plain {@link SpringApplication}. */
+  public static SpringApplication application() {
+    return builder().build();
   }
 }

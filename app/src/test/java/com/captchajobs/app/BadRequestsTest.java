@@ -34,7 +34,7 @@ class BadRequestsTest {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     // No worker: nothing here should ever reach one.
     app = TestApps.appWithWorker(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY,
-        Map.of("jobrunr.background-job-server.enabled", "false", "captchajobs.api.max-body-size", "256KB"));
+        Map.of("captchajobs.worker.enabled", "false", "captchajobs.api.max-body-size", "256KB"));
     api = new Api(TestApps.port(app), TestApps.API_TOKEN);
     jdbc = new JdbcTemplate(app.getBean(DataSource.class));
   }
@@ -137,6 +137,6 @@ class BadRequestsTest {
   }
 
   static int rows() {
-    return jdbc.queryForObject("SELECT count(*) FROM captchajobs_solve", Integer.class);
+    return jdbc.queryForObject("SELECT count(*) FROM captchajobs.solve", Integer.class);
   }
 }

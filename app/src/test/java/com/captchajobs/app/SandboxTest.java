@@ -21,7 +21,7 @@ class SandboxTest {
 
   @Test
   void withNoConfigurationTheAppStartsTheSandboxServesHealthAndPrintsHowToUseIt(CapturedOutput output) throws Exception {
-    ConfigurableApplicationContext app = new SpringApplicationBuilder(AppApplication.class)
+    ConfigurableApplicationContext app = AppApplication.builder()
         .properties(Map.of("server.port", "0")).run();
     int dbPort;
     try {
@@ -32,12 +32,12 @@ class SandboxTest {
       HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
-      assertThat(env.getProperty("jobrunr.background-job-server.enabled")).isEqualTo("true");
+      assertThat(env.getProperty("captchajobs.worker.enabled")).isEqualTo("true");
       assertThat(env.getProperty("spring.datasource.url")).startsWith("jdbc:postgresql://localhost:");
       assertThat(output.getOut()).contains("CaptchaJobs sandbox", "Bearer " + token, "/api/solves",
-          env.getProperty("jobrunr.dashboard.password"));
+          env.getProperty("captchajobs.dashboard.password"));
 
-      String dashboard = "http://127.0.0.1:" + env.getProperty("jobrunr.dashboard.port") + "/api/jobs?state=FAILED";
+      String dashboard = "http://127.0.0.1:" + env.getProperty("captchajobs.dashboard.port") + "/api/jobs?state=FAILED";
       HttpResponse<String> anonymous = api.send(HttpRequest.newBuilder(URI.create(dashboard)).GET().build());
       assertThat(anonymous.statusCode()).isEqualTo(401);
 

@@ -21,14 +21,14 @@ final class TestApps {
     props.put("captchaai.base-url", baseUrl);
     props.put("server.port", "0");
     props.put("server.address", "127.0.0.1");
-    props.put("jobrunr.background-job-server.enabled", "true");
+    props.put("captchajobs.worker.enabled", "true");
     props.put("captchajobs.api.tokens", API_TOKEN);
     props.put("captchajobs.webhook.secret", WEBHOOK_SECRET);
     props.put("captchaai.first-poll-wait.TURNSTILE", "1s");
     props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
     props.putAll(extra);
-    return new SpringApplicationBuilder(AppApplication.class).properties(props).run();
+    return AppApplication.builder().properties(props).run();
   }
 
   static int port(ConfigurableApplicationContext context) {

@@ -44,7 +44,7 @@ class ExistingAppTest {
     shop = new SpringApplicationBuilder(ShopApplication.class).properties(Map.of(
         "spring.datasource.url", db,
         "server.port", "0",
-        "jobrunr.background-job-server.enabled", "false")).run();
+        "captchajobs.worker.enabled", "false")).run();
     solves = shop.getBean(Solves.class);
   }
 

@@ -33,7 +33,7 @@ class SolveNowTest {
     shop = new SpringApplicationBuilder(ShopApplication.class).properties(Map.of(
         "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
         "server.port", "0",
-        "jobrunr.background-job-server.enabled", "true",
+        "captchajobs.worker.enabled", "true",
         "captchaai.api-key", KEY,
         "captchaai.base-url", sim.baseUrl(),
         "captchaai.threads", String.valueOf(THREADS),

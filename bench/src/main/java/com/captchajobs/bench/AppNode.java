@@ -35,8 +35,8 @@ public final class AppNode implements AutoCloseable {
     props.put("spring.datasource.hikari.maximum-pool-size", "8");
     props.put("captchaai.base-url", baseUrl);
     props.put("captchaai.threads", String.valueOf(threads));
-    props.put("jobrunr.background-job-server.enabled", "false");
-    props.put("jobrunr.dashboard.enabled", "false");
+    props.put("captchajobs.worker.enabled", "false");
+    props.put("captchajobs.dashboard.enabled", "false");
     props.put("spring.main.banner-mode", "off");
     props.put("logging.level.root", "WARN");
     props.put("logging.level.org.jobrunr.jobs.filters.JobCreationFilters", "ERROR");

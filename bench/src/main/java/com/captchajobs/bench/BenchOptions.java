@@ -58,7 +58,7 @@ public record BenchOptions(
         --fault-rate 0.10              chaos mode: share of provider calls that fault (default 0.10)
         --permanent N                  chaos mode: solves whose request the provider rejects permanently (default 5)
         --timeout 15m                  give up waiting for the solves after this (default 15m)
-        --worker-count N               jobrunr.background-job-server.worker-count (default 64; scale 300)
+        --worker-count N               captchajobs.worker.worker-count (default 64; scale 300)
         --pool-size N                  spring.datasource.hikari.maximum-pool-size on workers (default 10; scale 30)
         --worker-heap 512m             -Xmx of worker JVMs (default 512m)
         --worker-prop key=value        extra worker property, repeatable (e.g. captchaai.min-first-poll-wait=1s)

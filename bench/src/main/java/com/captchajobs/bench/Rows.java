@@ -27,7 +27,7 @@ final class Rows {
     List<Solve> out = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
         "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
-            + " error_code, error_class, submits, polls FROM captchajobs_solve")) {
+            + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
       while (rs.next()) {
         out.add(new Solve(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
             millis(rs, 6), millis(rs, 7), millis(rs, 8), millis(rs, 9), rs.getString(10), rs.getString(11),
@@ -40,7 +40,7 @@ final class Rows {
   static List<Poll> polls(Connection c) throws SQLException {
     List<Poll> out = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs_poll")) {
+        "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
       while (rs.next()) {
         out.add(new Poll(rs.getString(1), rs.getInt(2), rs.getInt(3), millis(rs, 4), millis(rs, 5), rs.getString(6)));
       }
@@ -51,7 +51,7 @@ final class Rows {
   static List<Double> handoffSeconds(Connection c) throws SQLException {
     List<Double> out = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs_slot_handoff")) {
+        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
@@ -61,7 +61,7 @@ final class Rows {
 
   static long jobrunrJobs(Connection c) throws SQLException {
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT count(*) FROM jobrunr_jobs WHERE recurringjobid IS NULL")) {
+        "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -71,7 +71,7 @@ final class Rows {
   static List<JobHistory> permanentJobs(Connection c) throws SQLException {
     List<JobHistory> out = new ArrayList<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT s.business_key, j.jobasjson FROM captchajobs_solve s JOIN jobrunr_jobs j"
+        "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
             + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
             + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
       while (rs.next()) {

@@ -62,7 +62,7 @@ public final class WorkerJvm implements AutoCloseable {
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(MAIN_CLASS);
-      command.add("--jobrunr.background-job-server.enabled=true");
+      command.add("--captchajobs.worker.enabled=true");
     }
     command.add("--server.port=" + port);
     command.add("--server.address=127.0.0.1");
@@ -70,8 +70,8 @@ public final class WorkerJvm implements AutoCloseable {
     command.add("--spring.datasource.hikari.maximum-pool-size=" + launch.poolSize());
     command.add("--captchaai.base-url=" + launch.baseUrl());
     command.add("--captchaai.threads=" + launch.threads());
-    command.add("--jobrunr.background-job-server.name=" + name);
-    command.add("--jobrunr.background-job-server.worker-count=" + launch.workerCount());
+    command.add("--captchajobs.worker.name=" + name);
+    command.add("--captchajobs.worker.worker-count=" + launch.workerCount());
     command.add("--logging.level.com.captchajobs=WARN");
     command.add("--logging.level.org.jobrunr=WARN");
     launch.props().forEach((k, v) -> command.add("--" + k + "=" + v));

@@ -1,24 +1,24 @@
 package com.captchajobs.dashboard;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * A dashboard-only node: the JobRunr dashboard on {@code jobrunr.dashboard.port} (8000) and
- * Actuator on {@code server.port}, against {@code spring.datasource.url}, with no background job
- * server. It refuses to start without {@code jobrunr.dashboard.username} and {@code
- * jobrunr.dashboard.password} unless {@code captchajobs.sandbox=true}.
+ * The dashboard node: the JobRunr dashboard over CaptchaJobs' own jobs on {@code
+ * captchajobs.dashboard.port} (8000) and Actuator on {@code server.port}, against {@code
+ * spring.datasource.url}, with no worker. It refuses to start without {@code
+ * captchajobs.dashboard.username} and {@code captchajobs.dashboard.password}.
  */
 @SpringBootApplication
 public class DashboardApplication {
 
-  /** Defaults of this node, below anything the operator sets. */
-  static final Map<String, Object> DEFAULTS = Map.of(
-      "jobrunr.dashboard.enabled", "true",
-      "jobrunr.background-job-server.enabled", "false",
-      "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
-      "spring.application.name", "captchajobs-dashboard");
+  /**
+   * This node's defaults, below anything the operator sets. The {@code jobrunr.dashboard.*} names of
+   * earlier releases still work on this node.
+   */
+  static final Map<String, Object> DEFAULTS = defaults();
 
   public static void main(String[] args) {
     application().run(args);
@@ -29,5 +29,16 @@ public class DashboardApplication {
     SpringApplication app = new SpringApplication(DashboardApplication.class);
     app.setDefaultProperties(DEFAULTS);
     return app;
+  }
+
+  private static Map<String, Object> defaults() {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("spring.application.name", "captchajobs-dashboard");
+    defaults.put("captchajobs.dashboard.enabled", "true");
+    defaults.put("captchajobs.worker.enabled", "false");
+    defaults.put("captchajobs.dashboard.port", "${jobrunr.dashboard.port:8000}");
+    defaults.put("captchajobs.dashboard.username", "${jobrunr.dashboard.username:}");
+    defaults.put("captchajobs.dashboard.password", "${jobrunr.dashboard.password:}");
+    return defaults;
   }
 }

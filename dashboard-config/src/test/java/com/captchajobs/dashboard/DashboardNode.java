@@ -34,8 +34,8 @@ final class DashboardNode implements AutoCloseable {
   /** Starts with test credentials unless {@code extra} overrides them. */
   static DashboardNode start(String jdbcUrl, Map<String, String> extra) {
     Map<String, String> props = new LinkedHashMap<>();
-    props.put("jobrunr.dashboard.username", USER);
-    props.put("jobrunr.dashboard.password", PASSWORD);
+    props.put("captchajobs.dashboard.username", USER);
+    props.put("captchajobs.dashboard.password", PASSWORD);
     props.putAll(extra);
     return startWith(jdbcUrl, props);
   }
@@ -47,7 +47,7 @@ final class DashboardNode implements AutoCloseable {
         "--spring.datasource.url=" + jdbcUrl,
         "--server.port=0",
         "--server.address=127.0.0.1",
-        "--jobrunr.dashboard.port=" + dashboardPort));
+        "--captchajobs.dashboard.port=" + dashboardPort));
     props.forEach((k, v) -> args.add("--" + k + "=" + v));
     return new DashboardNode(DashboardApplication.application().run(args.toArray(String[]::new)), dashboardPort);
   }

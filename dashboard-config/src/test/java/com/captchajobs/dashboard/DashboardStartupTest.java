@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jobrunr.server.BackgroundJobServer;
+import com.captchajobs.core.CaptchaJobs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,13 +35,13 @@ class DashboardStartupTest {
   void withoutCredentialsTheNodeRefusesToStartAndTheAnalysisNamesBothProperties(CapturedOutput output) {
     assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of()))
         .isInstanceOf(MissingDashboardCredentialsException.class)
-        .hasMessageContaining("jobrunr.dashboard.username")
-        .hasMessageContaining("jobrunr.dashboard.password");
+        .hasMessageContaining("captchajobs.dashboard.username")
+        .hasMessageContaining("captchajobs.dashboard.password");
 
     assertThat(output.getAll())
         .contains("APPLICATION FAILED TO START")
-        .contains("missing: jobrunr.dashboard.username, jobrunr.dashboard.password")
-        .contains("Set jobrunr.dashboard.username and jobrunr.dashboard.password");
+        .contains("missing: captchajobs.dashboard.username, captchajobs.dashboard.password")
+        .contains("Set captchajobs.dashboard.username and captchajobs.dashboard.password");
   }
 
   @Test
@@ -58,30 +58,28 @@ class DashboardStartupTest {
     assertThat(process.exitValue()).isNotZero();
     assertThat(Files.readString(log))
         .contains("APPLICATION FAILED TO START")
-        .contains("jobrunr.dashboard.username and jobrunr.dashboard.password are required")
+        .contains("captchajobs.dashboard.username and captchajobs.dashboard.password are required")
         .doesNotContain("JobRunr Dashboard started");
   }
 
   @Test
   void onlyAPasswordIsStillRefused() {
-    assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of("jobrunr.dashboard.password", "x")))
+    assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of("captchajobs.dashboard.password", "x")))
         .isInstanceOf(MissingDashboardCredentialsException.class)
-        .hasMessageContaining("missing: jobrunr.dashboard.username)");
+        .hasMessageContaining("missing: captchajobs.dashboard.username)");
   }
 
   @Test
-  void theSandboxGeneratesCredentialsLogsThemOnceAndTheDashboardRequiresThem(CapturedOutput output) {
-    try (DashboardNode node = DashboardNode.startWith(db, Map.of("captchajobs.sandbox", "true"))) {
-      Matcher m = Pattern.compile("generated credentials user=(\\S+) password=(\\S+)").matcher(output.getAll());
-      assertThat(m.find()).as("credentials logged").isTrue();
-      String user = m.group(1);
-      String password = m.group(2);
-      assertThat(m.find()).as("logged once").isFalse();
-
+  void credentialsGivenUnderTheNamesOfEarlierReleasesStillGuardTheDashboard() {
+    Map<String, String> legacy = Map.of(
+        "jobrunr.dashboard.username", "ops",
+        "jobrunr.dashboard.password", "legacy-password-42");
+    try (DashboardNode node = DashboardNode.startWith(db, legacy)) {
       assertThat(node.dashboard("/api/jobs?state=FAILED").statusCode()).isEqualTo(401);
-      assertThat(node.dashboard("/api/jobs?state=FAILED", user, "wrong").statusCode()).isEqualTo(401);
-      assertThat(node.dashboard("/api/jobs?state=FAILED", user, password).statusCode()).isEqualTo(200);
-      assertThat(node.context().getBeansOfType(BackgroundJobServer.class)).isEmpty();
+      assertThat(node.dashboard("/api/jobs?state=FAILED", "ops", "wrong").statusCode()).isEqualTo(401);
+      assertThat(node.dashboard("/api/jobs?state=FAILED", "ops", "legacy-password-42").statusCode())
+          .isEqualTo(200);
+      assertThat(node.context().getBean(CaptchaJobs.class).runsWorker()).isFalse();
     }
   }
 }

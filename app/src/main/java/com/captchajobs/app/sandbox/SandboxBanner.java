@@ -22,11 +22,11 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
     String app = "http://" + host + ":" + env.getProperty("local.server.port", "8080");
     String token = env.getProperty("captchajobs.api.tokens", "").split(",")[0].strip();
     String auth = "-H 'Authorization: Bearer " + token + "'";
-    boolean dashboard = env.getProperty("jobrunr.dashboard.enabled", Boolean.class, false);
+    boolean dashboard = env.getProperty("captchajobs.dashboard.enabled", Boolean.class, false);
     String dashboardLine = dashboard
-        ? "http://" + host + ":" + env.getProperty("jobrunr.dashboard.port", "8000") + "/dashboard"
-            + "  (user " + env.getProperty("jobrunr.dashboard.username") + ", password "
-            + env.getProperty("jobrunr.dashboard.password") + ")"
+        ? "http://" + host + ":" + env.getProperty("captchajobs.dashboard.port", "8000") + "/dashboard"
+            + "  (user " + env.getProperty("captchajobs.dashboard.username") + ", password "
+            + env.getProperty("captchajobs.dashboard.password") + ")"
         : "off";
     String simulator = env.getProperty(SandboxEnvironment.PREFIX + "simulator-url");
     String database = env.getProperty(SandboxEnvironment.PREFIX + "database", "configured: spring.datasource.url");
@@ -39,7 +39,7 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
             ? "simulator " + simulator + " (sandbox key, " + env.getProperty("captchaai.threads") + " threads)"
             : env.getProperty("captchaai.base-url")) + "\n"
         + "  database     " + database + "\n"
-        + "  worker       " + (env.getProperty("jobrunr.background-job-server.enabled", Boolean.class, false)
+        + "  worker       " + (env.getProperty("captchajobs.worker.enabled", Boolean.class, false)
             ? "in this process" : "none (start a worker node)") + "\n"
         + "  API token    " + token + "\n"
         + "\n"

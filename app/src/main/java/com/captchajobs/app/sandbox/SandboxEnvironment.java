@@ -1,8 +1,7 @@
 package com.captchajobs.app.sandbox;
 
-import com.captchajobs.app.AppApplication;
-import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,41 +12,61 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
-import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * The embedded default of the app node: what the user did not configure is started here, before
- * the context exists. No {@code spring.datasource.url}: an embedded PostgreSQL. No {@code
- * captchaai.api-key} (nor {@code CAPTCHAAI_API_KEY}): the bundled simulator. When either part runs,
- * the node also runs a worker and the JobRunr dashboard with generated credentials, and an API
- * bearer token and a webhook secret are generated, each only when the user set none. {@link
- * SandboxBanner} prints it all once the node is up.
+ * The app node's sandbox, and the one place that decides whether it runs. It starts only where
+ * nothing is configured (neither {@code spring.datasource.url} nor a CaptchaAI key), or when {@code
+ * captchajobs.sandbox.enabled=true}. Then it starts what is missing (embedded PostgreSQL, the
+ * bundled simulator), turns on an in-process worker and the dashboard, and generates the
+ * credentials nobody set (dashboard, API token, webhook secret), all with {@link #secret}. A node
+ * given a database never gets a simulator from here, and never touches the fleet cap unless it is
+ * a worker. {@link SandboxBanner} prints it all once the node is up.
  *
- * <p>Only the app node ({@link AppApplication}) gets a sandbox: an existing app that uses the
- * library never starts a database by surprise. {@code captchajobs.sandbox.enabled=false} turns it
- * off on the app node too.
+ * <p>Registered by {@code AppApplication} only: an application that uses the library never starts
+ * a database by surprise.
  */
-public class SandboxEnvironment implements EnvironmentPostProcessor {
+public class SandboxEnvironment implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
   /** Solve times of the sandbox simulator, as a fraction of CaptchaAI's real ones. */
   static final double SIMULATOR_TIME_SCALE = 0.2;
   static final int SIMULATOR_THREADS = 5;
   static final int DEFAULT_DASHBOARD_PORT = 8000;
   static final String PREFIX = "captchajobs.sandbox.";
+  /** The one switch: true forces the sandbox, false forbids it, unset means "when nothing is set". */
+  public static final String ENABLED = PREFIX + "enabled";
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
   @Override
-  public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
-    if (!application.getAllSources().contains(AppApplication.class)
-        || !env.getProperty(PREFIX + "enabled", Boolean.class, true)) {
+  public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
+    ConfigurableEnvironment env = event.getEnvironment();
+    if (!isSandbox(env)) {
       return;
     }
+    start(env, event.getSpringApplication());
+  }
+
+  /** Whether this node is a sandbox: forced on, or nothing configured and not forced off. */
+  public static boolean isSandbox(ConfigurableEnvironment env) {
+    Boolean forced = env.getProperty(ENABLED, Boolean.class);
+    if (forced != null) {
+      return forced;
+    }
+    return !has(env, "spring.datasource.url") && !hasKey(env);
+  }
+
+  private static boolean hasKey(ConfigurableEnvironment env) {
+    return has(env, "captchaai.api-key") || has(env, "CAPTCHAAI_API_KEY");
+  }
+
+  private void start(ConfigurableEnvironment env, SpringApplication application) {
     SandboxParts parts = new SandboxParts();
     Map<String, Object> props = new LinkedHashMap<>();
     try {
@@ -60,7 +79,7 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
         props.put("spring.datasource.username", "postgres");
         props.put(PREFIX + "database", "embedded PostgreSQL " + url);
       }
-      if (!has(env, "captchaai.api-key") && !has(env, "CAPTCHAAI_API_KEY")) {
+      if (!hasKey(env)) {
         int threads = env.getProperty("captchaai.threads", Integer.class, SIMULATOR_THREADS);
         CaptchaAiSimulator simulator = CaptchaAiSimulator.builder()
             .account(CaptchaAiSimulator.SANDBOX_KEY, threads)
@@ -84,18 +103,12 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
       parts.destroy();
       throw e;
     }
-    if (parts.isEmpty()) {
-      return; // database and provider configured: a plain app node
-    }
-    putIfUnset(env, props, "jobrunr.background-job-server.enabled", "true");
-    putIfUnset(env, props, "jobrunr.dashboard.enabled", "true");
-    if (env.getProperty("jobrunr.dashboard.enabled", Boolean.class,
-        Boolean.parseBoolean(String.valueOf(props.getOrDefault("jobrunr.dashboard.enabled", "false"))))) {
-      putIfUnset(env, props, "jobrunr.dashboard.port", String.valueOf(dashboardPort()));
-      if (!has(env, "jobrunr.dashboard.username")) {
-        props.put("jobrunr.dashboard.username", "admin");
-        props.put("jobrunr.dashboard.password", secret(12));
-      }
+    putIfUnset(env, props, "captchajobs.worker.enabled", "true");
+    putIfUnset(env, props, "captchajobs.dashboard.enabled", "true");
+    putIfUnset(env, props, "captchajobs.dashboard.port", String.valueOf(dashboardPort()));
+    if (!has(env, "captchajobs.dashboard.username") && !has(env, "captchajobs.dashboard.password")) {
+      props.put("captchajobs.dashboard.username", "captchajobs");
+      props.put("captchajobs.dashboard.password", secret(18));
     }
     putIfUnset(env, props, "captchajobs.api.tokens", secret(24));
     putIfUnset(env, props, "captchajobs.webhook.secret", secret(24));
@@ -104,7 +117,8 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
 
     application.addListeners(new SandboxBanner());
     application.addListeners((ApplicationPreparedEvent event) -> {
-      DefaultListableBeanFactory beans = (DefaultListableBeanFactory) event.getApplicationContext().getBeanFactory();
+      DefaultListableBeanFactory beans =
+          (DefaultListableBeanFactory) event.getApplicationContext().getBeanFactory();
       beans.registerSingleton("captchaJobsSandboxParts", parts);
       beans.registerDisposableBean("captchaJobsSandboxParts", parts);
     });
@@ -137,7 +151,8 @@ public class SandboxEnvironment implements EnvironmentPostProcessor {
     }
   }
 
-  private static String secret(int bytes) {
+  /** The one generator of sandbox credentials: URL-safe random text of {@code bytes} bytes. */
+  static String secret(int bytes) {
     byte[] b = new byte[bytes];
     RANDOM.nextBytes(b);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(b);

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.SolveStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,9 +118,9 @@ class BreakerAndPreflightTest {
   @Test
   void aWorkerServingTheDashboardWithoutCredentialsRefusesToStartNamingBothProperties() {
     assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
-            Map.of("jobrunr.dashboard.enabled", "true")))
-        .hasStackTraceContaining("jobrunr.dashboard.username")
-        .hasStackTraceContaining("jobrunr.dashboard.password");
+            Map.of("captchajobs.dashboard.enabled", "true")))
+        .hasStackTraceContaining("captchajobs.dashboard.username")
+        .hasStackTraceContaining("captchajobs.dashboard.password");
   }
 
   @Test

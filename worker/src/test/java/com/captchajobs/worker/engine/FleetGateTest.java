@@ -32,10 +32,10 @@ class FleetGateTest {
     dataSource = new HikariDataSource();
     dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
     dataSource.setMaximumPoolSize(30);
-    Schema.migrate(dataSource);
+    Schema.defaultSchema().migrate(dataSource);
     jdbc = new JdbcTemplate(dataSource);
     // The gate's reclaim reads JobRunr's server table; a minimal stand-in for it here.
-    jdbc.execute("CREATE TABLE jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
+    jdbc.execute("CREATE TABLE captchajobs.jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
   }
 
   @AfterEach
@@ -45,7 +45,7 @@ class FleetGateTest {
 
   UUID waitingSolve(int priority) {
     UUID id = UUID.randomUUID();
-    jdbc.update("INSERT INTO captchajobs_solve (id, business_key, type, params, payload_hash, priority,"
+    jdbc.update("INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
         + " status, waiting_since) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', ?, 'WAITING_FOR_THREAD', now())",
         id, "gate-" + id, priority);
     return id;
@@ -53,7 +53,7 @@ class FleetGateTest {
 
   @Test
   void manyThreadsRacingForOneSlotNeverProduceTwoHolders() throws Exception {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     for (int i = 0; i < 300; i++) {
       waitingSolve(0);
@@ -79,10 +79,10 @@ class FleetGateTest {
                 problems.add("handed twice: " + h.solveId());
               }
               int inDb = jdbc.queryForObject(
-                  "SELECT count(*) FROM captchajobs_gate_slot WHERE solve_id IS NOT NULL", Integer.class);
+                  "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", Integer.class);
               maxHolders.accumulateAndGet(inDb, Math::max);
               holders.decrementAndGet();
-              jdbc.update("UPDATE captchajobs_solve SET status = 'SOLVED' WHERE id = ?", h.solveId());
+              jdbc.update("UPDATE captchajobs.solve SET status = 'SOLVED' WHERE id = ?", h.solveId());
             } catch (RuntimeException e) {
               problems.add(e.toString());
             } finally {
@@ -113,7 +113,7 @@ class FleetGateTest {
 
   @Test
   void aFreedSlotGoesToTheHighestPriorityThenTheOldestWaitingSolve() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID oldLow = waitingSolve(0);
     UUID newLow = waitingSolve(0);
@@ -129,7 +129,7 @@ class FleetGateTest {
 
   @Test
   void releaseIsIdempotent() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID id = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(1);
@@ -141,27 +141,27 @@ class FleetGateTest {
 
   @Test
   void aSlotOfAServerThatLeftIsReclaimedUnlessItsTaskIsAlreadyAtTheProvider() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-dead");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-dead");
     gate.serverId(UUID.randomUUID()); // never registered: as if JobRunr had dropped it
     gate.resize(2);
     UUID notSubmitted = waitingSolve(0);
     UUID submitted = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(2);
-    jdbc.update("UPDATE captchajobs_solve SET status = 'SUBMITTED', task_id = '1' WHERE id = ?", submitted);
+    jdbc.update("UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = '1' WHERE id = ?", submitted);
 
     assertThat(gate.reclaim()).isEqualTo(1);
-    assertThat(jdbc.queryForList("SELECT solve_id FROM captchajobs_gate_slot WHERE solve_id IS NOT NULL", UUID.class))
+    assertThat(jdbc.queryForList("SELECT solve_id FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", UUID.class))
         .containsExactly(submitted);
   }
 
   @Test
   void aSlotWhoseLeaseEndedIsReclaimed() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMillis(1), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMillis(1), "node-a");
     gate.resize(1);
     UUID id = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(1);
-    jdbc.update("UPDATE captchajobs_solve SET status = 'SUBMITTED' WHERE id = ?", id);
-    jdbc.update("UPDATE captchajobs_gate_slot SET lease_until = now() - interval '1 second'");
+    jdbc.update("UPDATE captchajobs.solve SET status = 'SUBMITTED' WHERE id = ?", id);
+    jdbc.update("UPDATE captchajobs.gate_slot SET lease_until = now() - interval '1 second'");
 
     assertThat(gate.reclaim()).isEqualTo(1);
     assertThat(gate.inFlight()).isZero();
@@ -169,7 +169,7 @@ class FleetGateTest {
 
   @Test
   void aSlotHeldForALostSubmitStaysTakenUntilItsHoldEndsThoughTheSolveGaveItUp() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID lost = waitingSolve(0);
     UUID next = waitingSolve(0);
@@ -181,13 +181,13 @@ class FleetGateTest {
     assertThat(gate.dispatch()).isEmpty();
     assertThat(gate.inFlight()).isEqualTo(1);
 
-    jdbc.update("UPDATE captchajobs_gate_slot SET lease_until = now() - interval '1 second'");
+    jdbc.update("UPDATE captchajobs.gate_slot SET lease_until = now() - interval '1 second'");
     assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(next);
   }
 
   @Test
   void theCapacityBoundsTheSlotsHandedOut() {
-    FleetGate gate = new FleetGate(dataSource, Duration.ofMinutes(3), "node-a");
+    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(5);
     gate.resize(3); // shrinking keeps the rows but hands out only the first three
     for (int i = 0; i < 6; i++) {

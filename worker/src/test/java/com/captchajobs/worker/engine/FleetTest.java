@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.SolveStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,7 +37,7 @@ class FleetTest {
 
   /** A node in this JVM that only enqueues (no job server), like an app node. */
   static WorkerNode enqueueNode(String jdbcUrl, String baseUrl) {
-    return WorkerNode.start(jdbcUrl, baseUrl, KEY, Map.of("jobrunr.background-job-server.enabled", "false"));
+    return WorkerNode.start(jdbcUrl, baseUrl, KEY, Map.of("captchajobs.worker.enabled", "false"));
   }
 
   @Test
@@ -90,7 +91,7 @@ class FleetTest {
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
             .until(() -> ids.stream().filter(id -> solves.get(id).status() == SolveStatus.SOLVED).count() >= 5);
         int heldByVictim = solves.jdbc().queryForObject(
-            "SELECT count(*) FROM captchajobs_gate_slot WHERE node = 'chaos-w0'", Integer.class);
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'", Integer.class);
         workers.get(0).kill();
 
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
@@ -100,7 +101,7 @@ class FleetTest {
         assertThat(stats.submitsByPageUrl().values()).hasSize(30).allMatch(n -> n == 1L);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
         await().atMost(Duration.ofSeconds(30)).until(() -> solves.jdbc().queryForObject(
-            "SELECT count(*) FROM captchajobs_gate_slot WHERE solve_id IS NOT NULL", Integer.class) == 0);
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", Integer.class) == 0);
         System.out.printf("[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved, one submit each%n",
             heldByVictim);
       } finally {
@@ -112,7 +113,7 @@ class FleetTest {
   static void printFigures(String run, Solves solves, SimulatorStats stats) {
     List<Double> handoff = FleetFigures.handoffDelays(solves.jdbc());
     List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
-    long solved = solves.jdbc().queryForObject("SELECT count(*) FROM captchajobs_solve WHERE status = 'SOLVED'", Long.class);
+    long solved = solves.jdbc().queryForObject("SELECT count(*) FROM captchajobs.solve WHERE status = 'SOLVED'", Long.class);
     System.out.printf("[fleet] %s%n", run);
     System.out.printf("[fleet]   simulator max in flight: %d (cap %d)%n", stats.maxInFlight(), PLAN_THREADS);
     System.out.printf("[fleet]   gate-slot utilisation under backlog: %.1f %%%n",

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.SolveStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

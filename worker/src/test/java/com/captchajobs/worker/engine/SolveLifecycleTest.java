@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.SolveStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -74,7 +75,7 @@ class SolveLifecycleTest {
     assertThat(solved.submits()).isEqualTo(1);
     assertThat(submitsFor("lifecycle-1")).isEqualTo(1);
     List<String> seen = solves.jdbc().queryForList(
-        "SELECT outcome FROM captchajobs_poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+        "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
     assertThat(seen).last().isEqualTo("SOLVED");
   }
 
@@ -119,7 +120,7 @@ class SolveLifecycleTest {
     assertThat(solved.submits()).isEqualTo(1);
     assertThat(submitsFor("lifecycle-transient-res")).isEqualTo(1);
     List<String> outcomes = solves.jdbc().queryForList(
-        "SELECT outcome FROM captchajobs_poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+        "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
     assertThat(outcomes).contains("HTTP_500");
   }
 
@@ -220,7 +221,7 @@ class SolveLifecycleTest {
     assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));
     assertThat(output.getAll()).contains("lifecycle-secrets-ok").doesNotContain(KEY);
     String token = solves.token(ok);
-    assertThat(solves.jdbc().queryForList("SELECT jobAsJson FROM jobrunr_jobs", String.class))
+    assertThat(solves.jdbc().queryForList("SELECT jobAsJson FROM captchajobs.jobrunr_jobs", String.class))
         .isNotEmpty().noneMatch(json -> json.contains(token));
   }
 }

@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.Solve;
@@ -32,8 +33,8 @@ class SolveNotificationsTest {
     String url = EmbeddedPostgresSupport.newDatabase();
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
     dataSource.setUrl(url);
-    Schema.migrate(dataSource);
-    repository = new SolveRepository(dataSource);
+    Schema.defaultSchema().migrate(dataSource);
+    repository = new SolveRepository(dataSource, Schema.defaultSchema());
     notifications = new SolveNotifications(() -> DriverManager.getConnection(url),
         id -> repository.find(id).map(Solve::status), Duration.ofMillis(200)).start();
     assertThat(notifications.awaitListening(Duration.ofSeconds(10))).isTrue();
@@ -62,7 +63,7 @@ class SolveNotificationsTest {
     repository.insertIfAbsent(new SolveRepository.NewSolve(id, "notify-1", CaptchaType.TURNSTILE,
         Map.of("sitekey", "k", "pageUrl", "https://a.test/"), "0".repeat(64), 0, null, UUID.randomUUID()));
     repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID());
-    repository.markFailed(id, "ERROR_X", "request", Instant.now());
+    repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
     await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
     assertThat(seen).containsExactly(SolveStatus.QUEUED, SolveStatus.SUBMITTED, SolveStatus.FAILED);
@@ -88,7 +89,7 @@ class SolveNotificationsTest {
     notifications.dropConnection();
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
     assertThat(seen).contains(SolveStatus.QUEUED); // the re-check after reconnecting
-    repository.markFailed(id, "ERROR_X", "request", Instant.now());
+    repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
     await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveStatus.FAILED));
 
     subscription.close();

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * SIGTERM on one of two worker JVMs in the middle of a run: it stops taking jobs, lets running
- * jobs finish for {@code jobrunr.background-job-server.interrupt-jobs-await-duration-on-stop},
+ * jobs finish for {@code captchajobs.worker.shutdown-wait},
  * exits, and a poll job it had to cut short runs again on the other worker without a second
  * in.php call.
  */
@@ -51,7 +51,7 @@ class GracefulShutdownTest {
         "captchaai.poll-interval", "8s",
         "captchaai.poll-lead", "10s",
         "captchaai.learn-after-solves", "1000",
-        "jobrunr.background-job-server.interrupt-jobs-await-duration-on-stop", AWAIT_ON_STOP.toSeconds() + "s",
+        "captchajobs.worker.shutdown-wait", AWAIT_ON_STOP.toSeconds() + "s",
         "spring.lifecycle.timeout-per-shutdown-phase", SHUTDOWN_PHASE.toSeconds() + "s");
   }
 
@@ -61,7 +61,7 @@ class GracefulShutdownTest {
             .solveTime("turnstile", Duration.ofSeconds(3), Duration.ofSeconds(6)).build().start()) {
       String db = EmbeddedPostgresSupport.newDatabase();
       List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app = WorkerNode.start(db, sim.baseUrl(), KEY, Map.of("jobrunr.background-job-server.enabled", "false"))) {
+      try (WorkerNode app = WorkerNode.start(db, sim.baseUrl(), KEY, Map.of("captchajobs.worker.enabled", "false"))) {
         workers.add(WorkerProcess.start("grace-a", db, sim.baseUrl(), KEY, workerProps()));
         workers.add(WorkerProcess.start("grace-b", db, sim.baseUrl(), KEY, workerProps()));
         workers.forEach(WorkerProcess::awaitUp);
@@ -123,7 +123,7 @@ class GracefulShutdownTest {
 
   static UUID serverId(Solves solves, String name) {
     return UUID.fromString(solves.jdbc().queryForObject(
-        "SELECT id FROM jobrunr_backgroundjobservers WHERE name = ?", String.class, name));
+        "SELECT id FROM captchajobs.jobrunr_backgroundjobservers WHERE name = ?", String.class, name));
   }
 
   /** A processing poll job whose intended res.php call is further away than {@code atLeast}. */

@@ -146,7 +146,7 @@ class SecretsNeverLeakTest {
 
   static String token(WorkerNode node, UUID id) {
     return new JdbcTemplate(node.bean(DataSource.class))
-        .queryForObject("SELECT token FROM captchajobs_solve WHERE id = ?", String.class, id);
+        .queryForObject("SELECT token FROM captchajobs.solve WHERE id = ?", String.class, id);
   }
 
   /** Every column of every row of every JobRunr and CaptchaJobs table, as text. */
@@ -155,7 +155,7 @@ class SecretsNeverLeakTest {
     List<String> tables = jdbc.queryForList("SELECT table_name FROM information_schema.tables"
         + " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
         + " AND (table_name LIKE 'captchajobs%' OR table_name LIKE 'jobrunr%')", String.class);
-    assertThat(tables).contains("captchajobs_solve", "captchajobs_breaker", "jobrunr_jobs");
+    assertThat(tables).contains("captchajobs.solve", "captchajobs.breaker", "captchajobs.jobrunr_jobs");
     List<String> rows = new ArrayList<>();
     for (String table : tables) {
       rows.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
@@ -165,7 +165,7 @@ class SecretsNeverLeakTest {
 
   static List<String> jobRows(WorkerNode node) {
     return new JdbcTemplate(node.bean(DataSource.class))
-        .queryForList("SELECT t::text FROM jobrunr_jobs t", String.class);
+        .queryForList("SELECT t::text FROM captchajobs.jobrunr_jobs t", String.class);
   }
 
   /** The Actuator index, every exposed endpoint above and every metric by name. */

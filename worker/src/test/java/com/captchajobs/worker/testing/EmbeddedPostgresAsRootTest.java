@@ -2,6 +2,7 @@ package com.captchajobs.worker.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 

@@ -27,17 +27,17 @@ public final class FleetFigures {
   /** Poll lateness in seconds: actual res.php call minus its intended instant, first attempts only. */
   public static List<Double> pollLateness(JdbcTemplate jdbc) {
     return jdbc.queryForList(
-        "SELECT EXTRACT(EPOCH FROM (called_at - intended_at))::float8 FROM captchajobs_poll", Double.class);
+        "SELECT EXTRACT(EPOCH FROM (called_at - intended_at))::float8 FROM captchajobs.poll", Double.class);
   }
 
   /** Freed slot → next in.php of a waiting solve, in seconds. */
   public static List<Double> handoffDelays(JdbcTemplate jdbc) {
     return jdbc.queryForList(
-        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs_slot_handoff", Double.class);
+        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff", Double.class);
   }
 
   public static long jobrunrJobs(JdbcTemplate jdbc) {
-    return jdbc.queryForObject("SELECT count(*) FROM jobrunr_jobs WHERE recurringjobid IS NULL", Long.class);
+    return jdbc.queryForObject("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL", Long.class);
   }
 
   /**
@@ -46,7 +46,7 @@ public final class FleetFigures {
    */
   public static double gateUtilisationUnderBacklog(JdbcTemplate jdbc, int capacity) {
     Map<String, Object> window = jdbc.queryForMap(
-        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs_solve WHERE submitted_at IS NOT NULL");
+        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
     Timestamp t0 = (Timestamp) window.get("t0");
     Timestamp t1 = (Timestamp) window.get("t1");
     double span = (t1.getTime() - t0.getTime()) / 1000.0;
@@ -55,7 +55,7 @@ public final class FleetFigures {
     }
     Double held = jdbc.queryForObject(
         "SELECT sum(EXTRACT(EPOCH FROM (least(coalesce(solved_at, now()), ?) - greatest(submitted_at, ?))))::float8"
-            + " FROM captchajobs_solve WHERE submitted_at IS NOT NULL AND submitted_at < ?",
+            + " FROM captchajobs.solve WHERE submitted_at IS NOT NULL AND submitted_at < ?",
         Double.class, t1, t0, t1);
     return held / (capacity * span);
   }
@@ -63,7 +63,7 @@ public final class FleetFigures {
   /** Provider-thread utilisation over the same window, from the simulator's in-flight series. */
   public static double providerUtilisationUnderBacklog(JdbcTemplate jdbc, SimulatorStats stats, int capacity) {
     Map<String, Object> window = jdbc.queryForMap(
-        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs_solve WHERE submitted_at IS NOT NULL");
+        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
     long t0 = ((Timestamp) window.get("t0")).getTime();
     long t1 = ((Timestamp) window.get("t1")).getTime();
     if (t1 <= t0) {

@@ -63,7 +63,7 @@ public final class Solves {
   }
 
   public String token(UUID id) {
-    return jdbc.queryForObject("SELECT token FROM captchajobs_solve WHERE id = ?", String.class, id);
+    return jdbc.queryForObject("SELECT token FROM captchajobs.solve WHERE id = ?", String.class, id);
   }
 
   public JdbcTemplate jdbc() {
@@ -73,9 +73,9 @@ public final class Solves {
   /** Every text of every row of our tables and JobRunr's jobs, for secret scans. */
   public List<String> everyStoredText() {
     List<String> texts = new ArrayList<>();
-    for (String table : List.of("captchajobs_solve", "captchajobs_gate_slot", "captchajobs_breaker",
-        "captchajobs_poll", "captchajobs_slot_handoff", "jobrunr_jobs", "jobrunr_recurring_jobs",
-        "jobrunr_backgroundjobservers", "jobrunr_metadata")) {
+    for (String table : List.of("captchajobs.solve", "captchajobs.gate_slot", "captchajobs.breaker",
+        "captchajobs.poll", "captchajobs.slot_handoff", "captchajobs.jobrunr_jobs", "captchajobs.jobrunr_recurring_jobs",
+        "captchajobs.jobrunr_backgroundjobservers", "captchajobs.jobrunr_metadata")) {
       texts.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
     }
     return texts;

@@ -31,11 +31,14 @@ public final class WorkerNode implements AutoCloseable {
     props.put("captchaai.api-key", apiKey);
     props.put("server.port", "0");
     props.put("server.address", "127.0.0.1");
-    props.put("jobrunr.background-job-server.enabled", "true");
+    props.put("captchajobs.worker.enabled", "true");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
     props.putAll(extra);
     ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(WorkerApplication.class).properties(props).run();
+        new SpringApplicationBuilder(WorkerApplication.class)
+            .properties(WorkerApplication.defaults())
+            .properties(props)
+            .run();
     return new WorkerNode(context);
   }
 

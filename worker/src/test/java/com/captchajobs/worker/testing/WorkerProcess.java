@@ -47,7 +47,7 @@ public final class WorkerProcess implements AutoCloseable {
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);
     command.add("--captchaai.base-url=" + baseUrl);
-    command.add("--jobrunr.background-job-server.name=" + name);
+    command.add("--captchajobs.worker.name=" + name);
     extra.forEach((k, v) -> command.add("--" + k + "=" + v));
     try {
       Path log = Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");

@@ -32,7 +32,7 @@ public record SolveStatusView(
     int threadWaits) {
 
   static SolveStatusView of(Solve s) {
-    return new SolveStatusView(s.id(), s.businessKey(), s.type(), s.status(), s.priority(),
+    return new SolveStatusView(s.id(), s.businessKey(), s.type(), SolveStatus.of(s.status()), s.priority(),
         s.createdAt(), s.updatedAt(), s.submittedAt(), s.solvedAt(), s.expiresAt(), s.claimedAt(),
         s.errorCode(), s.errorClass(), s.submits(), s.polls(), s.threadWaits());
   }

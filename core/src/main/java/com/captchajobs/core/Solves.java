@@ -5,7 +5,6 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,7 +75,7 @@ public final class Solves {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
     }
     SolveStatus status = e.created() ? SolveStatus.QUEUED
-        : repository.find(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
+        : repository.find(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
     return new Accepted(e.id(), status, e.created());
   }
 
@@ -156,7 +155,7 @@ public final class Solves {
       case SOLVED -> s.expiresAt() != null && !s.expiresAt().isAfter(now)
           ? new TokenExpiredException(id, s.expiresAt())
           : new TokenAlreadyClaimedException(id);
-      default -> new TokenNotReadyException(id, s.status());
+      default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
     };
   }
 
@@ -195,7 +194,7 @@ public final class Solves {
    * #await} does, to close the race with a change committed just before.
    */
   public AutoCloseable watch(UUID id, Consumer<SolveStatus> onChange) {
-    return notifications.subscribe(id, onChange);
+    return notifications.subscribe(id, state -> onChange.accept(SolveStatus.of(state)));
   }
 
   private static void closeQuietly(AutoCloseable c) {

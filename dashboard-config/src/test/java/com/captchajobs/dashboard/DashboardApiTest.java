@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -50,8 +50,8 @@ class DashboardApiTest {
     solvedId = solves.turnstile(SOLVED);
     failedId = solves.enqueue(FAILED, CaptchaType.TURNSTILE,
         Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl(FAILED)));
-    solves.awaitStatus(solvedId, SolveStatus.SOLVED);
-    solves.awaitStatus(failedId, SolveStatus.FAILED);
+    solves.awaitStatus(solvedId, SolveState.SOLVED);
+    solves.awaitStatus(failedId, SolveState.FAILED);
     // read before anyone claims it: claiming clears the column
     token = solves.token(solvedId);
     org.awaitility.Awaitility.await().until(() -> dashboard.api("/api/jobs?state=FAILED").body().contains(FAILED));

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,7 +49,7 @@ class BreakerAndPreflightTest {
       Solves solves = new Solves(first);
       long rejectedBefore = sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST");
       UUID one = solves.turnstile("breaker-1");
-      Solve failed = solves.awaitStatus(one, SolveStatus.FAILED);
+      Solve failed = solves.awaitStatus(one, SolveState.FAILED);
       assertThat(failed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
       assertThat(failed.errorClass()).isEqualTo("credential");
       assertThat(first.bean(Breaker.class).openState()).isPresent();
@@ -59,7 +59,7 @@ class BreakerAndPreflightTest {
       try (WorkerNode second = WorkerNode.start(db, sim.baseUrl(), UNKNOWN_KEY, noPreflight)) {
         first.close();
         UUID two = new Solves(second).turnstile("breaker-2");
-        Solve alsoFailed = new Solves(second).awaitStatus(two, SolveStatus.FAILED);
+        Solve alsoFailed = new Solves(second).awaitStatus(two, SolveState.FAILED);
 
         assertThat(alsoFailed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
         assertThat(alsoFailed.errorClass()).isEqualTo("credential");
@@ -90,11 +90,11 @@ class BreakerAndPreflightTest {
       Breaker breaker = node.bean(Breaker.class);
       breaker.open("ERROR_IP_NOT_ALLOWED", "test");
       Solves solves = new Solves(node);
-      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-1"), SolveStatus.FAILED).errorCode())
+      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-1"), SolveState.FAILED).errorCode())
           .isEqualTo("ERROR_IP_NOT_ALLOWED");
 
       assertThat(breaker.closeBreaker()).isTrue();
-      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveStatus.SOLVED).submits()).isEqualTo(1);
+      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveState.SOLVED).submits()).isEqualTo(1);
     }
   }
 

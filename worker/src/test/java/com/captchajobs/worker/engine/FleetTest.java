@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,7 +60,7 @@ class FleetTest {
             .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
 
         SimulatorStats stats = sim.stats();
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
         assertThat(stats.rejected("ERROR_ZERO_BALANCE")).isZero();
         assertThat(stats.duplicateSubmits()).isZero();
@@ -89,7 +89,7 @@ class FleetTest {
           ids.add(solves.turnstile("chaos-" + i));
         }
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-            .until(() -> ids.stream().filter(id -> solves.get(id).status() == SolveStatus.SOLVED).count() >= 5);
+            .until(() -> ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count() >= 5);
         int heldByVictim = solves.jdbc().queryForObject(
             "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'", Integer.class);
         workers.get(0).kill();
@@ -97,7 +97,7 @@ class FleetTest {
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
             .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
         SimulatorStats stats = sim.stats();
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
         assertThat(stats.submitsByPageUrl().values()).hasSize(30).allMatch(n -> n == 1L);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
         await().atMost(Duration.ofSeconds(30)).until(() -> solves.jdbc().queryForObject(

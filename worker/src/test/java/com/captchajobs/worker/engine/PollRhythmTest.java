@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -43,7 +43,7 @@ class PollRhythmTest {
 
       List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
       SimulatorStats stats = sim.stats();
-      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
       assertThat(lateness).hasSizeGreaterThan(ids.size());
       System.out.printf("[rhythm] %d polls for %d solves: lateness p50 %.3f s, p95 %.3f s, max %.3f s%n",
           lateness.size(), ids.size(), FleetFigures.percentile(lateness, 0.5),

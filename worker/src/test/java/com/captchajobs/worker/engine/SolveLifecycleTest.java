@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -66,7 +66,7 @@ class SolveLifecycleTest {
   @Test
   void aSolveGoesFromQueuedThroughSubmittedToSolvedAndStoresItsTokenWithAnExpiry() {
     UUID id = solves.turnstile("lifecycle-1");
-    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
 
     assertThat(solved.taskId()).isNotBlank();
     assertThat(solved.submittedAt()).isNotNull();
@@ -83,7 +83,7 @@ class SolveLifecycleTest {
   void aPermanentCodeCostsOneInPhpCallAndEndsTheJobFailedWithoutRetry() {
     UUID id = solves.enqueue("lifecycle-permanent", CaptchaType.TURNSTILE,
         Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-permanent")));
-    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED);
+    Solve failed = solves.awaitStatus(id, SolveState.FAILED);
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(failed.errorClass()).isEqualTo("request");
@@ -101,7 +101,7 @@ class SolveLifecycleTest {
   void aTransientInPhpFaultIsRetriedAndTheSolveStillSucceeds() {
     sim.injectNext(Endpoint.IN, Fault.HTML_502);
     UUID id = solves.turnstile("lifecycle-transient-in");
-    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
 
     assertThat(solved.submits()).isEqualTo(1);
     List<JobState> history = states(SolveJobs.enqueueJobId(id));
@@ -112,9 +112,9 @@ class SolveLifecycleTest {
   @Test
   void aTransientPollFailureIsRetriedOnTheSameTaskId() {
     UUID id = solves.turnstile("lifecycle-transient-res");
-    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     sim.injectNext(Endpoint.RES, Fault.HTML_500);
-    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(solved.submits()).isEqualTo(1);
@@ -127,12 +127,12 @@ class SolveLifecycleTest {
   @Test
   void runningTheSubmitJobAgainAfterInPhpAnsweredNeverSubmitsTwice() {
     UUID id = solves.turnstile("lifecycle-rerun");
-    solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    solves.awaitStatus(id, SolveState.SUBMITTED);
     SubmitJob submitJob = node.bean(SubmitJob.class);
 
     submitJob.submit(id, 0);
     submitJob.submit(id, 0);
-    solves.awaitStatus(id, SolveStatus.SOLVED);
+    solves.awaitStatus(id, SolveState.SOLVED);
     submitJob.submit(id, 0);
 
     assertThat(submitsFor("lifecycle-rerun")).isEqualTo(1);
@@ -160,7 +160,7 @@ class SolveLifecycleTest {
       }
     }
     pool.shutdown();
-    solves.awaitStatus(id, SolveStatus.SOLVED);
+    solves.awaitStatus(id, SolveState.SOLVED);
 
     assertThat(busy).isLessThan(4);
     assertThat(submitsFor("lifecycle-concurrent")).isEqualTo(1);
@@ -172,12 +172,12 @@ class SolveLifecycleTest {
     // Long first wait, so that the first poll job is still waiting when we "crash".
     UUID id = solves.enqueue("lifecycle-crash", CaptchaType.RECAPTCHA_V3,
         Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-crash")));
-    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     // The crash: the poll job is lost, the row keeps the task id committed before it.
     node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
     node.bean(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
-    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-crash")).isEqualTo(1);
@@ -187,11 +187,11 @@ class SolveLifecycleTest {
   void aSolveACrashLeftWithoutAnyJobIsResumedByTheRepairPass() {
     UUID id = solves.enqueue("lifecycle-orphan", CaptchaType.RECAPTCHA_V3,
         Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-orphan")));
-    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     // The crash: the poll job is gone and nobody reruns the submit job.
     node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
-    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-orphan")).isEqualTo(1);
@@ -201,7 +201,7 @@ class SolveLifecycleTest {
   void anUnsolvableTaskIsSubmittedOnceMoreThenFails() {
     UUID id = solves.enqueue("lifecycle-unsolvable", CaptchaType.TURNSTILE,
         Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", "https://shop.example.test/unsolvable/lifecycle"));
-    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED, Duration.ofSeconds(90));
+    Solve failed = solves.awaitStatus(id, SolveState.FAILED, Duration.ofSeconds(90));
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
     assertThat(failed.errorClass()).isEqualTo("unsolvable");
@@ -214,8 +214,8 @@ class SolveLifecycleTest {
     UUID ok = solves.turnstile("lifecycle-secrets-ok");
     UUID bad = solves.enqueue("lifecycle-secrets-bad", CaptchaType.TURNSTILE,
         Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-secrets-bad")));
-    solves.awaitStatus(ok, SolveStatus.SOLVED);
-    solves.awaitStatus(bad, SolveStatus.FAILED);
+    solves.awaitStatus(ok, SolveState.SOLVED);
+    solves.awaitStatus(bad, SolveState.FAILED);
 
     List<String> stored = solves.everyStoredText();
     assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,8 +34,8 @@ class ThreadSaturationAndPriorityTest {
       Solves solves = new Solves(node);
       UUID a = solves.turnstile("saturation-a");
       UUID b = solves.turnstile("saturation-b");
-      Solve solvedA = solves.awaitStatus(a, SolveStatus.SOLVED);
-      Solve solvedB = solves.awaitStatus(b, SolveStatus.SOLVED);
+      Solve solvedA = solves.awaitStatus(a, SolveState.SOLVED);
+      Solve solvedB = solves.awaitStatus(b, SolveState.SOLVED);
 
       assertThat(sim.stats().rejected("ERROR_ZERO_BALANCE")).isPositive();
       assertThat(solvedA.submits() + solvedB.submits()).isEqualTo(2);
@@ -60,15 +60,15 @@ class ThreadSaturationAndPriorityTest {
         backlog.add(solves.turnstile("backlog-" + i));
       }
       await().atMost(Duration.ofSeconds(30)).until(() ->
-          backlog.stream().filter(id -> solves.get(id).status() == SolveStatus.WAITING_FOR_THREAD).count() >= 3);
+          backlog.stream().filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD).count() >= 3);
       UUID urgent = enqueuer.enqueue("checkout-urgent", CaptchaType.TURNSTILE,
           Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl("checkout-urgent")), 10, null).id();
       // Once the urgent solve has reached the queue (parked, or straight through), every backlog
       // solve still waiting then must be submitted after it.
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
-          .until(() -> solves.get(urgent).status() != SolveStatus.QUEUED);
+          .until(() -> solves.get(urgent).status() != SolveState.QUEUED);
       List<UUID> waitingWhenUrgentQueued = backlog.stream()
-          .filter(id -> solves.get(id).status() == SolveStatus.WAITING_FOR_THREAD).toList();
+          .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD).toList();
 
       await().atMost(Duration.ofSeconds(90)).until(() ->
           backlog.stream().allMatch(id -> solves.get(id).status().isFinal()) && solves.get(urgent).status().isFinal());

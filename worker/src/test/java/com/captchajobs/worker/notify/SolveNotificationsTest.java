@@ -8,7 +8,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -55,7 +55,7 @@ class SolveNotificationsTest {
   @Test
   void aSubscriberAndAGlobalListenerSeeEveryStatusChangeOfTheSolve() {
     UUID id = UUID.randomUUID();
-    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
+    List<SolveState> seen = new CopyOnWriteArrayList<>();
     List<String> global = new CopyOnWriteArrayList<>();
     notifications.subscribe(id, seen::add);
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
@@ -66,19 +66,19 @@ class SolveNotificationsTest {
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
     await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
-    assertThat(seen).containsExactly(SolveStatus.QUEUED, SolveStatus.SUBMITTED, SolveStatus.FAILED);
+    assertThat(seen).containsExactly(SolveState.QUEUED, SolveState.SUBMITTED, SolveState.FAILED);
     assertThat(global).contains(id + ":FAILED");
   }
 
   @Test
   void afterALostConnectionItReconnectsAndSubscribersGetTheCurrentStatusOfTheRow() throws Exception {
     UUID id = insert("notify-2");
-    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
+    List<SolveState> seen = new CopyOnWriteArrayList<>();
     AutoCloseable subscription = notifications.subscribe(id, seen::add);
     List<Boolean> reconnects = new CopyOnWriteArrayList<>();
     notifications.addListener(new SolveNotifications.Listener() {
       @Override
-      public void onStatus(UUID solveId, SolveStatus status) {}
+      public void onStatus(UUID solveId, SolveState status) {}
 
       @Override
       public void onReconnect() {
@@ -88,9 +88,9 @@ class SolveNotificationsTest {
 
     notifications.dropConnection();
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
-    assertThat(seen).contains(SolveStatus.QUEUED); // the re-check after reconnecting
+    assertThat(seen).contains(SolveState.QUEUED); // the re-check after reconnecting
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
-    await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveStatus.FAILED));
+    await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveState.FAILED));
 
     subscription.close();
     assertThat(notifications.subscribedSolves()).isZero();

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.core.internal.engine.PollJobRequest;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -112,7 +112,7 @@ class GracefulShutdownTest {
             && f.getMessage().contains("background job server has stopped"));
         assertThat(cutHistory.get(cutHistory.size() - 1)).isInstanceOf(SucceededState.class);
         assertThat(cutHistory).anyMatch(s -> s instanceof ProcessingState p && p.getServerId().equals(survivorServer));
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
         assertThat(stats.submitsByPageUrl().values()).hasSize(16).allMatch(n -> n == 1L);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
       } finally {

@@ -14,7 +14,7 @@ import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import java.net.http.HttpResponse;
@@ -85,18 +85,18 @@ class SecretsNeverLeakTest {
         UUID breakerOpen = rejected.bean(SolveEnqueuer.class).enqueue("ops-breaker", CaptchaType.TURNSTILE,
             Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl("ops-breaker")), 0, null).id();
 
-        awaitStatus(repository, solved, SolveStatus.SOLVED);
+        awaitStatus(repository, solved, SolveState.SOLVED);
         tokens.add(token(node, solved));
-        awaitStatus(repository, claimed, SolveStatus.SOLVED);
+        awaitStatus(repository, claimed, SolveState.SOLVED);
         tokens.add(repository.claim(claimed, Instant.now()).orElseThrow().token());
-        awaitStatus(repository, retried, SolveStatus.SOLVED);
+        awaitStatus(repository, retried, SolveState.SOLVED);
         tokens.add(token(node, retried));
-        awaitStatus(repository, permanent, SolveStatus.FAILED);
-        awaitStatus(repository, unsolvable, SolveStatus.FAILED);
-        awaitStatus(repository, expired, SolveStatus.EXPIRED);
-        awaitStatus(rejected.bean(SolveRepository.class), breakerOpen, SolveStatus.FAILED);
+        awaitStatus(repository, permanent, SolveState.FAILED);
+        awaitStatus(repository, unsolvable, SolveState.FAILED);
+        awaitStatus(repository, expired, SolveState.EXPIRED);
+        awaitStatus(rejected.bean(SolveRepository.class), breakerOpen, SolveState.FAILED);
 
-        assertThat(repository.find(claimed).orElseThrow().status()).isEqualTo(SolveStatus.CLAIMED);
+        assertThat(repository.find(claimed).orElseThrow().status()).isEqualTo(SolveState.CLAIMED);
         assertThat(repository.find(retried).orElseThrow().submits()).isEqualTo(1);
         assertThat(history(node, retried)).anyMatch(s -> s instanceof ScheduledState sc && sc.getReason().startsWith("Retry 1 of"));
         assertThat(repository.find(unsolvable).orElseThrow().errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
@@ -135,7 +135,7 @@ class SecretsNeverLeakTest {
         Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl), 0, null).id();
   }
 
-  static void awaitStatus(SolveRepository repository, UUID id, SolveStatus status) {
+  static void awaitStatus(SolveRepository repository, UUID id, SolveState status) {
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
         .until(() -> repository.find(id).map(Solve::status).orElse(null) == status);
   }

@@ -6,7 +6,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.engine.SolveState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +46,11 @@ public final class Solves {
     return repository.find(id).orElseThrow();
   }
 
-  public Solve awaitStatus(UUID id, SolveStatus status) {
+  public Solve awaitStatus(UUID id, SolveState status) {
     return awaitStatus(id, status, Duration.ofSeconds(60));
   }
 
-  public Solve awaitStatus(UUID id, SolveStatus status, Duration atMost) {
+  public Solve awaitStatus(UUID id, SolveState status, Duration atMost) {
     await().atMost(atMost).pollInterval(Duration.ofMillis(50))
         .until(() -> get(id).status() == status);
     return get(id);

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
@@ -57,7 +56,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   public void run(PollJobRequest request) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
     if (solve == null
-        || solve.status() != SolveStatus.SUBMITTED
+        || solve.status() != SolveState.SUBMITTED
         || solve.submits() != request.submitNo()) {
       return; // stale: solved, failed or resubmitted meanwhile
     }

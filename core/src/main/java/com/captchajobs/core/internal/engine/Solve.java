@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
@@ -16,7 +15,7 @@ public record Solve(
     Map<String, String> params,
     int priority,
     String callbackUrl,
-    SolveStatus status,
+    SolveState status,
     String taskId,
     Instant submittedAt,
     Instant solvedAt,

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import java.sql.ResultSet;
@@ -321,7 +320,7 @@ public final class SolveRepository {
         json.readValue(rs.getString("params"), PARAMS),
         rs.getInt("priority"),
         rs.getString("callback_url"),
-        SolveStatus.valueOf(rs.getString("status")),
+        SolveState.valueOf(rs.getString("status")),
         rs.getString("task_id"),
         Db.instant(rs, "submitted_at"),
         Db.instant(rs, "solved_at"),

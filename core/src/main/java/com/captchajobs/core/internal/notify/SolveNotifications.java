@@ -1,10 +1,10 @@
 package com.captchajobs.core.internal.notify;
 
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
 import javax.sql.DataSource;
 
-import com.captchajobs.core.SolveStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -61,16 +61,16 @@ public final class SolveNotifications implements AutoCloseable {
 
   /** Sees every notification of this node. */
   public interface Listener {
-    void onStatus(UUID id, SolveStatus status);
+    void onStatus(UUID id, SolveState status);
 
     /** The connection was (re)established: notifications may have been missed before it. */
     default void onReconnect() {}
   }
 
   private final ConnectionFactory connections;
-  private final Function<UUID, Optional<SolveStatus>> currentStatus;
+  private final Function<UUID, Optional<SolveState>> currentStatus;
   private final Duration maxBackoff;
-  private final Map<UUID, Set<Consumer<SolveStatus>>> subscribers = new ConcurrentHashMap<>();
+  private final Map<UUID, Set<Consumer<SolveState>>> subscribers = new ConcurrentHashMap<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch listening = new CountDownLatch(1);
   private volatile boolean closed;
@@ -88,13 +88,13 @@ public final class SolveNotifications implements AutoCloseable {
   }
 
   public SolveNotifications(
-      ConnectionFactory connections, Function<UUID, Optional<SolveStatus>> currentStatus) {
+      ConnectionFactory connections, Function<UUID, Optional<SolveState>> currentStatus) {
     this(connections, currentStatus, Duration.ofSeconds(5));
   }
 
   SolveNotifications(
       ConnectionFactory connections,
-      Function<UUID, Optional<SolveStatus>> currentStatus,
+      Function<UUID, Optional<SolveState>> currentStatus,
       Duration maxBackoff) {
     this.connections = connections;
     this.currentStatus = currentStatus;
@@ -121,7 +121,7 @@ public final class SolveNotifications implements AutoCloseable {
    * closed. The caller should read the row once after subscribing: a change committed just before
    * the subscription is not notified to it.
    */
-  public AutoCloseable subscribe(UUID id, Consumer<SolveStatus> onStatus) {
+  public AutoCloseable subscribe(UUID id, Consumer<SolveState> onStatus) {
     subscribers.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(onStatus);
     return () -> subscribers.computeIfPresent(id, (k, set) -> {
       set.remove(onStatus);
@@ -205,10 +205,10 @@ public final class SolveNotifications implements AutoCloseable {
   void dispatch(String payload) {
     int colon = payload.indexOf(':');
     UUID id;
-    SolveStatus status;
+    SolveState status;
     try {
       id = UUID.fromString(payload.substring(0, colon));
-      status = SolveStatus.valueOf(payload.substring(colon + 1));
+      status = SolveState.valueOf(payload.substring(colon + 1));
     } catch (RuntimeException e) {
       log.warn("Ignoring malformed notification on {}: {}", CHANNEL, payload);
       return;
@@ -223,12 +223,12 @@ public final class SolveNotifications implements AutoCloseable {
     }
   }
 
-  private void deliver(UUID id, SolveStatus status) {
-    Set<Consumer<SolveStatus>> set = subscribers.get(id);
+  private void deliver(UUID id, SolveState status) {
+    Set<Consumer<SolveState>> set = subscribers.get(id);
     if (set == null) {
       return;
     }
-    for (Consumer<SolveStatus> c : List.copyOf(set)) {
+    for (Consumer<SolveState> c : List.copyOf(set)) {
       try {
         c.accept(status);
       } catch (RuntimeException e) {

@@ -1,11 +1,11 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.internal.engine.SolveState;
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class WebhookTrigger implements SolveNotifications.Listener {
 
   /** The outcomes a caller is told about; CLAIMED and EXPIRED follow from its own actions. */
-  public static final Set<SolveStatus> OUTCOMES = Set.of(SolveStatus.SOLVED, SolveStatus.FAILED);
+  public static final Set<SolveState> OUTCOMES = Set.of(SolveState.SOLVED, SolveState.FAILED);
 
   /** How far back a reconnect looks for outcomes whose notification may have been missed. */
   static final Duration CATCH_UP = Duration.ofMinutes(10);
@@ -44,12 +44,12 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
     this.clock = clock;
   }
 
-  public static UUID jobId(UUID solveId, SolveStatus status) {
+  public static UUID jobId(UUID solveId, SolveState status) {
     return SolveJobs.jobId(solveId, "webhook:" + status);
   }
 
   @Override
-  public void onStatus(UUID id, SolveStatus status) {
+  public void onStatus(UUID id, SolveState status) {
     if (OUTCOMES.contains(status)) {
       repository.find(id).filter(s -> s.callbackUrl() != null).ifPresent(s -> create(s, status));
     }
@@ -60,13 +60,13 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
     for (UUID id : recentOutcomesWithCallback()) {
       repository.find(id).ifPresent(s -> {
         // A SOLVED row that was claimed meanwhile still had a SOLVED outcome to report.
-        SolveStatus outcome = s.status() == SolveStatus.FAILED ? SolveStatus.FAILED : SolveStatus.SOLVED;
+        SolveState outcome = s.status() == SolveState.FAILED ? SolveState.FAILED : SolveState.SOLVED;
         create(s, outcome);
       });
     }
   }
 
-  void create(Solve solve, SolveStatus status) {
+  void create(Solve solve, SolveState status) {
     scheduler.create(aJob()
         .withId(jobId(solve.id(), status))
         .withName("Webhook " + status + " " + solve.type() + " " + solve.businessKey())

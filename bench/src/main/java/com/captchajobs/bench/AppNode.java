@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.worker.WorkerApplication;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
@@ -26,7 +27,7 @@ public final class AppNode implements AutoCloseable {
 
   private AppNode(ConfigurableApplicationContext context) {
     this.context = context;
-    this.enqueuer = context.getBean(SolveEnqueuer.class);
+    this.enqueuer = context.getBean(CaptchaJobs.class).part(SolveEnqueuer.class).orElseThrow();
   }
 
   public static AppNode start(String jdbcUrl, String baseUrl, int threads) {

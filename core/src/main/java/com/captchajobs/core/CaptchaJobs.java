@@ -26,6 +26,7 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -65,12 +66,15 @@ public final class CaptchaJobs implements AutoCloseable {
   private final Solves solves;
   private final Worker worker;
   private final Deque<AutoCloseable> parts;
+  private final List<Object> engine;
 
-  private CaptchaJobs(Schema schema, Solves solves, Worker worker, Deque<AutoCloseable> parts) {
+  private CaptchaJobs(
+      Schema schema, Solves solves, Worker worker, Deque<AutoCloseable> parts, List<Object> engine) {
     this.schema = schema;
     this.solves = solves;
     this.worker = worker;
     this.parts = parts;
+    this.engine = List.copyOf(engine);
   }
 
   public static Builder builder() {
@@ -98,6 +102,14 @@ public final class CaptchaJobs implements AutoCloseable {
    */
   public Optional<Worker> worker() {
     return Optional.ofNullable(worker);
+  }
+
+  /**
+   * One of the engine's parts by type (repository, enqueuer, gate, breaker, JobRunr storage, ...),
+   * for tools and tests that look inside. Not API: the types are internal and may change.
+   */
+  public <T> Optional<T> part(Class<T> type) {
+    return engine.stream().filter(type::isInstance).map(type::cast).findFirst();
   }
 
   /** Stops the dashboard, the server, the listener and the repair pass, in reverse start order. */
@@ -333,23 +345,26 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications = SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
         Solves solves = new Solves(new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
+        List<Object> inside = new ArrayList<>(List.of(repository, jobs, notifications,
+            solves.enqueuer(), jobRunr.scheduler(), jobRunr.storage()));
         Worker worker = null;
         if (client != null || apiKey != null) {
-          worker = startWorker(named, engine, jobRunr, repository, jobs, notifications, parts);
+          worker = startWorker(named, engine, jobRunr, repository, jobs, notifications, parts, inside);
         }
         if (dashboardPort != null) {
           jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
         }
-        return new CaptchaJobs(named, solves, worker, parts);
+        return new CaptchaJobs(named, solves, worker, parts, inside);
       } catch (RuntimeException e) {
-        new CaptchaJobs(named, null, null, parts).close();
+        new CaptchaJobs(named, null, null, parts, List.of()).close();
         throw e;
       }
     }
 
     private Worker startWorker(
         Schema named, EngineSettings engine, OwnJobRunr jobRunr, SolveRepository repository,
-        SolveJobs jobs, SolveNotifications notifications, Deque<AutoCloseable> parts) {
+        SolveJobs jobs, SolveNotifications notifications, Deque<AutoCloseable> parts,
+        List<Object> inside) {
       CaptchaAiClient captchaAi = client != null ? client : CaptchaAiClient.builder()
           .apiKey(apiKey)
           .baseUrl(baseUrl)
@@ -384,6 +399,8 @@ public final class CaptchaJobs implements AutoCloseable {
           new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
       startup.startBackground();
       parts.push(startup);
+      inside.addAll(List.of(captchaAi, breaker, gate, handoff, waits, planCheck, submitJob, pollJob,
+          reconciler, webhookJob, server));
       log.info("CaptchaJobs worker {} started: fleet cap {} threads, schema {}", nodeName,
           engine.threads(), named);
       return new Worker(gate, breaker, planCheck, server);

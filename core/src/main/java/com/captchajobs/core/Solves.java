@@ -50,6 +50,10 @@ public final class Solves {
     this.events = events;
   }
 
+  SolveEnqueuer enqueuer() {
+    return enqueuer;
+  }
+
   /** The outcome of {@link #accept}: the solve, its status now, and whether this call stored it. */
   public record Accepted(UUID id, SolveStatus status, boolean created) {}
 

@@ -1,5 +1,6 @@
 package com.captchajobs.worker.testing;
 
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.worker.WorkerApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,8 +43,13 @@ public final class WorkerNode implements AutoCloseable {
     return new WorkerNode(context);
   }
 
+  /** A bean of the node's context, or else a part of its CaptchaJobs engine. */
   public <T> T bean(Class<T> type) {
-    return context.getBean(type);
+    if (context.getBeanProvider(type).getIfAvailable() != null) {
+      return context.getBean(type);
+    }
+    return context.getBean(CaptchaJobs.class).part(type)
+        .orElseThrow(() -> new IllegalArgumentException("no bean or engine part " + type.getName()));
   }
 
   public ConfigurableApplicationContext context() {

@@ -35,14 +35,24 @@ public final class WorkerProcess implements AutoCloseable {
   }
 
   public static WorkerProcess start(String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    return start(List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
+        name, jdbcUrl, baseUrl, apiKey, extra);
+  }
+
+  /** The worker node as operators run it: {@code java -jar captchajobs-worker.jar}. */
+  public static WorkerProcess startJar(
+      Path jar, String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    return start(List.of("-jar", jar.toAbsolutePath().toString()), name, jdbcUrl, baseUrl, apiKey, extra);
+  }
+
+  private static WorkerProcess start(
+      List<String> launch, String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(WorkerApplication.class.getName());
+    command.addAll(launch);
     command.add("--server.port=" + port);
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);

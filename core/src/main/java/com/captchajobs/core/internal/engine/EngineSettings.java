@@ -99,6 +99,15 @@ public record EngineSettings(
         transientRetries, threadWait, stuckAfter, lostSubmitHold);
   }
 
+  /** These settings with another first-poll wait for one type. */
+  public EngineSettings withFirstPollWait(CaptchaType type, Duration wait) {
+    Map<CaptchaType, Duration> waits = new EnumMap<>(firstPollWaits);
+    waits.put(type, wait);
+    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
+        waits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
+        transientRetries, threadWait, stuckAfter, lostSubmitHold);
+  }
+
   public Duration firstPollWait(CaptchaType type) {
     return firstPollWaits.get(type);
   }

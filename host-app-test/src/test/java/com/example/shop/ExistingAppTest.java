@@ -1,5 +1,6 @@
 package com.example.shop;
 
+import com.captchajobs.core.client.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,7 +12,8 @@ import com.captchajobs.core.TokenAlreadyClaimedException;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
-import com.captchajobs.worker.testing.WorkerNode;
+import com.captchajobs.worker.testing.WorkerProcess;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -32,7 +34,7 @@ class ExistingAppTest {
   static final String KEY = "existingKeyEXISTINGkey0123456789";
 
   static CaptchaAiSimulator sim;
-  static WorkerNode worker;
+  static WorkerProcess worker;
   static ConfigurableApplicationContext shop;
   static Solves solves;
 
@@ -40,7 +42,9 @@ class ExistingAppTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     String db = EmbeddedPostgresSupport.newDatabase();
-    worker = WorkerNode.start(db, sim.baseUrl(), KEY, Map.of("captchaai.first-poll-wait.TURNSTILE", "1s"));
+    worker = WorkerProcess.startJar(Path.of("..", "worker", "target", "captchajobs-worker.jar"),
+        "existing-app-worker", db, sim.baseUrl(), KEY,
+        Map.of("captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
     shop = new SpringApplicationBuilder(ShopApplication.class).properties(Map.of(
         "spring.datasource.url", db,
         "server.port", "0",
@@ -91,6 +95,6 @@ class ExistingAppTest {
     SolveStatusView view = solves.await(id, Duration.ofSeconds(1)).get();
     assertThat(view.status()).isEqualTo(SolveStatus.FAILED);
     assertThat(view.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
-    assertThat(view.errorClass()).isEqualTo("request");
+    assertThat(view.errorClass()).isEqualTo(ErrorClass.REQUEST);
   }
 }

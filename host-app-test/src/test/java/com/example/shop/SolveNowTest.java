@@ -1,5 +1,6 @@
 package com.example.shop;
 
+import com.captchajobs.core.client.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,6 +35,7 @@ class SolveNowTest {
         "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
         "server.port", "0",
         "captchajobs.worker.enabled", "true",
+        "jobrunr.background-job-server.enabled", "true",
         "captchaai.api-key", KEY,
         "captchaai.base-url", sim.baseUrl(),
         "captchaai.threads", String.valueOf(THREADS),
@@ -67,7 +69,7 @@ class SolveNowTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> solves.solveNow(bad, Duration.ofSeconds(60)))
         .isInstanceOfSatisfying(SolveFailedException.class, e -> {
           assertThat(e.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
-          assertThat(e.errorClass()).isEqualTo("request");
+          assertThat(e.errorClass()).isEqualTo(ErrorClass.REQUEST);
         });
   }
 }

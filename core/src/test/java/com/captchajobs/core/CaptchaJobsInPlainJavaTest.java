@@ -1,0 +1,120 @@
+package com.captchajobs.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.EngineSettings;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * CaptchaJobs without Spring: an enqueue-only instance and a worker instance on one database, the
+ * way two plain Java processes of a fleet would share it. Nothing of Spring is on this class path.
+ */
+class CaptchaJobsInPlainJavaTest {
+
+  static final String KEY = "plainjava0plainjava0plainjava012";
+
+  CaptchaAiSimulator simulator;
+  PGSimpleDataSource dataSource;
+
+  @BeforeEach
+  void start() {
+    simulator = CaptchaAiSimulator.builder().account(KEY, 3).timeScale(0.1).build().start();
+    dataSource = new PGSimpleDataSource();
+    dataSource.setUrl(EmbeddedPostgresSupport.newDatabase());
+  }
+
+  @AfterEach
+  void stop() {
+    simulator.close();
+  }
+
+  @Test
+  void noSpringClassIsOnTheClassPathOfTheCore() {
+    assertThatThrownBy(() -> Class.forName("org.springframework.context.ApplicationContext"))
+        .isInstanceOf(ClassNotFoundException.class);
+  }
+
+  @Test
+  void aSolveEnqueuedOnAnInstanceWithoutKeyIsSolvedByAWorkerInstanceAndClaimedOnce() throws Exception {
+    try (CaptchaJobs worker = CaptchaJobs.builder()
+            .dataSource(dataSource)
+            .apiKey(KEY)
+            .baseUrl(simulator.baseUrl())
+            .threads(3)
+            .settings(EngineSettings.defaults().withFirstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1)))
+            .nodeName("plain-worker")
+            .build();
+        CaptchaJobs app = CaptchaJobs.builder().dataSource(dataSource).build()) {
+      assertThat(worker.runsWorker()).isTrue();
+      assertThat(app.runsWorker()).isFalse();
+
+      Solves solves = app.solves();
+      UUID id = solves.enqueue(SolveRequest.turnstile("plain-1", "0x4AAAAAAADnPIDROrmt1Wwj",
+          "https://shop.example.test/plain-1"));
+      SolveStatusView solved = solves.await(id, Duration.ofSeconds(60)).get();
+
+      assertThat(solved.status()).isEqualTo(SolveStatus.SOLVED);
+      ClaimedToken token = solves.claim(id);
+      assertThat(token.token()).isNotBlank();
+      assertThatThrownBy(() -> solves.claim(id)).isInstanceOf(TokenAlreadyClaimedException.class);
+      assertThat(simulator.stats(KEY).acceptedSubmits()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void everyTableLivesInTheCaptchajobsSchemaAndNothingInPublic() throws Exception {
+    try (CaptchaJobs app = CaptchaJobs.builder().dataSource(dataSource).build()) {
+      assertThat(app.schema()).isEqualTo("captchajobs");
+    }
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT table_schema, count(*) FROM information_schema.tables"
+            + " WHERE table_schema IN ('public', 'captchajobs') GROUP BY table_schema")) {
+      int inPublic = 0;
+      int inOurs = 0;
+      while (rs.next()) {
+        if (rs.getString(1).equals("public")) {
+          inPublic = rs.getInt(2);
+        } else {
+          inOurs = rs.getInt(2);
+        }
+      }
+      assertThat(inPublic).isZero();
+      assertThat(inOurs).isGreaterThanOrEqualTo(12); // ours, Flyway's history, JobRunr's five and a view
+    }
+  }
+
+  @Test
+  void anInvalidSchemaNameIsRefusedNamingTheProperty() {
+    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(dataSource).schema("Bad-Name").build())
+        .hasMessageContaining("captchajobs.schema");
+  }
+
+  @Test
+  void aUserWithoutCreateSchemaRightGetsAClearMessage() throws Exception {
+    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE ROLE guest_app LOGIN PASSWORD 'guest'");
+      s.execute("REVOKE CREATE ON DATABASE " + c.getCatalog() + " FROM PUBLIC");
+    }
+    PGSimpleDataSource guest = new PGSimpleDataSource();
+    guest.setUrl(dataSource.getUrl().replace("?user=postgres", ""));
+    guest.setUser("guest_app");
+    guest.setPassword("guest");
+
+    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(guest).build())
+        .hasMessageContaining("captchajobs.schema")
+        .hasMessageContaining("CREATE SCHEMA captchajobs AUTHORIZATION guest_app");
+  }
+}

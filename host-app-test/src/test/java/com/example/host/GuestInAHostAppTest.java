@@ -1,0 +1,162 @@
+package com.example.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.SolveStatusView;
+import com.captchajobs.core.Solves;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.worker.testing.WorkerProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.FailedState;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.scheduling.BackgroundJobRequest;
+import org.jobrunr.scheduling.JobRequestScheduler;
+import org.jobrunr.server.BackgroundJobServer;
+import org.jobrunr.storage.StorageProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The guest rules: a host with JobRunr, Flyway and Actuator of its own adds the starter and a
+ * datasource. A worker node (the real jar, in its own JVM) was started on the fresh database
+ * first, so our schema exists before the host's Flyway looks at the database.
+ */
+class GuestInAHostAppTest {
+
+  static final String KEY = "hostapp0hostapp0hostapp0hostapp0";
+  static final String WORKER = "host-test-worker";
+
+  static CaptchaAiSimulator simulator;
+  static WorkerProcess worker;
+  static ConfigurableApplicationContext host;
+  static JdbcTemplate jdbc;
+
+  @BeforeAll
+  static void startWorkerThenHost() {
+    simulator = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.1).build().start();
+    String url = EmbeddedPostgresSupport.newDatabase();
+    worker = WorkerProcess.startJar(Path.of("..", "worker", "target", "captchajobs-worker.jar"),
+        WORKER, url, simulator.baseUrl(), KEY,
+        Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
+    host = new SpringApplicationBuilder(HostApplication.class).properties(Map.of(
+        "spring.datasource.url", url,
+        "server.port", "0",
+        "server.address", "127.0.0.1",
+        "jobrunr.background-job-server.enabled", "true",
+        "jobrunr.background-job-server.poll-interval-in-seconds", "5",
+        "jobrunr.jobs.default-number-of-retries", "1",
+        "jobrunr.jobs.retry-back-off-time-seed", "1",
+        "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
+        "management.endpoints.web.exposure.include", "health")).run();
+    jdbc = new JdbcTemplate(host.getBean(javax.sql.DataSource.class));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (host != null) {
+      host.close();
+    }
+    if (worker != null) {
+      worker.close();
+    }
+    simulator.close();
+  }
+
+  @Test
+  void theHostsFailingJobEndsFailedAfterExactlyTwoAttemptsAsItsOwnRetrySettingSays() {
+    UUID id = host.getBean(JobRequestScheduler.class).enqueue(new HostJobRequest("order-1")).asUUID();
+    StorageProvider hostStorage = host.getBean(StorageProvider.class);
+
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        .until(() -> hostStorage.getJobById(id).getState() == StateName.FAILED);
+    Job job = hostStorage.getJobById(id);
+    assertThat(job.getJobStates().stream().filter(FailedState.class::isInstance)).hasSize(2);
+  }
+
+  @Test
+  void theHostsStaticJobRunrFacadeStillCreatesJobsInTheHostsOwnTables() {
+    long before = count("SELECT count(*) FROM public.jobrunr_jobs");
+    BackgroundJobRequest.enqueue(new HostJobRequest("via-facade"));
+
+    assertThat(count("SELECT count(*) FROM public.jobrunr_jobs")).isEqualTo(before + 1);
+  }
+
+  @Test
+  void theHostsActuatorShowsExactlyWhatItDidBefore() throws Exception {
+    int port = Integer.parseInt(host.getEnvironment().getProperty("local.server.port"));
+    HttpClient http = HttpClient.newHttpClient();
+
+    assertThat(get(http, port, "/actuator/metrics").statusCode()).isEqualTo(404);
+    assertThat(get(http, port, "/actuator/breaker").statusCode()).isEqualTo(404);
+    assertThat(get(http, port, "/actuator/health").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aSolveEnqueuedThroughTheHostsSolvesIsSolvedByTheSeparateWorkerNode() throws Exception {
+    Solves solves = host.getBean(Solves.class);
+    UUID id = solves.enqueue(SolveRequest.turnstile("host-solve-1", "0x4AAAAAAADnPIDROrmt1Wwj",
+        "https://shop.example.test/host-solve-1"));
+
+    SolveStatusView view = solves.await(id, Duration.ofSeconds(60)).get();
+
+    assertThat(view.status()).isEqualTo(SolveStatus.SOLVED);
+    assertThat(solves.claim(id).token()).isNotBlank();
+    assertThat(simulator.stats(KEY).acceptedSubmits()).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void theHostsJobRunrServerNeverRunsACaptchaJobsJobAndOursNeverRunsAHostJob() throws Exception {
+    Solves solves = host.getBean(Solves.class);
+    UUID id = solves.enqueue(SolveRequest.turnstile("host-solve-2", "0x4AAAAAAADnPIDROrmt1Wwj",
+        "https://shop.example.test/host-solve-2"));
+    solves.await(id, Duration.ofSeconds(60)).get();
+
+    assertThat(count("SELECT count(*) FROM public.jobrunr_jobs WHERE jobasjson LIKE '%com.captchajobs%'"))
+        .isZero();
+    assertThat(count("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE '%com.example.host%'"))
+        .isZero();
+    assertThat(count("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE state = 'SUCCEEDED'"))
+        .isGreaterThanOrEqualTo(2);
+    assertThat(jdbc.queryForList("SELECT DISTINCT name FROM captchajobs.jobrunr_backgroundjobservers",
+        String.class)).containsExactly(WORKER);
+    assertThat(host.getBeansOfType(BackgroundJobServer.class)).hasSize(1);
+    assertThat(host.getBean(BackgroundJobServer.class).getConfiguration().getName())
+        .isNotEqualTo(WORKER);
+  }
+
+  @Test
+  void theHostsFlywayHistoryHoldsOnlyItsOwnMigrationAndOurTablesAreInOurSchema() {
+    assertThat(jdbc.queryForList(
+            "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL", String.class))
+        .containsExactly("1");
+    assertThat(jdbc.queryForList("SELECT table_name FROM information_schema.tables"
+            + " WHERE table_schema = 'public' AND table_name LIKE 'captchajobs%'", String.class))
+        .isEmpty();
+    assertThat(count("SELECT count(*) FROM captchajobs.schema_history")).isPositive();
+  }
+
+  private static long count(String sql) {
+    return jdbc.queryForObject(sql, Long.class);
+  }
+
+  private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}

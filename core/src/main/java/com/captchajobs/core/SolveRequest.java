@@ -3,10 +3,9 @@ package com.captchajobs.core;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
+import com.captchajobs.core.internal.engine.SolveFields;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -39,17 +38,17 @@ public final class SolveRequest {
 
   private SolveRequest(
       String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
-    validateBusinessKey(businessKey);
-    if (type == null) {
-      throw new InvalidSolveRequestException("type", "is required");
-    }
     try {
+      SolveFields.validateBusinessKey(businessKey);
+      if (type == null) {
+        throw new InvalidTaskException("type", "is required");
+      }
       CaptchaTask.of(type, params);
+      if (callbackUrl != null) {
+        SolveFields.validateCallbackUrl(callbackUrl);
+      }
     } catch (InvalidTaskException e) {
       throw new InvalidSolveRequestException(e.field(), problem(e));
-    }
-    if (callbackUrl != null) {
-      validateCallbackUrl(callbackUrl);
     }
     this.businessKey = businessKey;
     this.type = type;
@@ -169,34 +168,5 @@ public final class SolveRequest {
   private static String problem(InvalidTaskException e) {
     String message = e.getMessage();
     return message.startsWith(e.field() + " ") ? message.substring(e.field().length() + 1) : message;
-  }
-
-  static void validateBusinessKey(String businessKey) {
-    if (businessKey == null) {
-      throw new InvalidSolveRequestException("businessKey", "is required");
-    }
-    if (businessKey.isBlank()) {
-      throw new InvalidSolveRequestException("businessKey", "must not be empty");
-    }
-    if (businessKey.length() > SolveEnqueuer.MAX_BUSINESS_KEY) {
-      throw new InvalidSolveRequestException(
-          "businessKey", "must be at most " + SolveEnqueuer.MAX_BUSINESS_KEY + " characters");
-    }
-    if (businessKey.chars().anyMatch(Character::isISOControl)) {
-      throw new InvalidSolveRequestException("businessKey", "must not contain control characters");
-    }
-  }
-
-  static void validateCallbackUrl(String url) {
-    try {
-      URI uri = new URI(url);
-      String scheme = uri.getScheme();
-      if (uri.getHost() != null && ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
-        return;
-      }
-    } catch (URISyntaxException e) {
-      // the uniform message below
-    }
-    throw new InvalidSolveRequestException("callbackUrl", "must be an absolute http(s) URL");
   }
 }

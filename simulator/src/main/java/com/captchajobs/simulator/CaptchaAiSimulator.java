@@ -34,10 +34,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Behaviour follows captchaai-api.md §7: key checks first, per-method validation codes, a
- * per-key thread cap from acceptance until the answer is ready, scripted outcomes by magic values
- * (a {@code pageurl} containing {@code unsolvable} or {@code unsolvable-once}, proxy hosts
- * {@code bad.proxy} and {@code dead.proxy}, site key {@code invalid}) and injectable faults.
+ * <p>Behaviour follows docs/captchaai-contract.md ("What the simulator reproduces"): key checks
+ * first, per-method validation codes, a per-key thread cap from acceptance until the answer is
+ * ready, scripted outcomes by magic values (a {@code pageurl} containing {@code unsolvable} or
+ * {@code unsolvable-once}, proxy hosts {@code bad.proxy} and {@code dead.proxy}, site key {@code
+ * invalid}) and injectable faults.
  */
 public final class CaptchaAiSimulator implements AutoCloseable {
   /** The key of the default account (5 threads). */

@@ -207,7 +207,7 @@ final class SimulatorEngine {
 
   // ---- shared checks and bookkeeping ----
 
-  /** Key checks come first on both endpoints (captchaai-api.md §7.3). */
+  /** Key checks come first on both endpoints, before any parameter (docs/captchaai-contract.md). */
   private void checkAccess(RequestParams p, String clientIp, Account account) {
     long now = clock.nowMillis();
     if (ipBans.isBanned(clientIp, now)) {

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks an {@code in.php} request the way CaptchaAI does and turns it into a {@link Submission},
- * or throws {@link ApiError} with the documented code (captchaai-api.md §1, §3).
+ * or throws {@link ApiError} with the documented code (see "Submitting" and "Error codes" in
+ * docs/captchaai-contract.md).
  */
 final class SubmitValidator {
   static final int MIN_IMAGE_BYTES = 100;

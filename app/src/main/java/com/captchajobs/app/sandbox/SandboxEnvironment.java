@@ -11,14 +11,18 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import com.captchajobs.spring.boot.MissingPropertyException;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.PropertySource;
 
 /**
  * The app node's sandbox, and the one place that decides whether it runs. It starts only where
@@ -43,14 +47,20 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
   public static final String ENABLED = PREFIX + "enabled";
 
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final Set<String> IGNORED_SOURCES =
+      Set.of("defaultProperties", ConfigurationPropertySources.ATTACHED_PROPERTY_SOURCE_NAME);
 
   @Override
   public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
     ConfigurableEnvironment env = event.getEnvironment();
-    if (!isSandbox(env)) {
-      return;
+    if (isSandbox(env)) {
+      start(env, event.getSpringApplication());
+    } else if (!has(env, "spring.datasource.url")) {
+      throw new MissingPropertyException("spring.datasource.url",
+          "spring.datasource.url is required: this app node has a CaptchaAI key but no database, and"
+              + " it does not improvise one. Set spring.datasource.url (and spring.datasource.password"
+              + " in the environment), or set neither the database nor the key for the sandbox.");
     }
-    start(env, event.getSpringApplication());
   }
 
   /** Whether this node is a sandbox: forced on, or nothing configured and not forced off. */
@@ -127,9 +137,21 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     application.addListeners((ApplicationFailedEvent event) -> parts.destroy());
   }
 
+  /**
+   * Whether the operator set {@code key}: the node's own defaults (the {@code defaultProperties}
+   * source) do not count, so that the sandbox can still turn the worker on.
+   */
   private static boolean has(ConfigurableEnvironment env, String key) {
-    String value = env.getProperty(key);
-    return value != null && !value.isBlank();
+    for (PropertySource<?> source : env.getPropertySources()) {
+      if (IGNORED_SOURCES.contains(source.getName())) {
+        continue;
+      }
+      Object value = source.getProperty(key);
+      if (value != null && !value.toString().isBlank()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void putIfUnset(ConfigurableEnvironment env, Map<String, Object> props, String key, String value) {

@@ -1,12 +1,14 @@
 package com.captchajobs.core.client;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * What a CaptchaAI code means for the caller (captchaai-api.md §3): permanent classes must never be
- * resent unchanged, {@link #THREADS} waits for a free thread, {@link #TRANSIENT} backs off and
- * retries, {@link #NOT_READY} polls again.
+ * What a CaptchaAI code means for the caller (the table in docs/captchaai-contract.md): permanent
+ * classes must never be resent unchanged, {@link #THREADS} waits for a free thread, {@link
+ * #TRANSIENT} backs off and retries, {@link #NOT_READY} polls again.
  */
 public enum ErrorClass {
   /** The key is wrong, unknown, banned or not allowed from this IP: stop using the key. */
@@ -75,6 +77,15 @@ public enum ErrorClass {
 
   ErrorClass(boolean permanent) {
     this.permanent = permanent;
+  }
+
+  /**
+   * The class as JSON, metrics and logs show it: lower case ({@code transient}, {@code credential},
+   * ...), as the REST API has always written it.
+   */
+  @JsonValue
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** Whether a request that got this class must never be resent unchanged. */

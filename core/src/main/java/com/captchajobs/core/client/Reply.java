@@ -7,8 +7,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One decoded 2xx in.php/res.php body. CaptchaAI does not always honour {@code json=1}, so this
- * reads JSON and plain text alike (captchaai-api.md §0, §2) and never throws: a body it cannot read
- * becomes {@link Garbled}.
+ * reads JSON and plain text alike (see "Replies" in docs/captchaai-contract.md) and never throws: a
+ * body it cannot read becomes {@link Garbled}.
  */
 sealed interface Reply {
 

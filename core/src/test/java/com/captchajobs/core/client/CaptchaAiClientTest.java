@@ -173,7 +173,7 @@ class CaptchaAiClientTest {
     assertThat(base.connectionPool().connectionCount()).isEqualTo(1);
   }
 
-  // --- answers, including the quirks of captchaai-api.md §0 and §2
+  // --- answers, including the reply quirks listed in docs/captchaai-contract.md
 
   @Test
   void aTaskIdSentAsAJsonNumberComesBackAsAString() {

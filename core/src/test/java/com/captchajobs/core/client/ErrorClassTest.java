@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ErrorClassTest {
 
-  /** captchaai-api.md §3, row by row, plus the client's own transport codes. */
+  /** The table of docs/captchaai-contract.md, row by row, plus the client's transport codes. */
   @ParameterizedTest(name = "{0} is {1}")
   @CsvSource(
       delimiter = '|',

@@ -40,7 +40,7 @@ public record EngineSettings(
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
   public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
 
-  /** The documented first waits (captchaai-api.md §4). */
+  /** CaptchaAI's documented first waits (see "Timings" in docs/captchaai-contract.md). */
   public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
     Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
     m.put(CaptchaType.RECAPTCHA_V2, Duration.ofSeconds(15));

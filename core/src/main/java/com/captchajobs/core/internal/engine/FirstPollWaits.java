@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * When to poll a task first (design.md §7). Until enough solves of a type were seen, the
- * documented wait; then a wait learned from what the polls observed, aiming at about one task in
- * five being ready at its first poll: few tasks then wait long for their first poll and few first
- * polls are wasted. Never below the minimum wait; later polls keep their 5 s rhythm.
+ * When to poll a task first (see "First poll" in docs/architecture.md). Until enough solves of a
+ * type were seen, the documented wait; then a wait learned from what the polls observed, aiming at
+ * about one task in five being ready at its first poll: few tasks then wait long for their first
+ * poll and few first polls are wasted. Never below the minimum wait; later polls keep their 5 s
+ * rhythm.
  *
  * <p>The observations are the fleet's, read from the solve table (at most every {@link #REFRESH}),
  * so that a new node starts from what the others learned instead of the documented waits.

@@ -10,10 +10,10 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The fleet-wide cap on solves in flight (design.md §3, §5.1): one row per provider thread in
- * {@code captchajobs.gate_slot}, taken with {@code FOR UPDATE SKIP LOCKED}, so that no two holders
- * ever share a slot whatever the number of nodes and worker threads. A slot is held from just
- * before in.php until the answer, a permanent error, or the end of its lease.
+ * The fleet-wide cap on solves in flight (invariant 1 of docs/architecture.md): one row per
+ * provider thread in {@code captchajobs.gate_slot}, taken with {@code FOR UPDATE SKIP LOCKED}, so
+ * that no two holders ever share a slot whatever the number of nodes and worker threads. A slot is
+ * held from just before in.php until the answer, a permanent error, or the end of its lease.
  *
  * <p>Waiting solves are not spinning: {@link #dispatch} pairs free slots with the best waiting
  * solves (higher priority first, then oldest) and is called by whoever frees a slot.

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the plan with {@code threadsinfo}. After a "no free thread" answer it checks, at most once
  * per interval, whether the plan has lapsed: the provider says no thread is free while none of
- * the key's threads is working. Then it opens the breaker (captchaai-api.md §3, ERROR_ZERO_BALANCE).
+ * the key's threads is working. Then it opens the breaker (ERROR_ZERO_BALANCE in
+ * docs/captchaai-contract.md).
  */
 public final class PlanCheck {
 

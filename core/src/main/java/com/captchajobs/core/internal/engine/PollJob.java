@@ -12,10 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The poll job (design.md §4.3): one res.php call on the stored task id at its intended instant.
- * Token: stored with its expiry, the slot handed to the next waiting solve. Not ready: the next
- * poll 5 s after this one's intended instant, until the solve timeout. A transient failure is
- * retried by JobRunr on the same task id; it never leads to a new submission.
+ * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
+ * task id at its intended instant. Token: stored with its expiry, the slot handed to the next
+ * waiting solve. Not ready: the next poll 5 s after this one's intended instant, until the solve
+ * timeout. A transient failure is retried by JobRunr on the same task id; it never leads to a new
+ * submission.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 

@@ -5,7 +5,8 @@ import java.util.UUID;
 /**
  * Releases a solve's slot and hands free slots to waiting solves at once, inside the job that
  * frees them: the handed solve's submit job is enqueued now and, as this job's worker thread goes
- * idle right after, JobRunr fetches it immediately (jobrunr-notes §3) instead of at its next poll.
+ * idle right after, JobRunr fetches it immediately (a server whose worker frees up looks for
+ * enqueued work at once) instead of at its next poll.
  */
 public final class SlotHandoff {
 

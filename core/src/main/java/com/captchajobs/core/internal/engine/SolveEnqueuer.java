@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.engine;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,14 +12,11 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Stores a solve request under the caller's business key and creates its submit job (design.md
- * §4.1). Everything is validated before anything is stored; the same key with the same payload
- * returns the existing solve, with another payload it is a conflict.
+ * Stores a solve request under the caller's business key and creates its submit job (the
+ * "enqueue" step of docs/architecture.md). Everything is validated before anything is stored; the
+ * same key with the same payload returns the existing solve, with another payload it is a conflict.
  */
 public final class SolveEnqueuer {
-
-  /** Longest business key accepted. */
-  public static final int MAX_BUSINESS_KEY = 200;
 
   private final SolveRepository repository;
   private final SolveJobs jobs;
@@ -49,19 +45,15 @@ public final class SolveEnqueuer {
   }
 
   /**
-   * @throws InvalidTaskException naming the field when the request is invalid (nothing stored)
+   * Takes fields validated at the edge ({@link SolveFields}, by the Java API's {@code
+   * SolveRequest}); the provider parameters are normalised by {@link CaptchaTask}.
+   *
+   * @throws InvalidTaskException naming the field when the parameters are invalid (nothing stored)
    * @throws ConflictException when the business key exists with another payload
    */
   public Enqueued enqueue(
       String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
-    validateBusinessKey(businessKey);
-    if (type == null) {
-      throw new InvalidTaskException("type", "is required");
-    }
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
-    if (callbackUrl != null) {
-      validateCallbackUrl(callbackUrl);
-    }
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
     if (repository.insertIfAbsent(new SolveRepository.NewSolve(
@@ -77,31 +69,6 @@ public final class SolveEnqueuer {
     // Same request again: make sure its first job exists (a no-op when it does).
     jobs.submit(existing.id(), existing.type(), existing.businessKey());
     return new Enqueued(existing.id(), false);
-  }
-
-  static void validateBusinessKey(String businessKey) {
-    if (businessKey == null || businessKey.isBlank()) {
-      throw new InvalidTaskException("businessKey", "must not be empty");
-    }
-    if (businessKey.length() > MAX_BUSINESS_KEY) {
-      throw new InvalidTaskException("businessKey",
-          "must be at most " + MAX_BUSINESS_KEY + " characters");
-    }
-    if (businessKey.chars().anyMatch(Character::isISOControl)) {
-      throw new InvalidTaskException("businessKey", "must not contain control characters");
-    }
-  }
-
-  static void validateCallbackUrl(String callbackUrl) {
-    try {
-      URI uri = new URI(callbackUrl);
-      String scheme = uri.getScheme();
-      if (uri.getHost() == null || !("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
-        throw new InvalidTaskException("callbackUrl", "must be an absolute http(s) URL");
-      }
-    } catch (java.net.URISyntaxException e) {
-      throw new InvalidTaskException("callbackUrl", "must be an absolute http(s) URL");
-    }
   }
 
   static String payloadHash(CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {

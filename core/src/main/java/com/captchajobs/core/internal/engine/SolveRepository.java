@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The solve table. Every method is one statement, so every state change is committed before the
- * caller does anything else (the task id in particular, design.md §5.3).
+ * caller does anything else (the task id in particular: invariant 3 of docs/architecture.md).
  */
 public final class SolveRepository {
 

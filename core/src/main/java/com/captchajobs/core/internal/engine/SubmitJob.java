@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The submit job (design.md §4.2): resumes a stored task id, or takes a slot of the fleet gate
- * and calls in.php, committing the task id before anything else, then schedules the first poll.
- * Safe to run any number of times for one solve: a rerun never submits a task twice.
+ * The submit job (see "How a solve moves" in docs/architecture.md): resumes a stored task id, or
+ * takes a slot of the fleet gate and calls in.php, committing the task id before anything else,
+ * then schedules the first poll. Safe to run any number of times for one solve: a rerun never
+ * submits a task twice.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 

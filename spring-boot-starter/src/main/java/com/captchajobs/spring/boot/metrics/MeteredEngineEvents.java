@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.Locale;
 
 /** Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. */
 public final class MeteredEngineEvents implements EngineEvents {
@@ -49,7 +48,7 @@ public final class MeteredEngineEvents implements EngineEvents {
     Counter.builder("captchajobs.errors")
         .description("classified CaptchaAI errors")
         .tag("code", code)
-        .tag("class", errorClass.name().toLowerCase(Locale.ROOT))
+        .tag("class", errorClass.label())
         .register(registry)
         .increment();
   }

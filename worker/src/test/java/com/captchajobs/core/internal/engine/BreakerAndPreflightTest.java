@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,7 +52,7 @@ class BreakerAndPreflightTest {
       UUID one = solves.turnstile("breaker-1");
       Solve failed = solves.awaitStatus(one, SolveState.FAILED);
       assertThat(failed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
-      assertThat(failed.errorClass()).isEqualTo("credential");
+      assertThat(failed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
       assertThat(first.bean(Breaker.class).openState()).isPresent();
       long rejectedAfterFirst = sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST");
       assertThat(rejectedAfterFirst).isEqualTo(rejectedBefore + 1);
@@ -62,7 +63,7 @@ class BreakerAndPreflightTest {
         Solve alsoFailed = new Solves(second).awaitStatus(two, SolveState.FAILED);
 
         assertThat(alsoFailed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
-        assertThat(alsoFailed.errorClass()).isEqualTo("credential");
+        assertThat(alsoFailed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
         assertThat(sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST")).isEqualTo(rejectedAfterFirst);
         assertThat(sim.stats().submitsByPageUrl()).doesNotContainKey(Solves.pageUrl("breaker-2"));
       }

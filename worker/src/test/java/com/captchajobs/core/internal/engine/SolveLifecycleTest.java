@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,7 +87,7 @@ class SolveLifecycleTest {
     Solve failed = solves.awaitStatus(id, SolveState.FAILED);
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
-    assertThat(failed.errorClass()).isEqualTo("request");
+    assertThat(failed.errorClass()).isEqualTo(ErrorClass.REQUEST);
     UUID jobId = SolveJobs.enqueueJobId(id);
     org.awaitility.Awaitility.await().until(() -> states(jobId).get(states(jobId).size() - 1).getName() == StateName.FAILED);
     List<JobState> history = states(jobId);
@@ -204,7 +205,7 @@ class SolveLifecycleTest {
     Solve failed = solves.awaitStatus(id, SolveState.FAILED, Duration.ofSeconds(90));
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
-    assertThat(failed.errorClass()).isEqualTo("unsolvable");
+    assertThat(failed.errorClass()).isEqualTo(ErrorClass.UNSOLVABLE);
     assertThat(failed.submits()).isEqualTo(2);
     assertThat(sim.stats().submitsByPageUrl().get("https://shop.example.test/unsolvable/lifecycle")).isEqualTo(2L);
   }

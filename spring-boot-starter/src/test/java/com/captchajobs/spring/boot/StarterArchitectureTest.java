@@ -1,0 +1,35 @@
+package com.captchajobs.spring.boot;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The starter wires the core and nothing else: no node, no JobRunr bean types of its own. */
+class StarterArchitectureTest {
+
+  static final JavaClasses STARTER = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("com.captchajobs.spring");
+
+  @Test
+  void theStarterImportsNoNode() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(
+            "com.captchajobs.app..", "com.captchajobs.worker..", "com.captchajobs.dashboard..",
+            "com.captchajobs.bench..", "com.captchajobs.simulator..")
+        .check(STARTER);
+  }
+
+  @Test
+  void theStarterNeverTouchesJobRunrDirectly() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jobrunr..").check(STARTER);
+  }
+
+  @Test
+  void noPackagesOfTheStarterDependOnEachOtherInACycle() {
+    slices().matching("com.captchajobs.(**)").should().beFreeOfCycles().check(STARTER);
+  }
+}

@@ -30,7 +30,7 @@ public class AppApplication {
   public static SpringApplicationBuilder builder() {
     return new SpringApplicationBuilder(AppApplication.class)
         .properties(defaults())
-        .listeners(new SandboxEnvironment());
+        .listeners(new SandboxEnvironment(defaults()));
   }
 
   /** This node's defaults; {@code jobrunr.background-job-server.enabled} of earlier releases still works. */

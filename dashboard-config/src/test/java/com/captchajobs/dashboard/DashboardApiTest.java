@@ -1,5 +1,6 @@
 package com.captchajobs.dashboard;
 
+import com.captchajobs.core.CaptchaJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -84,8 +85,7 @@ class DashboardApiTest {
     String servers = dashboard.api("/api/servers").body();
     assertThat(servers).contains("\"id\":\"" + worker.bean(BackgroundJobServer.class).getId() + "\"");
     assertThat(servers.split("BackgroundJobServerStatus", -1)).hasSize(2);
-    assertThat(dashboard.context().getEnvironment()
-        .getProperty("jobrunr.miscellaneous.allow-anonymous-data-usage")).isEqualTo("false");
+    assertThat(dashboard.context().getBean(CaptchaJobs.class).runsWorker()).isFalse();
   }
 
   @Test

@@ -34,6 +34,7 @@ class DashboardStartupTest {
   @Test
   void withoutCredentialsTheNodeRefusesToStartAndTheAnalysisNamesBothProperties(CapturedOutput output) {
     assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of()))
+        .rootCause()
         .isInstanceOf(MissingDashboardCredentialsException.class)
         .hasMessageContaining("captchajobs.dashboard.username")
         .hasMessageContaining("captchajobs.dashboard.password");
@@ -65,6 +66,7 @@ class DashboardStartupTest {
   @Test
   void onlyAPasswordIsStillRefused() {
     assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of("captchajobs.dashboard.password", "x")))
+        .rootCause()
         .isInstanceOf(MissingDashboardCredentialsException.class)
         .hasMessageContaining("missing: captchajobs.dashboard.username)");
   }

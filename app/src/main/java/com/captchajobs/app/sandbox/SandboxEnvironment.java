@@ -11,11 +11,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import com.captchajobs.spring.boot.MissingPropertyException;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
@@ -47,8 +45,16 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
   public static final String ENABLED = PREFIX + "enabled";
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final Set<String> IGNORED_SOURCES =
-      Set.of("defaultProperties", ConfigurationPropertySources.ATTACHED_PROPERTY_SOURCE_NAME);
+  /** Boot's view over every other source, and its source of default properties. */
+  private static final String ATTACHED_SOURCE = "configurationProperties";
+  private static final String DEFAULTS_SOURCE = "defaultProperties";
+
+  private final Map<String, Object> nodeDefaults;
+
+  /** @param nodeDefaults the app node's own defaults, which do not count as configuration */
+  public SandboxEnvironment(Map<String, Object> nodeDefaults) {
+    this.nodeDefaults = Map.copyOf(nodeDefaults);
+  }
 
   @Override
   public void onApplicationEvent(ApplicationEnvironmentPreparedEvent event) {
@@ -64,7 +70,7 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
   }
 
   /** Whether this node is a sandbox: forced on, or nothing configured and not forced off. */
-  public static boolean isSandbox(ConfigurableEnvironment env) {
+  public boolean isSandbox(ConfigurableEnvironment env) {
     Boolean forced = env.getProperty(ENABLED, Boolean.class);
     if (forced != null) {
       return forced;
@@ -72,7 +78,7 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     return !has(env, "spring.datasource.url") && !hasKey(env);
   }
 
-  private static boolean hasKey(ConfigurableEnvironment env) {
+  private boolean hasKey(ConfigurableEnvironment env) {
     return has(env, "captchaai.api-key") || has(env, "CAPTCHAAI_API_KEY");
   }
 
@@ -90,6 +96,12 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
         props.put(PREFIX + "database", "embedded PostgreSQL " + url);
       }
       if (!hasKey(env)) {
+        if (has(env, "spring.datasource.url")) {
+          throw new MissingPropertyException("captchaai.api-key",
+              "captchajobs.sandbox.enabled=true with spring.datasource.url set and no"
+                  + " captchaai.api-key: the sandbox never puts its simulator on a configured"
+                  + " database. Set CAPTCHAAI_API_KEY, or remove spring.datasource.url.");
+        }
         int threads = env.getProperty("captchaai.threads", Integer.class, SIMULATOR_THREADS);
         CaptchaAiSimulator simulator = CaptchaAiSimulator.builder()
             .account(CaptchaAiSimulator.SANDBOX_KEY, threads)
@@ -138,23 +150,27 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
   }
 
   /**
-   * Whether the operator set {@code key}: the node's own defaults (the {@code defaultProperties}
-   * source) do not count, so that the sandbox can still turn the worker on.
+   * Whether the operator set {@code key}: the node's own defaults do not count, so that the
+   * sandbox can still turn the worker on.
    */
-  private static boolean has(ConfigurableEnvironment env, String key) {
+  private boolean has(ConfigurableEnvironment env, String key) {
     for (PropertySource<?> source : env.getPropertySources()) {
-      if (IGNORED_SOURCES.contains(source.getName())) {
+      if (source.getName().equals(ATTACHED_SOURCE)) {
         continue;
       }
       Object value = source.getProperty(key);
-      if (value != null && !value.toString().isBlank()) {
+      if (value == null || value.toString().isBlank()) {
+        continue;
+      }
+      boolean nodeDefault = source.getName().equals(DEFAULTS_SOURCE) && value.equals(nodeDefaults.get(key));
+      if (!nodeDefault) {
         return true;
       }
     }
     return false;
   }
 
-  private static void putIfUnset(ConfigurableEnvironment env, Map<String, Object> props, String key, String value) {
+  private void putIfUnset(ConfigurableEnvironment env, Map<String, Object> props, String key, String value) {
     if (!has(env, key)) {
       props.put(key, value);
     }

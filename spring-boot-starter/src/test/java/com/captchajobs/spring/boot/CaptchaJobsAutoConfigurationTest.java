@@ -42,7 +42,6 @@ import org.jobrunr.scheduling.JobScheduler;
 import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.utils.mapper.JsonMapper;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.DisposableBean;
@@ -198,8 +197,6 @@ class CaptchaJobsAutoConfigurationTest {
         });
   }
 
-  @Disabled("main-code bug: CaptchaJobsMetricsAutoConfiguration ignores captchajobs.enabled"
-      + " (and the DataSource condition), so captchaJobsEngineEvents and captchaJobsGauges stay")
   @Test
   void disabledCaptchaJobsLeavesNoBeanOfOursAtAll() {
     runner.withUserConfiguration(MeterRegistryConfiguration.class)
@@ -447,17 +444,15 @@ class CaptchaJobsAutoConfigurationTest {
     });
   }
 
-  @Disabled("main-code bug: with a user CaptchaJobs bean that runs no worker and"
-      + " captchajobs.worker.enabled=true, CaptchaJobsActuatorAutoConfiguration calls"
-      + " worker().orElseThrow() and startup fails with a bare NoSuchElementException")
   @Test
-  void aUserDefinedCaptchaJobsWithoutAWorkerGetsNoBreakerBeansEvenWithTheWorkerSwitchOn() {
+  void aUserDefinedCaptchaJobsWithoutAWorkerAndTheWorkerSwitchOnFailsSayingWhatToChange() {
     runner.withUserConfiguration(UserCaptchaJobs.class)
         .withPropertyValues(database(), "captchajobs.worker.enabled=true", "captchaai.api-key=" + KEY)
         .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-          assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+          assertThat(context).hasFailed();
+          assertThat(context).getFailure().rootCause()
+              .hasMessageContaining("captchajobs.worker.enabled=true")
+              .hasMessageContaining("runs no worker");
         });
   }
 

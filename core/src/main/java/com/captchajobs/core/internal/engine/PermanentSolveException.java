@@ -14,7 +14,7 @@ public final class PermanentSolveException extends RuntimeException {
   private final ErrorClass errorClass;
 
   public PermanentSolveException(UUID solveId, String errorCode, ErrorClass errorClass) {
-    super(errorCode + " (" + errorClass + ") for solve " + solveId);
+    super(errorCode + " (" + errorClass.label() + ") for solve " + solveId);
     this.errorCode = errorCode;
     this.errorClass = errorClass;
   }

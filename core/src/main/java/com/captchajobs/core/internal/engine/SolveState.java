@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
-/** The life of a solve as the engine stores it; the public API maps it to {@code SolveState}. */
+/** The life of a solve as the engine stores it; the public API maps it to {@code SolveStatus}. */
 public enum SolveState {
   /** Stored, its submit job created; about to take a slot and call in.php. */
   QUEUED,

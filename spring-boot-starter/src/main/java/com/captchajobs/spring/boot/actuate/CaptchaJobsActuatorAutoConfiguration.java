@@ -29,7 +29,7 @@ public class CaptchaJobsActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     BreakerHealthIndicator breakerHealthIndicator(CaptchaJobs captchaJobs) {
-      CaptchaJobs.Worker worker = captchaJobs.worker().orElseThrow();
+      CaptchaJobs.Worker worker = workerOf(captchaJobs);
       return new BreakerHealthIndicator(worker.breaker(), worker.gate(), worker.planCheck());
     }
   }
@@ -42,7 +42,14 @@ public class CaptchaJobsActuatorAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     BreakerEndpoint breakerEndpoint(CaptchaJobs captchaJobs) {
-      return new BreakerEndpoint(captchaJobs.worker().orElseThrow().breaker());
+      return new BreakerEndpoint(workerOf(captchaJobs).breaker());
     }
+  }
+
+  /** The worker of a node that is told to be one; an application-defined instance may lack it. */
+  static CaptchaJobs.Worker workerOf(CaptchaJobs captchaJobs) {
+    return captchaJobs.worker().orElseThrow(() -> new IllegalStateException(
+        "captchajobs.worker.enabled=true, but the application's own CaptchaJobs bean runs no worker:"
+            + " build it with an API key, or set captchajobs.worker.enabled=false"));
   }
 }

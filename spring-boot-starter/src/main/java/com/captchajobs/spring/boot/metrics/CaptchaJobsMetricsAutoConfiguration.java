@@ -5,10 +5,14 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -17,8 +21,10 @@ import org.springframework.context.annotation.Bean;
  * gate, breaker and plan gauges. Both find the application's registry when it has one and do
  * nothing otherwise; the host's other meters are left alone.
  */
-@AutoConfiguration(before = CaptchaJobsAutoConfiguration.class)
+@AutoConfiguration(after = DataSourceAutoConfiguration.class, before = CaptchaJobsAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBooleanProperty(name = "captchajobs.enabled", matchIfMissing = true)
 public class CaptchaJobsMetricsAutoConfiguration {
 
   @Bean

@@ -12,10 +12,10 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Import;
 
 /**
- * The app node: the REST API over {@code Solves}. Given a database and no key it only enqueues; with
- * {@code captchajobs.worker.enabled=true} and a key it also runs a worker. With nothing configured
- * it is the sandbox (see {@link SandboxEnvironment}). No component scan: what the node serves is
- * listed here.
+ * The app node: the REST API over {@code Solves}. Given a database and no key it only enqueues;
+ * with {@code captchajobs.worker.enabled=true} and a key it also runs a worker. With nothing
+ * configured it is the sandbox (see {@link SandboxEnvironment}). No component scan: what the node
+ * serves is listed here.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -33,12 +33,16 @@ public class AppApplication {
         .listeners(new SandboxEnvironment(defaults()));
   }
 
-  /** This node's defaults; {@code jobrunr.background-job-server.enabled} of earlier releases still works. */
+  /**
+   * This node's defaults; {@code jobrunr.background-job-server.enabled} of earlier releases still
+   * works.
+   */
   public static Map<String, Object> defaults() {
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
-    defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
+    defaults.put(
+        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "always");
     return defaults;
   }

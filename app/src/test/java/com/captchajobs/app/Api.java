@@ -15,7 +15,8 @@ final class Api {
 
   static final JsonMapper JSON = JsonMapper.builder().build();
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
   private final String token;
 
@@ -29,7 +30,8 @@ final class Api {
   }
 
   HttpRequest.Builder request(String path, String authorization) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
@@ -56,8 +58,11 @@ final class Api {
   }
 
   HttpResponse<String> post(String path, String json) {
-    return send(request(path, auth()).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    return send(
+        request(path, auth())
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build());
   }
 
   HttpResponse<String> get(String path) {
@@ -65,7 +70,10 @@ final class Api {
   }
 
   HttpResponse<String> claim(String id) {
-    return send(request("/api/solves/" + id + "/claim", auth()).POST(HttpRequest.BodyPublishers.noBody()).build());
+    return send(
+        request("/api/solves/" + id + "/claim", auth())
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build());
   }
 
   static JsonNode json(HttpResponse<String> response) {

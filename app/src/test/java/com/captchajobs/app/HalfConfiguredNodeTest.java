@@ -34,21 +34,34 @@ class HalfConfiguredNodeTest {
   @Test
   void anAppNodeWithADatabaseAndNoKeyOnlyEnqueuesAndTheWorkersProviderSeesEverySubmit() {
     try (CaptchaAiSimulator simulator =
-            CaptchaAiSimulator.builder().account(KEY, 8).timeScale(0.05).build().start()) {
+        CaptchaAiSimulator.builder().account(KEY, 8).timeScale(0.05).build().start()) {
       String db = EmbeddedPostgresSupport.newDatabase();
-      try (WorkerNode worker = WorkerNode.start(db, simulator.baseUrl(), KEY, Map.of(
-              "captchaai.threads", "8", "captchaai.first-poll-wait.TURNSTILE", "1s"));
-          ConfigurableApplicationContext app = AppApplication.builder().properties(Map.of(
-              "spring.datasource.url", db,
-              "server.port", "0",
-              "server.address", "127.0.0.1",
-              "captchajobs.api.tokens", TOKEN)).run()) {
+      try (WorkerNode worker =
+              WorkerNode.start(
+                  db,
+                  simulator.baseUrl(),
+                  KEY,
+                  Map.of("captchaai.threads", "8", "captchaai.first-poll-wait.TURNSTILE", "1s"));
+          ConfigurableApplicationContext app =
+              AppApplication.builder()
+                  .properties(
+                      Map.of(
+                          "spring.datasource.url",
+                          db,
+                          "server.port",
+                          "0",
+                          "server.address",
+                          "127.0.0.1",
+                          "captchajobs.api.tokens",
+                          TOKEN))
+                  .run()) {
         JdbcTemplate jdbc = new JdbcTemplate(app.getBean(DataSource.class));
 
         assertThat(app.containsBean("captchaJobsSandboxParts")).isFalse();
         assertThat(app.getEnvironment().getProperty("captchajobs.sandbox.active")).isNull();
         assertThat(app.getBean(CaptchaJobs.class).runsWorker()).isFalse();
-        assertThat(jdbc.queryForObject("SELECT capacity FROM captchajobs.gate", Integer.class)).isEqualTo(8);
+        assertThat(jdbc.queryForObject("SELECT capacity FROM captchajobs.gate", Integer.class))
+            .isEqualTo(8);
 
         Api api = new Api(TestApps.port(app), TOKEN);
         List<UUID> ids = new ArrayList<>();
@@ -58,30 +71,48 @@ class HalfConfiguredNodeTest {
           ids.add(UUID.fromString(Api.json(r).get("id").stringValue()));
         }
         Solves solves = app.getBean(Solves.class);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-            .until(() -> ids.stream().allMatch(id -> solves.status(id).status() == SolveStatus.SOLVED));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    ids.stream().allMatch(id -> solves.status(id).status() == SolveStatus.SOLVED));
 
         assertThat(simulator.stats(KEY).acceptedSubmits()).isEqualTo(6);
-        assertThat(jdbc.queryForObject("SELECT capacity FROM captchajobs.gate", Integer.class)).isEqualTo(8);
+        assertThat(jdbc.queryForObject("SELECT capacity FROM captchajobs.gate", Integer.class))
+            .isEqualTo(8);
       }
     }
   }
 
   @Test
   void anAppNodeWithAKeyButNoDatabaseRefusesToStartInsteadOfImprovising() {
-    assertThatThrownBy(() -> AppApplication.builder().properties(Map.of(
-            "server.port", "0",
-            "captchaai.api-key", KEY)).run().close())
+    assertThatThrownBy(
+            () ->
+                AppApplication.builder()
+                    .properties(Map.of("server.port", "0", "captchaai.api-key", KEY))
+                    .run()
+                    .close())
         .hasStackTraceContaining("spring.datasource.url is required");
   }
 
   @Test
   void aWorkerWithoutAKeyRefusesToStartNamingThePropertyAndTheVariable() {
-    assertThatThrownBy(() -> AppApplication.builder().properties(Map.of(
-            "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
-            "server.port", "0",
-            "captchajobs.api.tokens", TOKEN,
-            "captchajobs.worker.enabled", "true")).run().close())
+    assertThatThrownBy(
+            () ->
+                AppApplication.builder()
+                    .properties(
+                        Map.of(
+                            "spring.datasource.url",
+                            EmbeddedPostgresSupport.newDatabase(),
+                            "server.port",
+                            "0",
+                            "captchajobs.api.tokens",
+                            TOKEN,
+                            "captchajobs.worker.enabled",
+                            "true"))
+                    .run()
+                    .close())
         .hasStackTraceContaining("captchaai.api-key")
         .hasStackTraceContaining("CAPTCHAAI_API_KEY");
   }

@@ -4,8 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -48,17 +48,25 @@ class RestFlowTest {
   @BeforeAll
   static void start() throws IOException {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
-    app = TestApps.appWithWorker(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY,
-        Map.of("captchaai.token-ttl.RECAPTCHA_V2", "1s"));
+    app =
+        TestApps.appWithWorker(
+            EmbeddedPostgresSupport.newDatabase(),
+            sim.baseUrl(),
+            KEY,
+            Map.of("captchaai.token-ttl.RECAPTCHA_V2", "1s"));
     api = new Api(TestApps.port(app), TestApps.API_TOKEN);
     receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.createContext("/hook", exchange -> {
-      deliveries.add(new Delivery(exchange.getRequestBody().readAllBytes(),
-          exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Signature"),
-          exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Timestamp")));
-      exchange.sendResponseHeaders(204, -1);
-      exchange.close();
-    });
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          deliveries.add(
+              new Delivery(
+                  exchange.getRequestBody().readAllBytes(),
+                  exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Signature"),
+                  exchange.getRequestHeaders().getFirst("X-CaptchaJobs-Timestamp")));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
     receiver.start();
   }
 
@@ -70,13 +78,22 @@ class RestFlowTest {
   }
 
   static String turnstile(String businessKey) {
-    return "{\"businessKey\":\"" + businessKey + "\",\"type\":\"TURNSTILE\",\"sitekey\":\"" + SITEKEY
-        + "\",\"pageUrl\":\"" + Solves.pageUrl(businessKey) + "\"}";
+    return "{\"businessKey\":\""
+        + businessKey
+        + "\",\"type\":\"TURNSTILE\",\"sitekey\":\""
+        + SITEKEY
+        + "\",\"pageUrl\":\""
+        + Solves.pageUrl(businessKey)
+        + "\"}";
   }
 
   static JsonNode awaitStatus(String id, String status) {
-    await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100))
-        .until(() -> Api.json(api.get("/api/solves/" + id)).get("status").stringValue().equals(status));
+    await()
+        .atMost(Duration.ofSeconds(40))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                Api.json(api.get("/api/solves/" + id)).get("status").stringValue().equals(status));
     return Api.json(api.get("/api/solves/" + id));
   }
 
@@ -92,8 +109,11 @@ class RestFlowTest {
     assertThat(again.statusCode()).isEqualTo(200);
     assertThat(Api.json(again).get("id").stringValue()).isEqualTo(id);
 
-    HttpResponse<String> conflict = api.post("/api/solves",
-        turnstile("rest-idem").replace(Solves.pageUrl("rest-idem"), "https://other.example.test/"));
+    HttpResponse<String> conflict =
+        api.post(
+            "/api/solves",
+            turnstile("rest-idem")
+                .replace(Solves.pageUrl("rest-idem"), "https://other.example.test/"));
     BadRequestsTest.assertProblem(conflict, 409, "businessKey");
     assertThat(Api.json(conflict).get("existingId").stringValue()).isEqualTo(id);
 
@@ -118,16 +138,21 @@ class RestFlowTest {
     assertThat(claim.headers().firstValue("Cache-Control")).hasValue("no-store");
     JsonNode token = Api.json(claim);
     assertThat(token.get("token").stringValue()).isNotBlank();
-    assertThat(token.get("expiresAt").stringValue()).isEqualTo(solved.get("expiresAt").stringValue());
+    assertThat(token.get("expiresAt").stringValue())
+        .isEqualTo(solved.get("expiresAt").stringValue());
 
     BadRequestsTest.assertProblem(api.claim(id), 409, null);
-    assertThat(awaitStatus(id, "CLAIMED").toString()).doesNotContain(token.get("token").stringValue());
+    assertThat(awaitStatus(id, "CLAIMED").toString())
+        .doesNotContain(token.get("token").stringValue());
   }
 
   @Test
   void aClaimAfterTheTokenExpiredIs410() {
-    String body = "{\"businessKey\":\"rest-expiry\",\"type\":\"RECAPTCHA_V2\",\"sitekey\":"
-        + "\"6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf\",\"pageUrl\":\"" + Solves.pageUrl("rest-expiry") + "\"}";
+    String body =
+        "{\"businessKey\":\"rest-expiry\",\"type\":\"RECAPTCHA_V2\",\"sitekey\":"
+            + "\"6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf\",\"pageUrl\":\""
+            + Solves.pageUrl("rest-expiry")
+            + "\"}";
     String id = Api.json(api.post("/api/solves", body)).get("id").stringValue();
     Instant expiresAt = Instant.parse(awaitStatus(id, "SOLVED").get("expiresAt").stringValue());
     await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(expiresAt));
@@ -140,18 +165,30 @@ class RestFlowTest {
     String id = Api.json(api.post("/api/solves", turnstile("rest-sse"))).get("id").stringValue();
     List<String> lines = new CopyOnWriteArrayList<>();
     List<Instant> solvedSeenAt = new CopyOnWriteArrayList<>();
-    CompletableFuture<HttpResponse<Stream<String>>> stream = api.http().sendAsync(
-        api.request("/api/solves/" + id + "/events", api.auth()).header("Accept", "text/event-stream").GET().build(),
-        HttpResponse.BodyHandlers.ofLines());
+    CompletableFuture<HttpResponse<Stream<String>>> stream =
+        api.http()
+            .sendAsync(
+                api.request("/api/solves/" + id + "/events", api.auth())
+                    .header("Accept", "text/event-stream")
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofLines());
     HttpResponse<Stream<String>> response = stream.get(10, TimeUnit.SECONDS);
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
-    CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> response.body().forEach(line -> {
-      lines.add(line);
-      if (line.equals("id:SOLVED")) {
-        solvedSeenAt.add(Instant.now());
-      }
-    }));
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
+    CompletableFuture<Void> reading =
+        CompletableFuture.runAsync(
+            () ->
+                response
+                    .body()
+                    .forEach(
+                        line -> {
+                          lines.add(line);
+                          if (line.equals("id:SOLVED")) {
+                            solvedSeenAt.add(Instant.now());
+                          }
+                        }));
 
     reading.get(40, TimeUnit.SECONDS); // the stream ends after the final status
     assertThat(lines).contains("event:status", "id:QUEUED", "id:SOLVED");
@@ -165,21 +202,28 @@ class RestFlowTest {
 
   @Test
   void theWebhookIsSignedWithHmacSha256OverTheExactBodyAndCarriesNoToken() throws Exception {
-    String body = turnstile("rest-hook").replace("}",
-        ",\"callbackUrl\":\"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook\"}");
+    String body =
+        turnstile("rest-hook")
+            .replace(
+                "}",
+                ",\"callbackUrl\":\"http://127.0.0.1:"
+                    + receiver.getAddress().getPort()
+                    + "/hook\"}");
     String id = Api.json(api.post("/api/solves", body)).get("id").stringValue();
 
     Delivery delivery = deliveries.poll(40, TimeUnit.SECONDS);
     assertThat(delivery).as("webhook delivered").isNotNull();
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(TestApps.WEBHOOK_SECRET.getBytes(UTF_8), "HmacSHA256"));
-    assertThat(delivery.signature()).isEqualTo("sha256=" + HexFormat.of().formatHex(mac.doFinal(delivery.body())));
+    assertThat(delivery.signature())
+        .isEqualTo("sha256=" + HexFormat.of().formatHex(mac.doFinal(delivery.body())));
     JsonNode outcome = Api.JSON.readTree(new String(delivery.body(), UTF_8));
     assertThat(outcome.get("id").stringValue()).isEqualTo(id);
     assertThat(outcome.get("status").stringValue()).isEqualTo("SOLVED");
     assertThat(outcome.get("businessKey").stringValue()).isEqualTo("rest-hook");
     assertThat(outcome.has("token")).isFalse();
-    assertThat(outcome.get("timestamp").longValue()).isEqualTo(Long.parseLong(delivery.timestamp()));
+    assertThat(outcome.get("timestamp").longValue())
+        .isEqualTo(Long.parseLong(delivery.timestamp()));
     assertThat(api.claim(id).statusCode()).isEqualTo(200);
   }
 
@@ -188,8 +232,9 @@ class RestFlowTest {
     HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
-    HttpResponse<String> unauthorized = api.send(api.request("/api/solves", null)
-        .POST(HttpRequest.BodyPublishers.noBody()).build());
+    HttpResponse<String> unauthorized =
+        api.send(
+            api.request("/api/solves", null).POST(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(unauthorized.statusCode()).isEqualTo(401);
   }
 }

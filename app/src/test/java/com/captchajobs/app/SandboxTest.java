@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -20,9 +19,10 @@ import org.springframework.core.env.Environment;
 class SandboxTest {
 
   @Test
-  void withNoConfigurationTheAppStartsTheSandboxServesHealthAndPrintsHowToUseIt(CapturedOutput output) throws Exception {
-    ConfigurableApplicationContext app = AppApplication.builder()
-        .properties(Map.of("server.port", "0")).run();
+  void withNoConfigurationTheAppStartsTheSandboxServesHealthAndPrintsHowToUseIt(
+      CapturedOutput output) throws Exception {
+    ConfigurableApplicationContext app =
+        AppApplication.builder().properties(Map.of("server.port", "0")).run();
     int dbPort;
     try {
       Environment env = app.getEnvironment();
@@ -33,23 +33,36 @@ class SandboxTest {
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
       assertThat(env.getProperty("captchajobs.worker.enabled")).isEqualTo("true");
-      assertThat(env.getProperty("spring.datasource.url")).startsWith("jdbc:postgresql://localhost:");
-      assertThat(output.getOut()).contains("CaptchaJobs sandbox", "Bearer " + token, "/api/solves",
-          env.getProperty("captchajobs.dashboard.password"));
+      assertThat(env.getProperty("spring.datasource.url"))
+          .startsWith("jdbc:postgresql://localhost:");
+      assertThat(output.getOut())
+          .contains(
+              "CaptchaJobs sandbox",
+              "Bearer " + token,
+              "/api/solves",
+              env.getProperty("captchajobs.dashboard.password"));
 
-      String dashboard = "http://127.0.0.1:" + env.getProperty("captchajobs.dashboard.port") + "/api/jobs?state=FAILED";
-      HttpResponse<String> anonymous = api.send(HttpRequest.newBuilder(URI.create(dashboard)).GET().build());
+      String dashboard =
+          "http://127.0.0.1:"
+              + env.getProperty("captchajobs.dashboard.port")
+              + "/api/jobs?state=FAILED";
+      HttpResponse<String> anonymous =
+          api.send(HttpRequest.newBuilder(URI.create(dashboard)).GET().build());
       assertThat(anonymous.statusCode()).isEqualTo(401);
 
-      HttpResponse<String> enqueued = api.post("/api/solves", "{\"businessKey\":\"sandbox-1\",\"type\":\"TURNSTILE\","
-          + "\"sitekey\":\"0x4AAAAAAADnPIDROrmt1Wwj\",\"pageUrl\":\"https://example.com/login\"}");
+      HttpResponse<String> enqueued =
+          api.post(
+              "/api/solves",
+              "{\"businessKey\":\"sandbox-1\",\"type\":\"TURNSTILE\","
+                  + "\"sitekey\":\"0x4AAAAAAADnPIDROrmt1Wwj\",\"pageUrl\":\"https://example.com/login\"}");
       assertThat(enqueued.statusCode()).isEqualTo(202);
       dbPort = URI.create(env.getProperty("spring.datasource.url").substring(5)).getPort();
     } finally {
       app.close();
     }
     // The embedded database stops with the node.
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Socket("localhost", dbPort).close())
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new Socket("localhost", dbPort).close())
         .isInstanceOf(java.io.IOException.class);
   }
 }

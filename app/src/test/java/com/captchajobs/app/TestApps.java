@@ -2,7 +2,6 @@ package com.captchajobs.app;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** Starts app nodes inside the test JVM. */
@@ -14,7 +13,8 @@ final class TestApps {
   private TestApps() {}
 
   /** An app node (REST API) with an in-process worker against the given database and simulator. */
-  static ConfigurableApplicationContext appWithWorker(String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+  static ConfigurableApplicationContext appWithWorker(
+      String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put("spring.datasource.url", jdbcUrl);
     props.put("captchaai.api-key", apiKey);

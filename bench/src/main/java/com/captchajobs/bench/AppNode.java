@@ -1,9 +1,9 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.worker.WorkerApplication;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import com.captchajobs.worker.WorkerApplication;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +16,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The app node: this JVM, with the worker's Spring context but no JobRunr background job server,
- * so it only stores solves and creates their first jobs (what an application embedding CaptchaJobs
+ * The app node: this JVM, with the worker's Spring context but no JobRunr background job server, so
+ * it only stores solves and creates their first jobs (what an application embedding CaptchaJobs
  * does). It is started before the workers so that it runs the migrations alone.
  */
 public final class AppNode implements AutoCloseable {
@@ -41,10 +41,11 @@ public final class AppNode implements AutoCloseable {
     props.put("spring.main.banner-mode", "off");
     props.put("logging.level.root", "WARN");
     props.put("logging.level.org.jobrunr.jobs.filters.JobCreationFilters", "ERROR");
-    ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerApplication.class)
-        .web(WebApplicationType.NONE)
-        .properties(props)
-        .run();
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(WorkerApplication.class)
+            .web(WebApplicationType.NONE)
+            .properties(props)
+            .run();
     return new AppNode(context);
   }
 
@@ -56,15 +57,25 @@ public final class AppNode implements AutoCloseable {
     ExecutorService pool = Executors.newFixedThreadPool(parallelism);
     AtomicInteger created = new AtomicInteger();
     try {
-      List<Future<?>> futures = requests.stream()
-          .map(r -> pool.submit(() -> {
-            if (enqueuer.enqueue(r.businessKey(), r.type(),
-                TypeMix.params(r.type(), r.businessKey(), r.permanent()), 0, null).created()) {
-              created.incrementAndGet();
-            }
-          }))
-          .<Future<?>>map(f -> f)
-          .toList();
+      List<Future<?>> futures =
+          requests.stream()
+              .map(
+                  r ->
+                      pool.submit(
+                          () -> {
+                            if (enqueuer
+                                .enqueue(
+                                    r.businessKey(),
+                                    r.type(),
+                                    TypeMix.params(r.type(), r.businessKey(), r.permanent()),
+                                    0,
+                                    null)
+                                .created()) {
+                              created.incrementAndGet();
+                            }
+                          }))
+              .<Future<?>>map(f -> f)
+              .toList();
       for (Future<?> f : futures) {
         f.get();
       }

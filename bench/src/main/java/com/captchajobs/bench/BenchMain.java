@@ -44,14 +44,18 @@ public final class BenchMain {
     List<Figures> runs = new ArrayList<>();
     if (options.mode() == BenchOptions.Mode.SCALE) {
       if (options.jdbcUrl() != null && options.scaleWorkers().size() > 1) {
-        throw new IllegalArgumentException("--mode scale with --jdbc-url needs one fleet size (--scale-workers K):"
-            + " each run needs an empty database");
+        throw new IllegalArgumentException(
+            "--mode scale with --jdbc-url needs one fleet size (--scale-workers K):"
+                + " each run needs an empty database");
       }
       for (int k : options.scaleWorkers()) {
         runs.add(runOne(options.withWorkers(k), k + " worker node" + (k == 1 ? "" : "s")));
       }
     } else {
-      runs.add(runOne(options, options.mode().name().toLowerCase() + ", " + options.workers() + " workers"));
+      runs.add(
+          runOne(
+              options,
+              options.mode().name().toLowerCase() + ", " + options.workers() + " workers"));
     }
     return runs;
   }

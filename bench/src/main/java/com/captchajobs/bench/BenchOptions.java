@@ -40,7 +40,8 @@ public record BenchOptions(
     CHAOS
   }
 
-  public static final String USAGE = """
+  public static final String USAGE =
+      """
       Usage: java -jar bench/target/captchajobs-bench.jar [options]
         --mode default|scale|chaos     what to run (default: default)
         --solves N                     solves to drive (default 300; scale 2000; chaos 200)
@@ -64,10 +65,29 @@ public record BenchOptions(
         --worker-prop key=value        extra worker property, repeatable (e.g. captchaai.min-first-poll-wait=1s)
       """;
 
-  private static final java.util.Set<String> FLAGS = java.util.Set.of(
-      "mode", "solves", "workers", "threads", "reserve", "mix", "time-scale", "seed", "jdbc-url", "out",
-      "worker-jar", "scale-workers", "kill-every", "fault-rate", "permanent", "timeout", "worker-count",
-      "pool-size", "worker-heap", "worker-prop", "help");
+  private static final java.util.Set<String> FLAGS =
+      java.util.Set.of(
+          "mode",
+          "solves",
+          "workers",
+          "threads",
+          "reserve",
+          "mix",
+          "time-scale",
+          "seed",
+          "jdbc-url",
+          "out",
+          "worker-jar",
+          "scale-workers",
+          "kill-every",
+          "fault-rate",
+          "permanent",
+          "timeout",
+          "worker-count",
+          "pool-size",
+          "worker-heap",
+          "worker-prop",
+          "help");
 
   public static BenchOptions defaults() {
     return forMode(Mode.DEFAULT);
@@ -87,7 +107,11 @@ public record BenchOptions(
     }
     return new BenchOptions(
         mode,
-        switch (mode) { case SCALE -> 2000; case CHAOS -> 200; default -> 300; },
+        switch (mode) {
+          case SCALE -> 2000;
+          case CHAOS -> 200;
+          default -> 300;
+        },
         3,
         scale ? 200 : 10,
         -1,
@@ -150,28 +174,36 @@ public record BenchOptions(
       }
       props.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
-    BenchOptions o = new BenchOptions(
-        mode,
-        positive("solves", Integer.parseInt(last(flags, "solves", String.valueOf(d.solves())))),
-        positive("workers", Integer.parseInt(last(flags, "workers", String.valueOf(d.workers())))),
-        positive("threads", Integer.parseInt(last(flags, "threads", String.valueOf(d.threads())))),
-        Integer.parseInt(last(flags, "reserve", "-1")),
-        flags.containsKey("mix") ? TypeMix.parse(last(flags, "mix", null)) : d.mix(),
-        Double.parseDouble(last(flags, "time-scale", String.valueOf(d.timeScale()))),
-        Long.parseLong(last(flags, "seed", String.valueOf(d.seed()))),
-        last(flags, "jdbc-url", null),
-        Path.of(last(flags, "out", d.out().toString())),
-        flags.containsKey("worker-jar") ? Path.of(last(flags, "worker-jar", null)) : null,
-        flags.containsKey("scale-workers")
-            ? parseInts(last(flags, "scale-workers", null)) : d.scaleWorkers(),
-        Durations.parse(last(flags, "kill-every", "20s")),
-        Double.parseDouble(last(flags, "fault-rate", String.valueOf(d.faultRate()))),
-        Integer.parseInt(last(flags, "permanent", String.valueOf(d.permanentSolves()))),
-        Durations.parse(last(flags, "timeout", "15m")),
-        positive("worker-count", Integer.parseInt(last(flags, "worker-count", String.valueOf(d.workerCount())))),
-        positive("pool-size", Integer.parseInt(last(flags, "pool-size", String.valueOf(d.poolSize())))),
-        last(flags, "worker-heap", d.workerHeap()),
-        Map.copyOf(props));
+    BenchOptions o =
+        new BenchOptions(
+            mode,
+            positive("solves", Integer.parseInt(last(flags, "solves", String.valueOf(d.solves())))),
+            positive(
+                "workers", Integer.parseInt(last(flags, "workers", String.valueOf(d.workers())))),
+            positive(
+                "threads", Integer.parseInt(last(flags, "threads", String.valueOf(d.threads())))),
+            Integer.parseInt(last(flags, "reserve", "-1")),
+            flags.containsKey("mix") ? TypeMix.parse(last(flags, "mix", null)) : d.mix(),
+            Double.parseDouble(last(flags, "time-scale", String.valueOf(d.timeScale()))),
+            Long.parseLong(last(flags, "seed", String.valueOf(d.seed()))),
+            last(flags, "jdbc-url", null),
+            Path.of(last(flags, "out", d.out().toString())),
+            flags.containsKey("worker-jar") ? Path.of(last(flags, "worker-jar", null)) : null,
+            flags.containsKey("scale-workers")
+                ? parseInts(last(flags, "scale-workers", null))
+                : d.scaleWorkers(),
+            Durations.parse(last(flags, "kill-every", "20s")),
+            Double.parseDouble(last(flags, "fault-rate", String.valueOf(d.faultRate()))),
+            Integer.parseInt(last(flags, "permanent", String.valueOf(d.permanentSolves()))),
+            Durations.parse(last(flags, "timeout", "15m")),
+            positive(
+                "worker-count",
+                Integer.parseInt(last(flags, "worker-count", String.valueOf(d.workerCount())))),
+            positive(
+                "pool-size",
+                Integer.parseInt(last(flags, "pool-size", String.valueOf(d.poolSize())))),
+            last(flags, "worker-heap", d.workerHeap()),
+            Map.copyOf(props));
     if (o.faultRate() < 0 || o.faultRate() > 1) {
       throw new IllegalArgumentException("--fault-rate must be in [0, 1], got " + o.faultRate());
     }
@@ -188,35 +220,86 @@ public record BenchOptions(
 
   /** A copy for a run with other sizes (scale mode runs one fleet size after the other). */
   public BenchOptions withWorkers(int workers) {
-    return new BenchOptions(mode, solves, workers, threads, reserve, mix, timeScale, seed, jdbcUrl, out,
-        workerJar, scaleWorkers, killEvery, faultRate, permanentSolves, timeout, workerCount, poolSize,
-        workerHeap, workerProps);
+    return new BenchOptions(
+        mode,
+        solves,
+        workers,
+        threads,
+        reserve,
+        mix,
+        timeScale,
+        seed,
+        jdbcUrl,
+        out,
+        workerJar,
+        scaleWorkers,
+        killEvery,
+        faultRate,
+        permanentSolves,
+        timeout,
+        workerCount,
+        poolSize,
+        workerHeap,
+        workerProps);
   }
 
   /** A copy for tests and the smoke run. */
-  public BenchOptions with(int solves, int workers, int threads, double timeScale, Path out,
+  public BenchOptions with(
+      int solves,
+      int workers,
+      int threads,
+      double timeScale,
+      Path out,
       Map<String, String> workerProps) {
-    return new BenchOptions(mode, solves, workers, threads, reserve, mix, timeScale, seed, jdbcUrl, out,
-        workerJar, scaleWorkers, killEvery, faultRate, permanentSolves, timeout, workerCount, poolSize,
-        workerHeap, Map.copyOf(workerProps));
+    return new BenchOptions(
+        mode,
+        solves,
+        workers,
+        threads,
+        reserve,
+        mix,
+        timeScale,
+        seed,
+        jdbcUrl,
+        out,
+        workerJar,
+        scaleWorkers,
+        killEvery,
+        faultRate,
+        permanentSolves,
+        timeout,
+        workerCount,
+        poolSize,
+        workerHeap,
+        Map.copyOf(workerProps));
   }
 
   /** The command line that reproduces these options (for the report). */
   public String commandLine() {
     StringBuilder sb = new StringBuilder("java -jar bench/target/captchajobs-bench.jar");
-    sb.append(" --mode ").append(mode.name().toLowerCase())
-        .append(" --solves ").append(solves)
-        .append(" --workers ").append(workers)
-        .append(" --threads ").append(threads)
-        .append(" --mix ").append(mix)
-        .append(" --time-scale ").append(timeScale);
+    sb.append(" --mode ")
+        .append(mode.name().toLowerCase())
+        .append(" --solves ")
+        .append(solves)
+        .append(" --workers ")
+        .append(workers)
+        .append(" --threads ")
+        .append(threads)
+        .append(" --mix ")
+        .append(mix)
+        .append(" --time-scale ")
+        .append(timeScale);
     if (mode == Mode.SCALE) {
-      sb.append(" --scale-workers ").append(String.join(",", scaleWorkers.stream().map(String::valueOf).toList()));
+      sb.append(" --scale-workers ")
+          .append(String.join(",", scaleWorkers.stream().map(String::valueOf).toList()));
     }
     if (mode == Mode.CHAOS) {
-      sb.append(" --kill-every ").append(Durations.format(killEvery))
-          .append(" --fault-rate ").append(faultRate)
-          .append(" --permanent ").append(permanentSolves);
+      sb.append(" --kill-every ")
+          .append(Durations.format(killEvery))
+          .append(" --fault-rate ")
+          .append(faultRate)
+          .append(" --permanent ")
+          .append(permanentSolves);
     }
     sb.append(" --out ").append(out);
     return sb.toString();

@@ -1,9 +1,9 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.core.client.CaptchaType;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,25 +30,50 @@ public final class BenchRun {
 
   public static RunData run(BenchOptions o, String label) {
     boolean chaos = o.mode() == BenchOptions.Mode.CHAOS;
-    CaptchaAiSimulator.Builder simBuilder = CaptchaAiSimulator.builder()
-        .account(API_KEY, o.planThreads())
-        .timeScale(o.timeScale())
-        .seed(o.seed());
+    CaptchaAiSimulator.Builder simBuilder =
+        CaptchaAiSimulator.builder()
+            .account(API_KEY, o.planThreads())
+            .timeScale(o.timeScale())
+            .seed(o.seed());
     if (chaos && o.faultRate() > 0) {
       faults(o.faultRate()).forEach(simBuilder::fault);
     }
     List<WorkerJvm> fleet = new CopyOnWriteArrayList<>();
-    log(label + ": simulator plan " + o.planThreads() + " threads, cap C = " + o.threads()
-        + ", " + o.workers() + " worker JVM(s), " + o.solves() + " solves " + o.mix() + ", time scale " + o.timeScale());
+    log(
+        label
+            + ": simulator plan "
+            + o.planThreads()
+            + " threads, cap C = "
+            + o.threads()
+            + ", "
+            + o.workers()
+            + " worker JVM(s), "
+            + o.solves()
+            + " solves "
+            + o.mix()
+            + ", time scale "
+            + o.timeScale());
     try (CaptchaAiSimulator sim = simBuilder.build().start();
         Database db = o.jdbcUrl() == null ? Database.embedded() : Database.external(o.jdbcUrl())) {
-      log("PostgreSQL at " + db.jdbcUrl().replaceAll("\\?.*", "") + (db.restartable() ? " (embedded)" : ""));
+      log(
+          "PostgreSQL at "
+              + db.jdbcUrl().replaceAll("\\?.*", "")
+              + (db.restartable() ? " (embedded)" : ""));
       // the counter after the app node: Spring Boot resets logback's configuration when it starts
       try (AppNode app = AppNode.start(db.jdbcUrl(), sim.baseUrl(), o.threads());
           FaultCounter faultCounter = chaos ? new FaultCounter() : null) {
-        WorkerJvm.Launch launch = new WorkerJvm.Launch(
-            workerJar(o), db.jdbcUrl(), sim.baseUrl(), API_KEY, o.threads(), o.workerCount(), o.poolSize(),
-            o.workerHeap(), o.workerProps(), Path.of("target", "bench-logs", label.replaceAll("[^a-zA-Z0-9-]+", "-")));
+        WorkerJvm.Launch launch =
+            new WorkerJvm.Launch(
+                workerJar(o),
+                db.jdbcUrl(),
+                sim.baseUrl(),
+                API_KEY,
+                o.threads(),
+                o.workerCount(),
+                o.poolSize(),
+                o.workerHeap(),
+                o.workerProps(),
+                Path.of("target", "bench-logs", label.replaceAll("[^a-zA-Z0-9-]+", "-")));
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }
@@ -61,8 +86,15 @@ public final class BenchRun {
     }
   }
 
-  private static RunData drive(BenchOptions o, String label, CaptchaAiSimulator sim, FaultCounter faultCounter,
-      Database db, AppNode app, List<WorkerJvm> fleet, WorkerJvm.Launch launch) {
+  private static RunData drive(
+      BenchOptions o,
+      String label,
+      CaptchaAiSimulator sim,
+      FaultCounter faultCounter,
+      Database db,
+      AppNode app,
+      List<WorkerJvm> fleet,
+      WorkerJvm.Launch launch) {
     boolean chaosMode = o.mode() == BenchOptions.Mode.CHAOS;
     List<AppNode.Request> requests = requests(o, label);
     long[] machineStart = ProcStats.machineTicks();
@@ -70,10 +102,16 @@ public final class BenchRun {
     double benchCpuStart = benchCpuSeconds();
     try (Sampler sampler = new Sampler(db, Duration.ofMillis(250), () -> fleet)) {
       long start = System.currentTimeMillis();
-      Chaos chaos = chaosMode
-          ? new Chaos(fleet, name -> WorkerJvm.start(name, launch), db, o.killEvery(),
-              Duration.ofMillis(Math.max(15_000, o.killEvery().toMillis() * 3 / 2)), o.seed())
-          : null;
+      Chaos chaos =
+          chaosMode
+              ? new Chaos(
+                  fleet,
+                  name -> WorkerJvm.start(name, launch),
+                  db,
+                  o.killEvery(),
+                  Duration.ofMillis(Math.max(15_000, o.killEvery().toMillis() * 3 / 2)),
+                  o.seed())
+              : null;
       int created = app.enqueueAll(requests, 4);
       log(created + " solves enqueued in " + (System.currentTimeMillis() - start) + " ms");
       boolean timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
@@ -100,15 +138,42 @@ public final class BenchRun {
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
         fleet.forEach(WorkerJvm::close);
-        List<RunData.Node> nodes = fleet.stream()
-            .map(w -> new RunData.Node(w.name(), w.sample().cpuSeconds(), w.sample().peakRssMiB(),
-                w.aliveSeconds(), w.killed()))
-            .toList();
-        double busy = machineEnd[1] > machineStart[1]
-            ? (double) (machineEnd[0] - machineStart[0]) / (machineEnd[1] - machineStart[1]) : Double.NaN;
-        return new RunData(o, label, start, end, timedOut, stats, tasks, solves, polls, handoffs, jobs,
-            permanent, sampler.samples(), nodes, pgCpu, benchCpu, busy, events,
-            faultCounter == null ? 0 : faultCounter.lostResponses(), settings);
+        List<RunData.Node> nodes =
+            fleet.stream()
+                .map(
+                    w ->
+                        new RunData.Node(
+                            w.name(),
+                            w.sample().cpuSeconds(),
+                            w.sample().peakRssMiB(),
+                            w.aliveSeconds(),
+                            w.killed()))
+                .toList();
+        double busy =
+            machineEnd[1] > machineStart[1]
+                ? (double) (machineEnd[0] - machineStart[0]) / (machineEnd[1] - machineStart[1])
+                : Double.NaN;
+        return new RunData(
+            o,
+            label,
+            start,
+            end,
+            timedOut,
+            stats,
+            tasks,
+            solves,
+            polls,
+            handoffs,
+            jobs,
+            permanent,
+            sampler.samples(),
+            nodes,
+            pgCpu,
+            benchCpu,
+            busy,
+            events,
+            faultCounter == null ? 0 : faultCounter.lostResponses(),
+            settings);
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
@@ -128,8 +193,10 @@ public final class BenchRun {
       }
       if (now - lastPrint >= 10_000 && s != null) {
         lastPrint = now;
-        log(String.format("t=%ds solved %d failed %d, slots held %d, backlog %d",
-            (now - start) / 1000, s.solved(), s.failed(), s.slotsHeld(), s.backlog()));
+        log(
+            String.format(
+                "t=%ds solved %d failed %d, slots held %d, backlog %d",
+                (now - start) / 1000, s.solved(), s.failed(), s.slotsHeld(), s.backlog()));
       }
       ProcStats.pause(Duration.ofMillis(200));
     }
@@ -140,11 +207,15 @@ public final class BenchRun {
   /** N requests with the mix; in chaos mode a few are rejected permanently by the provider. */
   static List<AppNode.Request> requests(BenchOptions o, String label) {
     List<CaptchaType> types = o.mix().draw(o.solves(), o.seed());
-    int permanent = o.mode() == BenchOptions.Mode.CHAOS ? Math.min(o.permanentSolves(), o.solves()) : 0;
+    int permanent =
+        o.mode() == BenchOptions.Mode.CHAOS ? Math.min(o.permanentSolves(), o.solves()) : 0;
     List<AppNode.Request> out = new ArrayList<>(types.size());
     int stride = permanent == 0 ? Integer.MAX_VALUE : Math.max(1, types.size() / permanent);
     int flagged = 0;
-    String run = label.replaceAll("[^a-zA-Z0-9-]", "-") + "-" + Long.toString(System.currentTimeMillis(), 36);
+    String run =
+        label.replaceAll("[^a-zA-Z0-9-]", "-")
+            + "-"
+            + Long.toString(System.currentTimeMillis(), 36);
     for (int i = 0; i < types.size(); i++) {
       CaptchaType type = types.get(i);
       boolean p = flagged < permanent && i % stride == stride / 2 && type != CaptchaType.IMAGE;
@@ -184,19 +255,23 @@ public final class BenchRun {
     if (classPath.contains(java.io.File.pathSeparator)) {
       return null;
     }
-    for (String candidate : List.of("worker/target/captchajobs-worker.jar", "../worker/target/captchajobs-worker.jar")) {
+    for (String candidate :
+        List.of(
+            "worker/target/captchajobs-worker.jar", "../worker/target/captchajobs-worker.jar")) {
       Path p = Path.of(candidate);
       if (Files.isRegularFile(p)) {
         return p.toAbsolutePath();
       }
     }
-    throw new IllegalStateException("worker/target/captchajobs-worker.jar not found: run from the"
-        + " project root after ./mvnw -pl bench -am package, or pass --worker-jar");
+    throw new IllegalStateException(
+        "worker/target/captchajobs-worker.jar not found: run from the"
+            + " project root after ./mvnw -pl bench -am package, or pass --worker-jar");
   }
 
   private static double benchCpuSeconds() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime() / 1e9;
+            .getProcessCpuTime()
+        / 1e9;
   }
 
   static void log(String line) {

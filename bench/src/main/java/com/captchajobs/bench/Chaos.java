@@ -34,8 +34,13 @@ final class Chaos implements AutoCloseable {
   private volatile boolean running = true;
   private int nextWorker;
 
-  Chaos(List<WorkerJvm> fleet, Function<String, WorkerJvm> startWorker, Database db, Duration killEvery,
-      Duration restartPostgresAfter, long seed) {
+  Chaos(
+      List<WorkerJvm> fleet,
+      Function<String, WorkerJvm> startWorker,
+      Database db,
+      Duration killEvery,
+      Duration restartPostgresAfter,
+      long seed) {
     this.fleet = fleet;
     this.startWorker = startWorker;
     this.db = db;
@@ -54,7 +59,8 @@ final class Chaos implements AutoCloseable {
     long restartAt = start + restartPostgresAfter.toMillis();
     boolean restarted = !db.restartable();
     if (restarted) {
-      note("PostgreSQL restart skipped: an external database (--jdbc-url) is not restarted by the bench");
+      note(
+          "PostgreSQL restart skipped: an external database (--jdbc-url) is not restarted by the bench");
     }
     while (running) {
       long now = System.currentTimeMillis();

@@ -51,10 +51,11 @@ public final class Database implements AutoCloseable {
   }
 
   private void startEmbedded(int wantedPort) throws IOException {
-    EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-        .setDataDirectory(dataDir)
-        .setCleanDataDirectory(false)
-        .setServerConfig("max_connections", "300");
+    EmbeddedPostgres.Builder builder =
+        EmbeddedPostgres.builder()
+            .setDataDirectory(dataDir)
+            .setCleanDataDirectory(false)
+            .setServerConfig("max_connections", "300");
     if (wantedPort > 0) {
       builder.setPort(wantedPort);
     }
@@ -75,7 +76,8 @@ public final class Database implements AutoCloseable {
   /** Stops the embedded server (fast shutdown) and starts it again on the same port and data. */
   public synchronized void restart() {
     if (!restartable()) {
-      throw new IllegalStateException("an external PostgreSQL (--jdbc-url) is not restarted by the bench");
+      throw new IllegalStateException(
+          "an external PostgreSQL (--jdbc-url) is not restarted by the bench");
     }
     try {
       postgres.close();
@@ -103,7 +105,8 @@ public final class Database implements AutoCloseable {
 
   /** A setting such as fsync or synchronous_commit, for the report's caveats. */
   public String setting(String name) {
-    try (Connection c = connect(); Statement s = c.createStatement();
+    try (Connection c = connect();
+        Statement s = c.createStatement();
         var rs = s.executeQuery("SHOW " + name)) {
       return rs.next() ? rs.getString(1) : "?";
     } catch (SQLException e) {

@@ -20,7 +20,9 @@ final class Durations {
       case 's' -> Duration.ofSeconds(n);
       case 'm' -> Duration.ofMinutes(n);
       case 'h' -> Duration.ofHours(n);
-      default -> throw new IllegalArgumentException("not a duration: '" + text + "' (use 500ms, 20s, 15m)");
+      default ->
+          throw new IllegalArgumentException(
+              "not a duration: '" + text + "' (use 500ms, 20s, 15m)");
     };
   }
 

@@ -51,14 +51,21 @@ public final class Figures {
   private void compute() {
     int n = run.options().solves();
     List<Rows.Solve> solves = run.solves();
-    long solved = solves.stream().filter(s -> Set.of("SOLVED", "CLAIMED", "EXPIRED").contains(s.status())).count();
+    long solved =
+        solves.stream()
+            .filter(s -> Set.of("SOLVED", "CLAIMED", "EXPIRED").contains(s.status()))
+            .count();
     long failed = solves.stream().filter(s -> "FAILED".equals(s.status())).count();
     long lost = n - solved - failed;
     put("solves", n);
     put("solved", solved);
     put("failed", failed);
     put("lost", lost);
-    row("solves: solved / failed / not ended", solved + " / " + failed + " / " + lost, "not ended = 0", lost == 0);
+    row(
+        "solves: solved / failed / not ended",
+        solved + " / " + failed + " / " + lost,
+        "not ended = 0",
+        lost == 0);
     failuresByCode(solves);
 
     double meanSolve = meanSolveSeconds();
@@ -71,9 +78,14 @@ public final class Figures {
     put("provider_util", backlog.providerUtil);
     double providerTarget = meanSolve / (meanSolve + 3.0);
     put("provider_target", providerTarget);
-    row("gate-slot utilisation", pct(backlog.gateUtil) + " over " + fmt(backlog.seconds, 1) + " s of backlog",
-        "≥ 99 %", ok(backlog.gateUtil, v -> v >= 0.99));
-    row("provider-thread utilisation", pct(backlog.providerUtil),
+    row(
+        "gate-slot utilisation",
+        pct(backlog.gateUtil) + " over " + fmt(backlog.seconds, 1) + " s of backlog",
+        "≥ 99 %",
+        ok(backlog.gateUtil, v -> v >= 0.99));
+    row(
+        "provider-thread utilisation",
+        pct(backlog.providerUtil),
         "≥ " + pct(providerTarget) + " (mean solve " + fmt(meanSolve, 2) + " s)",
         ok(backlog.providerUtil, v -> v >= providerTarget));
 
@@ -81,15 +93,30 @@ public final class Figures {
     int overshoot = run.stats().maxInFlight() - cap;
     put("overshoot", overshoot);
     put("max_in_flight", run.stats().maxInFlight());
-    row("overshoot", overshoot + " (simulator max in flight " + run.stats().maxInFlight() + ", cap " + cap
-        + ", plan " + run.options().planThreads() + ")", "0", overshoot <= 0);
+    row(
+        "overshoot",
+        overshoot
+            + " (simulator max in flight "
+            + run.stats().maxInFlight()
+            + ", cap "
+            + cap
+            + ", plan "
+            + run.options().planThreads()
+            + ")",
+        "0",
+        overshoot <= 0);
     long orphans = run.tasks().stream().filter(t -> t.polls() == 0 && !t.fetched()).count();
     put("orphan_tasks", orphans);
     if (orphans > 0) {
-      int known = maxConcurrent(run.tasks().stream().filter(t -> t.polls() > 0 || t.fetched()).toList());
+      int known =
+          maxConcurrent(run.tasks().stream().filter(t -> t.polls() > 0 || t.fetched()).toList());
       put("overshoot_known", known - cap);
-      row("overshoot without never-polled tasks", String.valueOf(known - cap),
-          "0 (" + orphans + " task(s) never polled: reply lost or node killed before storing the id)",
+      row(
+          "overshoot without never-polled tasks",
+          String.valueOf(known - cap),
+          "0 ("
+              + orphans
+              + " task(s) never polled: reply lost or node killed before storing the id)",
           known - cap <= 0);
     }
 
@@ -99,14 +126,29 @@ public final class Figures {
     put("handoff_p95", percentile(handoff, 0.95));
     long slowHandoffs = handoff.stream().filter(d -> d > 1.0).count();
     put("handoff_over_1s", slowHandoffs);
-    row("freed slot → next in.php p50 / p95", secs(handoff, 0.5) + " / " + secs(handoff, 0.95) + " (n=" + handoff.size()
-            + ", " + slowHandoffs + " over 1 s, max " + secs(handoff, 1.0) + ")",
-        "p95 ≤ 1 s", ok(percentile(handoff, 0.95), v -> v <= 1.0));
-    List<Double> lateness = run.polls().stream().map(p -> (p.calledAt() - p.intendedAt()) / 1000.0).toList();
+    row(
+        "freed slot → next in.php p50 / p95",
+        secs(handoff, 0.5)
+            + " / "
+            + secs(handoff, 0.95)
+            + " (n="
+            + handoff.size()
+            + ", "
+            + slowHandoffs
+            + " over 1 s, max "
+            + secs(handoff, 1.0)
+            + ")",
+        "p95 ≤ 1 s",
+        ok(percentile(handoff, 0.95), v -> v <= 1.0));
+    List<Double> lateness =
+        run.polls().stream().map(p -> (p.calledAt() - p.intendedAt()) / 1000.0).toList();
     put("lateness_p50", percentile(lateness, 0.5));
     put("lateness_p95", percentile(lateness, 0.95));
-    row("poll lateness p50 / p95", secs(lateness, 0.5) + " / " + secs(lateness, 0.95) + " (n=" + lateness.size() + ")",
-        "p95 ≤ 0.5 s", ok(percentile(lateness, 0.95), v -> v <= 0.5));
+    row(
+        "poll lateness p50 / p95",
+        secs(lateness, 0.5) + " / " + secs(lateness, 0.95) + " (n=" + lateness.size() + ")",
+        "p95 ≤ 0.5 s",
+        ok(percentile(lateness, 0.95), v -> v <= 0.5));
 
     fetchLag();
 
@@ -115,12 +157,18 @@ public final class Figures {
     double resPerSolve = (double) run.stats().resCalls() / n;
     put("in_per_solve", inPerSolve);
     put("res_per_solve", resPerSolve);
-    row("in.php calls per solve (accepted)", fmt(inPerSolve, 3) + " (rejected: " + run.stats().rejectedSubmitsByCode() + ")",
-        "1", null);
+    row(
+        "in.php calls per solve (accepted)",
+        fmt(inPerSolve, 3) + " (rejected: " + run.stats().rejectedSubmitsByCode() + ")",
+        "1",
+        null);
     double withinBound = resBoundShare();
     put("res_within_bound", withinBound);
-    row("res.php calls per solve", fmt(resPerSolve, 2) + "; " + pct(withinBound) + " of solved within the bound",
-        "≤ 1 + ceil((solved at − first poll) / 5 s)", ok(withinBound, v -> v >= 1.0));
+    row(
+        "res.php calls per solve",
+        fmt(resPerSolve, 2) + "; " + pct(withinBound) + " of solved within the bound",
+        "≤ 1 + ceil((solved at − first poll) / 5 s)",
+        ok(withinBound, v -> v >= 1.0));
     double jobsPerSolve = (double) run.jobrunrJobs() / n;
     put("jobs_per_solve", jobsPerSolve);
     row("JobRunr jobs per solve", fmt(jobsPerSolve, 2), "(no target)", null);
@@ -135,8 +183,14 @@ public final class Figures {
   }
 
   private void failuresByCode(List<Rows.Solve> solves) {
-    Map<String, Long> byCode = solves.stream().filter(s -> "FAILED".equals(s.status()))
-        .collect(Collectors.groupingBy(s -> s.errorCode() + "/" + s.errorClass(), TreeMap::new, Collectors.counting()));
+    Map<String, Long> byCode =
+        solves.stream()
+            .filter(s -> "FAILED".equals(s.status()))
+            .collect(
+                Collectors.groupingBy(
+                    s -> s.errorCode() + "/" + s.errorClass(),
+                    TreeMap::new,
+                    Collectors.counting()));
     if (!byCode.isEmpty()) {
       row("failed solves by code", byCode.toString(), "only the permanent requests", null);
     }
@@ -164,7 +218,8 @@ public final class Figures {
     if (backlogMillis == 0) {
       return new Backlog(0, Double.NaN, Double.NaN);
     }
-    return new Backlog(backlogMillis / 1000, held / (cap * backlogMillis), provider / (cap * backlogMillis));
+    return new Backlog(
+        backlogMillis / 1000, held / (cap * backlogMillis), provider / (cap * backlogMillis));
   }
 
   /** ∫ in-flight dt over [a, b) of a step series, in thread-milliseconds. */
@@ -181,14 +236,19 @@ public final class Figures {
   }
 
   private double meanSolveSeconds() {
-    List<SimulatorProbe.TaskView> started = run.tasks().stream().filter(t -> t.readyAt() > 0).toList();
+    List<SimulatorProbe.TaskView> started =
+        run.tasks().stream().filter(t -> t.readyAt() > 0).toList();
     if (started.isEmpty()) {
       return run.options().mix().expectedMeanSolveSeconds(run.options().timeScale());
     }
-    return started.stream().mapToLong(SimulatorProbe.TaskView::solveMillis).average().orElse(0) / 1000.0;
+    return started.stream().mapToLong(SimulatorProbe.TaskView::solveMillis).average().orElse(0)
+        / 1000.0;
   }
 
-  /** Ready at the provider (simulator) → token stored (solve row), per type; and the simulator's own figure. */
+  /**
+   * Ready at the provider (simulator) → token stored (solve row), per type; and the simulator's own
+   * figure.
+   */
   private void fetchLag() {
     Map<Long, SimulatorProbe.TaskView> byId = new HashMap<>();
     run.tasks().forEach(t -> byId.put(t.id(), t));
@@ -204,30 +264,48 @@ public final class Figures {
         continue;
       }
       if (t != null && t.readyAt() > 0) {
-        lags.computeIfAbsent(s.type(), k -> new ArrayList<>()).add((s.solvedAt() - t.readyAt()) / 1000.0);
+        lags.computeIfAbsent(s.type(), k -> new ArrayList<>())
+            .add((s.solvedAt() - t.readyAt()) / 1000.0);
       }
     }
     if (lags.isEmpty()) {
-      row("fetch lag (ready → stored) per type", "n/a (simulator tasks not readable)", "≤ 3 s / ≤ 5.5 s", null);
+      row(
+          "fetch lag (ready → stored) per type",
+          "n/a (simulator tasks not readable)",
+          "≤ 3 s / ≤ 5.5 s",
+          null);
     }
-    lags.forEach((type, l) -> {
-      double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-      double p95 = percentile(l, 0.95);
-      put("fetch_lag_mean_" + type, mean);
-      put("fetch_lag_p95_" + type, p95);
-      row("fetch lag " + type + " mean / p95", fmt(mean, 2) + " s / " + fmt(p95, 2) + " s (n=" + l.size() + ")",
-          "≤ 3 s / ≤ 5.5 s", mean <= 3.0 && p95 <= 5.5);
-    });
+    lags.forEach(
+        (type, l) -> {
+          double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+          double p95 = percentile(l, 0.95);
+          put("fetch_lag_mean_" + type, mean);
+          put("fetch_lag_p95_" + type, p95);
+          row(
+              "fetch lag " + type + " mean / p95",
+              fmt(mean, 2) + " s / " + fmt(p95, 2) + " s (n=" + l.size() + ")",
+              "≤ 3 s / ≤ 5.5 s",
+              mean <= 3.0 && p95 <= 5.5);
+        });
     put("sim_fetch_lag_mean", run.stats().fetchLagMeanSeconds());
     put("sim_fetch_lag_p95", run.stats().fetchLagP95Seconds());
-    row("fetch lag, all types (simulator: ready → first get) mean / p95",
-        fmt(run.stats().fetchLagMeanSeconds(), 2) + " s / " + fmt(run.stats().fetchLagP95Seconds(), 2) + " s",
-        "≤ 3 s / ≤ 5.5 s", run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
+    row(
+        "fetch lag, all types (simulator: ready → first get) mean / p95",
+        fmt(run.stats().fetchLagMeanSeconds(), 2)
+            + " s / "
+            + fmt(run.stats().fetchLagP95Seconds(), 2)
+            + " s",
+        "≤ 3 s / ≤ 5.5 s",
+        run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
   }
 
-  /** Share of solved solves whose res.php calls stay within 1 + ceil((solved at − first poll) / 5 s). */
+  /**
+   * Share of solved solves whose res.php calls stay within 1 + ceil((solved at − first poll) / 5
+   * s).
+   */
   private double resBoundShare() {
-    Map<String, List<Rows.Poll>> bySolve = run.polls().stream().collect(Collectors.groupingBy(Rows.Poll::solveId));
+    Map<String, List<Rows.Poll>> bySolve =
+        run.polls().stream().collect(Collectors.groupingBy(Rows.Poll::solveId));
     int checked = 0;
     int within = 0;
     for (Rows.Solve s : run.solves()) {
@@ -246,21 +324,27 @@ public final class Figures {
   }
 
   private void throughput(List<Rows.Solve> solves, long solved, double meanSolve) {
-    List<Long> done = solves.stream().filter(s -> s.solvedAt() > 0).map(Rows.Solve::solvedAt).sorted().toList();
+    List<Long> done =
+        solves.stream().filter(s -> s.solvedAt() > 0).map(Rows.Solve::solvedAt).sorted().toList();
     if (done.isEmpty()) {
       return;
     }
     double overall = solved / ((done.get(done.size() - 1) - run.startMillis()) / 1000.0);
     int lo = (int) (done.size() * 0.1);
     int hi = Math.max(lo + 1, (int) (done.size() * 0.9) - 1);
-    double sustained = hi < done.size() && done.get(hi) > done.get(lo)
-        ? (hi - lo) / ((done.get(hi) - done.get(lo)) / 1000.0) : overall;
+    double sustained =
+        hi < done.size() && done.get(hi) > done.get(lo)
+            ? (hi - lo) / ((done.get(hi) - done.get(lo)) / 1000.0)
+            : overall;
     double limit = cap / meanSolve;
     put("throughput", overall);
     put("throughput_sustained", sustained);
     put("limit", limit);
-    row("throughput (all / middle 80 %)", fmt(overall, 2) + " / " + fmt(sustained, 2) + " solves/s",
-        "limit C / mean solve = " + fmt(limit, 2) + " solves/s", null);
+    row(
+        "throughput (all / middle 80 %)",
+        fmt(overall, 2) + " / " + fmt(sustained, 2) + " solves/s",
+        "limit C / mean solve = " + fmt(limit, 2) + " solves/s",
+        null);
     row("throughput / limit", pct(sustained / limit), "(the provider's limit)", null);
   }
 
@@ -274,11 +358,21 @@ public final class Figures {
     long orphans = (long) value("orphan_tasks");
     long explained = Math.min(dup, Math.min(orphans, run.lostResponses()));
     put("duplicates_unexplained", dup - explained);
-    String detail = dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
+    String detail =
+        dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
     if (run.options().mode() == BenchOptions.Mode.CHAOS) {
-      detail += "; lost in.php replies " + run.lostResponses() + ", never-polled tasks " + orphans
-          + ", duplicates not explained by a lost reply: " + (dup - explained);
-      row("duplicate in.php per business key", detail, "0 not explained by a lost reply", dup - explained == 0);
+      detail +=
+          "; lost in.php replies "
+              + run.lostResponses()
+              + ", never-polled tasks "
+              + orphans
+              + ", duplicates not explained by a lost reply: "
+              + (dup - explained);
+      row(
+          "duplicate in.php per business key",
+          detail,
+          "0 not explained by a lost reply",
+          dup - explained == 0);
     } else {
       row("duplicate in.php per business key", detail, "0", dup == 0);
     }
@@ -288,33 +382,68 @@ public final class Figures {
     if (run.options().mode() != BenchOptions.Mode.CHAOS) {
       return;
     }
-    long requested = run.solves().stream().filter(s -> s.businessKey().endsWith("-permanent")).count();
+    long requested =
+        run.solves().stream().filter(s -> s.businessKey().endsWith("-permanent")).count();
     long seen = run.stats().rejected("ERROR_BAD_TOKEN_OR_PAGEURL");
-    int maxFailed = run.permanentJobs().stream().mapToInt(Rows.JobHistory::failedStates).max().orElse(0);
-    long retried = run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count() + Math.max(0, seen - requested);
+    int maxFailed =
+        run.permanentJobs().stream().mapToInt(Rows.JobHistory::failedStates).max().orElse(0);
+    long retried =
+        run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count()
+            + Math.max(0, seen - requested);
     put("permanent_retried", retried);
-    row("permanent codes retried", retried + " (" + requested + " permanent request(s), provider saw the code "
-        + seen + "×, most FAILED states in one job " + maxFailed + ")", "0", retried == 0);
+    row(
+        "permanent codes retried",
+        retried
+            + " ("
+            + requested
+            + " permanent request(s), provider saw the code "
+            + seen
+            + "×, most FAILED states in one job "
+            + maxFailed
+            + ")",
+        "0",
+        retried == 0);
   }
 
   private void nodes() {
     double totalCpu = 0;
     for (RunData.Node node : run.nodes()) {
       totalCpu += node.cpuSeconds();
-      row("worker " + node.name() + (node.killed() ? " (killed)" : ""),
-          fmt(node.cpuSeconds(), 1) + " CPU s (" + pct(node.cpuSeconds() / Math.max(0.001, node.aliveSeconds()))
-              + " of a core over " + fmt(node.aliveSeconds(), 0) + " s), peak RSS " + fmt(node.peakRssMiB(), 0) + " MiB",
-          "(no target)", null);
+      row(
+          "worker " + node.name() + (node.killed() ? " (killed)" : ""),
+          fmt(node.cpuSeconds(), 1)
+              + " CPU s ("
+              + pct(node.cpuSeconds() / Math.max(0.001, node.aliveSeconds()))
+              + " of a core over "
+              + fmt(node.aliveSeconds(), 0)
+              + " s), peak RSS "
+              + fmt(node.peakRssMiB(), 0)
+              + " MiB",
+          "(no target)",
+          null);
     }
     double solved = value("solved");
     put("worker_cpu_s", totalCpu);
     put("worker_cpu_ms_per_solve", solved > 0 ? 1000 * totalCpu / solved : Double.NaN);
-    row("worker CPU per solve", fmt(value("worker_cpu_ms_per_solve"), 1) + " ms", "(no target)", null);
-    row("PostgreSQL / bench JVM CPU", fmt(run.postgresCpuSeconds(), 1) + " s / " + fmt(run.benchCpuSeconds(), 1) + " s",
-        "(no target)", null);
+    row(
+        "worker CPU per solve",
+        fmt(value("worker_cpu_ms_per_solve"), 1) + " ms",
+        "(no target)",
+        null);
+    row(
+        "PostgreSQL / bench JVM CPU",
+        fmt(run.postgresCpuSeconds(), 1) + " s / " + fmt(run.benchCpuSeconds(), 1) + " s",
+        "(no target)",
+        null);
     put("machine_busy", run.machineBusyShare());
-    row("machine CPU busy during the run", pct(run.machineBusyShare()) + " of " + Runtime.getRuntime().availableProcessors() + " cores",
-        "(no target)", null);
+    row(
+        "machine CPU busy during the run",
+        pct(run.machineBusyShare())
+            + " of "
+            + Runtime.getRuntime().availableProcessors()
+            + " cores",
+        "(no target)",
+        null);
   }
 
   /** Highest number of tasks holding a thread at once (start → ready). */

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * An SVG of a run, written by hand: provider in flight (simulator) and gate slots held over time
- * against the cap and the plan, backlog periods shaded, solves ended (cumulative, right axis),
- * kill -9 and PostgreSQL restarts as vertical marks.
+ * against the cap and the plan, backlog periods shaded, solves ended (cumulative, right axis), kill
+ * -9 and PostgreSQL restarts as vertical marks.
  */
 final class Plot {
 
@@ -28,10 +28,24 @@ final class Plot {
     int yMax = Math.max(plan, run.stats().maxInFlight()) + 1;
     int n = run.options().solves();
     StringBuilder s = new StringBuilder();
-    s.append(String.format(Locale.ROOT,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n", W, H));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n",
+            W,
+            H));
     s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-    s.append(text(L, 20, "CaptchaJobs bench, " + esc(run.label()) + ": in flight over time (cap C = " + cap + ")", "start", 14));
+    s.append(
+        text(
+            L,
+            20,
+            "CaptchaJobs bench, "
+                + esc(run.label())
+                + ": in flight over time (cap C = "
+                + cap
+                + ")",
+            "start",
+            14));
     // backlog shading
     List<Sampler.Sample> samples = run.samples();
     for (int i = 0; i + 1 < samples.size(); i++) {
@@ -42,8 +56,14 @@ final class Plot {
         }
         double x1 = x(samples.get(i).atMillis(), t0, span);
         double x2 = x(samples.get(j).atMillis(), t0, span);
-        s.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff3d6\"/>%n",
-            x1, T, Math.max(0.5, x2 - x1), H - T - B));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff3d6\"/>%n",
+                x1,
+                T,
+                Math.max(0.5, x2 - x1),
+                H - T - B));
         i = j - 1;
       }
     }
@@ -51,19 +71,48 @@ final class Plot {
     for (int k = 0; k <= 5; k++) {
       double v = yMax * k / 5.0;
       double y = y(v, yMax);
-      s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n", L, y, W - R, y));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
+              L,
+              y,
+              W - R,
+              y));
       s.append(text(L - 6, y + 4, String.format(Locale.ROOT, "%.0f", v), "end", 11));
-      s.append(text(W - R + 6, y + 4, String.format(Locale.ROOT, "%.0f", n * k / 5.0), "start", 11));
+      s.append(
+          text(W - R + 6, y + 4, String.format(Locale.ROOT, "%.0f", n * k / 5.0), "start", 11));
     }
     for (int k = 0; k <= 10; k++) {
       double xs = L + (W - L - R) * k / 10.0;
-      s.append(text(xs, H - B + 16, String.format(Locale.ROOT, "%.0f", span * k / 10), "middle", 11));
+      s.append(
+          text(xs, H - B + 16, String.format(Locale.ROOT, "%.0f", span * k / 10), "middle", 11));
     }
     s.append(text((L + W - R) / 2.0, H - 12, "seconds since the first enqueue", "middle", 12));
-    s.append(text(14, T + (H - T - B) / 2.0, "in flight", "middle", 12, "rotate(-90 14 " + (T + (H - T - B) / 2) + ")"));
-    s.append(text(W - 14, T + (H - T - B) / 2.0, "solves ended", "middle", 12, "rotate(90 " + (W - 14) + " " + (T + (H - T - B) / 2) + ")"));
-    s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
-        L, T, W - L - R, H - T - B));
+    s.append(
+        text(
+            14,
+            T + (H - T - B) / 2.0,
+            "in flight",
+            "middle",
+            12,
+            "rotate(-90 14 " + (T + (H - T - B) / 2) + ")"));
+    s.append(
+        text(
+            W - 14,
+            T + (H - T - B) / 2.0,
+            "solves ended",
+            "middle",
+            12,
+            "rotate(90 " + (W - 14) + " " + (T + (H - T - B) / 2) + ")"));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
+            L,
+            T,
+            W - L - R,
+            H - T - B));
     // cap and plan
     hline(s, cap, yMax, "#d62728", "6,4");
     hline(s, plan, yMax, "#999", "2,4");
@@ -94,7 +143,9 @@ final class Plot {
     }
     if (started) {
       sim.append(String.format(Locale.ROOT, "H%d", W - R));
-      s.append("<path d=\"").append(sim).append("\" fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"1.2\"/>\n");
+      s.append("<path d=\"")
+          .append(sim)
+          .append("\" fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"1.2\"/>\n");
     }
     // gate slots held and outcomes (samples)
     StringBuilder held = new StringBuilder();
@@ -107,17 +158,35 @@ final class Plot {
       solved.append(String.format(Locale.ROOT, "%s%.1f,%.1f ", cmd, px, yRight(p.solved(), n)));
       failed.append(String.format(Locale.ROOT, "%s%.1f,%.1f ", cmd, px, yRight(p.failed(), n)));
     }
-    s.append("<path d=\"").append(held).append("\" fill=\"none\" stroke=\"#ff7f0e\" stroke-width=\"1\" opacity=\"0.8\"/>\n");
-    s.append("<path d=\"").append(solved).append("\" fill=\"none\" stroke=\"#9467bd\" stroke-width=\"1.5\" stroke-dasharray=\"1,0\"/>\n");
-    s.append("<path d=\"").append(failed).append("\" fill=\"none\" stroke=\"#8c564b\" stroke-width=\"1.5\"/>\n");
+    s.append("<path d=\"")
+        .append(held)
+        .append("\" fill=\"none\" stroke=\"#ff7f0e\" stroke-width=\"1\" opacity=\"0.8\"/>\n");
+    s.append("<path d=\"")
+        .append(solved)
+        .append(
+            "\" fill=\"none\" stroke=\"#9467bd\" stroke-width=\"1.5\" stroke-dasharray=\"1,0\"/>\n");
+    s.append("<path d=\"")
+        .append(failed)
+        .append("\" fill=\"none\" stroke=\"#8c564b\" stroke-width=\"1.5\"/>\n");
     // legend
     String[][] legend = {
-        {"#2ca02c", "provider in flight (simulator)"}, {"#ff7f0e", "gate slots held"},
-        {"#d62728", "cap C"}, {"#999", "plan threads"}, {"#9467bd", "solved (right axis)"},
-        {"#8c564b", "failed (right axis)"}, {"#fff3d6", "backlog"}};
+      {"#2ca02c", "provider in flight (simulator)"},
+      {"#ff7f0e", "gate slots held"},
+      {"#d62728", "cap C"},
+      {"#999", "plan threads"},
+      {"#9467bd", "solved (right axis)"},
+      {"#8c564b", "failed (right axis)"},
+      {"#fff3d6", "backlog"}
+    };
     int lx = L + 8;
     for (String[] e : legend) {
-      s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>%n", lx, T + 8, e[0]));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>%n",
+              lx,
+              T + 8,
+              e[0]));
       s.append(text(lx + 18, T + 13, e[1], "start", 11));
       lx += 22 + e[1].length() * 6;
     }
@@ -127,15 +196,29 @@ final class Plot {
 
   private static void hline(StringBuilder s, int v, int yMax, String color, String dash) {
     double y = y(v, yMax);
-    s.append(String.format(Locale.ROOT,
-        "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\" stroke-width=\"1.5\"/>%n",
-        L, y, W - R, y, color, dash));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\" stroke-width=\"1.5\"/>%n",
+            L,
+            y,
+            W - R,
+            y,
+            color,
+            dash));
   }
 
   private static void vline(StringBuilder s, double x, String color, String title) {
-    s.append(String.format(Locale.ROOT,
-        "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"><title>%s</title></line>%n",
-        x, T, x, H - B, color, esc(title)));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"><title>%s</title></line>%n",
+            x,
+            T,
+            x,
+            H - B,
+            color,
+            esc(title)));
   }
 
   private static double x(long millis, long t0, double span) {
@@ -154,9 +237,17 @@ final class Plot {
     return text(x, y, t, anchor, size, null);
   }
 
-  private static String text(double x, double y, String t, String anchor, int size, String transform) {
-    return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>%s</text>%n",
-        x, y, anchor, size, transform == null ? "" : " transform=\"" + transform + "\"", t);
+  private static String text(
+      double x, double y, String t, String anchor, int size, String transform) {
+    return String.format(
+        Locale.ROOT,
+        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>%s</text>%n",
+        x,
+        y,
+        anchor,
+        size,
+        transform == null ? "" : " transform=\"" + transform + "\"",
+        t);
   }
 
   private static String esc(String t) {

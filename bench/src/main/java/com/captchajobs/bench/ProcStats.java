@@ -44,7 +44,8 @@ final class ProcStats {
     }
     // the postmaster's cutime + cstime hold the CPU of backends that already exited
     double sum = read(pid).cpuSeconds() + reapedChildrenCpuSeconds(pid);
-    for (ProcessHandle child : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
+    for (ProcessHandle child :
+        ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
       sum += read(child.pid()).cpuSeconds();
     }
     return sum;

@@ -18,18 +18,30 @@ final class Report {
     int w2 = Math.max(5, rows.stream().mapToInt(r -> r.value().length()).max().orElse(0));
     StringBuilder sb = new StringBuilder();
     String line = "-".repeat(w1 + w2 + 50) + "\n";
-    sb.append("CaptchaJobs bench, ").append(f.run().label()).append(f.run().timedOut() ? " (TIMED OUT)" : "").append('\n');
+    sb.append("CaptchaJobs bench, ")
+        .append(f.run().label())
+        .append(f.run().timedOut() ? " (TIMED OUT)" : "")
+        .append('\n');
     sb.append(line);
     sb.append(String.format("%-" + w1 + "s | %-" + w2 + "s | %s%n", "figure", "value", "target"));
     sb.append(line);
     for (Figures.Row r : rows) {
-      sb.append(String.format("%-" + w1 + "s | %-" + w2 + "s | %s%s%n", r.name(), r.value(), r.target(), verdict(r)));
+      sb.append(
+          String.format(
+              "%-" + w1 + "s | %-" + w2 + "s | %s%s%n",
+              r.name(),
+              r.value(),
+              r.target(),
+              verdict(r)));
     }
     sb.append(line);
     return sb.toString();
   }
 
-  /** Writes {@code <mode>.md} and {@code <mode>-<label>.svg} under {@code out}; returns the report path. */
+  /**
+   * Writes {@code <mode>.md} and {@code <mode>-<label>.svg} under {@code out}; returns the report
+   * path.
+   */
   static Path write(BenchOptions o, List<Figures> runs, Path out) {
     try {
       Files.createDirectories(out);
@@ -37,30 +49,53 @@ final class Report {
       StringBuilder md = new StringBuilder();
       md.append("# CaptchaJobs bench: ").append(mode).append(" run\n\n");
       md.append("Command: `").append(o.commandLine()).append("`  \n");
-      md.append("Finished: ").append(Instant.now()).append(" on ")
-          .append(Runtime.getRuntime().availableProcessors()).append(" cores (")
-          .append(System.getProperty("os.name")).append(", Java ").append(System.getProperty("java.version")).append(")  \n");
+      md.append("Finished: ")
+          .append(Instant.now())
+          .append(" on ")
+          .append(Runtime.getRuntime().availableProcessors())
+          .append(" cores (")
+          .append(System.getProperty("os.name"))
+          .append(", Java ")
+          .append(System.getProperty("java.version"))
+          .append(")  \n");
       Figures first = runs.get(0);
-      md.append("PostgreSQL: ").append(o.jdbcUrl() == null ? "embedded (zonky)" : "external")
-          .append(", ").append(first.run().pgSettings()).append("  \n\n");
+      md.append("PostgreSQL: ")
+          .append(o.jdbcUrl() == null ? "embedded (zonky)" : "external")
+          .append(", ")
+          .append(first.run().pgSettings())
+          .append("  \n\n");
       for (Figures f : runs) {
         String svg = mode + "-" + f.run().label().replaceAll("[^a-zA-Z0-9-]", "-") + ".svg";
         Files.writeString(out.resolve(svg), Plot.svg(f));
-        md.append("## ").append(f.run().label()).append(f.run().timedOut() ? " (TIMED OUT)" : "").append("\n\n");
+        md.append("## ")
+            .append(f.run().label())
+            .append(f.run().timedOut() ? " (TIMED OUT)" : "")
+            .append("\n\n");
         md.append("![in flight over time](").append(svg).append(")\n\n");
         md.append("| figure | value | target | |\n| --- | --- | --- | --- |\n");
         for (Figures.Row r : f.rows()) {
-          md.append("| ").append(r.name()).append(" | ").append(r.value()).append(" | ").append(r.target())
-              .append(" | ").append(r.ok() == null ? "" : r.ok() ? "ok" : "**MISSED**").append(" |\n");
+          md.append("| ")
+              .append(r.name())
+              .append(" | ")
+              .append(r.value())
+              .append(" | ")
+              .append(r.target())
+              .append(" | ")
+              .append(r.ok() == null ? "" : r.ok() ? "ok" : "**MISSED**")
+              .append(" |\n");
         }
         md.append("\nPlain lines (for scripts):\n\n```\n");
         md.append("run: ").append(f.run().label()).append('\n');
         md.append(scriptLines(f));
         md.append("```\n\n");
         if (!f.run().chaos().notes().isEmpty() || !f.run().chaos().kills().isEmpty()) {
-          md.append("Chaos: ").append(f.run().chaos().kills().size()).append(" kill -9, ")
-              .append(f.run().chaos().postgresRestarts().size()).append(" PostgreSQL restart(s). ")
-              .append(String.join("; ", f.run().chaos().notes())).append("\n\n");
+          md.append("Chaos: ")
+              .append(f.run().chaos().kills().size())
+              .append(" kill -9, ")
+              .append(f.run().chaos().postgresRestarts().size())
+              .append(" PostgreSQL restart(s). ")
+              .append(String.join("; ", f.run().chaos().notes()))
+              .append("\n\n");
         }
       }
       Path report = out.resolve(mode + ".md");
@@ -78,8 +113,12 @@ final class Report {
     sb.append("duplicate submits: ").append((long) f.value("duplicate_submits")).append('\n');
     sb.append("solves lost: ").append((long) f.value("lost")).append('\n');
     if (!Double.isNaN(f.value("permanent_retried"))) {
-      sb.append("permanent codes retried: ").append((long) f.value("permanent_retried")).append('\n');
-      sb.append("duplicates not explained by a lost reply: ").append((long) f.value("duplicates_unexplained")).append('\n');
+      sb.append("permanent codes retried: ")
+          .append((long) f.value("permanent_retried"))
+          .append('\n');
+      sb.append("duplicates not explained by a lost reply: ")
+          .append((long) f.value("duplicates_unexplained"))
+          .append('\n');
     }
     for (Figures.Row r : f.rows()) {
       sb.append(r.name()).append(": ").append(r.value());

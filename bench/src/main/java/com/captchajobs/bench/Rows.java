@@ -14,24 +14,49 @@ final class Rows {
   private Rows() {}
 
   record Solve(
-      String id, String businessKey, String type, String status, String taskId, long createdAt,
-      long submittedAt, long solvedAt, long updatedAt, String errorCode, String errorClass,
-      int submits, int polls) {}
+      String id,
+      String businessKey,
+      String type,
+      String status,
+      String taskId,
+      long createdAt,
+      long submittedAt,
+      long solvedAt,
+      long updatedAt,
+      String errorCode,
+      String errorClass,
+      int submits,
+      int polls) {}
 
-  record Poll(String solveId, int submitNo, int pollNo, long intendedAt, long calledAt, String outcome) {}
+  record Poll(
+      String solveId, int submitNo, int pollNo, long intendedAt, long calledAt, String outcome) {}
 
   /** A JobRunr job of a solve that failed permanently: how many FAILED states its history holds. */
   record JobHistory(String businessKey, String jobName, int failedStates) {}
 
   static List<Solve> solves(Connection c) throws SQLException {
     List<Solve> out = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
-            + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
+                    + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
       while (rs.next()) {
-        out.add(new Solve(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-            millis(rs, 6), millis(rs, 7), millis(rs, 8), millis(rs, 9), rs.getString(10), rs.getString(11),
-            rs.getInt(12), rs.getInt(13)));
+        out.add(
+            new Solve(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                millis(rs, 6),
+                millis(rs, 7),
+                millis(rs, 8),
+                millis(rs, 9),
+                rs.getString(10),
+                rs.getString(11),
+                rs.getInt(12),
+                rs.getInt(13)));
       }
     }
     return out;
@@ -39,10 +64,19 @@ final class Rows {
 
   static List<Poll> polls(Connection c) throws SQLException {
     List<Poll> out = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
       while (rs.next()) {
-        out.add(new Poll(rs.getString(1), rs.getInt(2), rs.getInt(3), millis(rs, 4), millis(rs, 5), rs.getString(6)));
+        out.add(
+            new Poll(
+                rs.getString(1),
+                rs.getInt(2),
+                rs.getInt(3),
+                millis(rs, 4),
+                millis(rs, 5),
+                rs.getString(6)));
       }
     }
     return out;
@@ -50,8 +84,10 @@ final class Rows {
 
   static List<Double> handoffSeconds(Connection c) throws SQLException {
     List<Double> out = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
@@ -60,8 +96,10 @@ final class Rows {
   }
 
   static long jobrunrJobs(Connection c) throws SQLException {
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -70,10 +108,12 @@ final class Rows {
   /** The jobs of solves that failed with a permanent error class (request, image, proxy, ...). */
   static List<JobHistory> permanentJobs(Connection c) throws SQLException {
     List<JobHistory> out = new ArrayList<>();
-    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-        "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
-            + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
-            + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
+                    + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
+                    + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
       while (rs.next()) {
         String json = rs.getString(2);
         out.add(new JobHistory(rs.getString(1), jobName(json), count(json, "states.FailedState")));

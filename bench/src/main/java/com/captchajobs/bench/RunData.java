@@ -28,5 +28,6 @@ record RunData(
     Map<String, String> pgSettings) {
 
   /** A worker node as it ended: killed by the chaos or stopped at the end. */
-  record Node(String name, double cpuSeconds, double peakRssMiB, double aliveSeconds, boolean killed) {}
+  record Node(
+      String name, double cpuSeconds, double peakRssMiB, double aliveSeconds, boolean killed) {}
 }

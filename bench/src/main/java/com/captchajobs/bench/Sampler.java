@@ -66,7 +66,8 @@ final class Sampler implements AutoCloseable {
       if (connection == null || connection.isClosed()) {
         connection = db.connect();
       }
-      try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(QUERY)) {
+      try (Statement st = connection.createStatement();
+          ResultSet rs = st.executeQuery(QUERY)) {
         rs.next();
         return new Sample(now, rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getInt(4));
       }

@@ -7,17 +7,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The simulator's own record of each task (acceptance, start, answer-ready instant, polls), read
- * by reflection: its public stats give fetch lag over all types only, and the ready instant is in
- * no table of ours. This is the bench's only reach into simulator internals; when the fields move,
+ * The simulator's own record of each task (acceptance, start, answer-ready instant, polls), read by
+ * reflection: its public stats give fetch lag over all types only, and the ready instant is in no
+ * table of ours. This is the bench's only reach into simulator internals; when the fields move,
  * {@link #tasks} returns an empty list and the per-type figures read "n/a".
  */
 final class SimulatorProbe {
 
   /** One accepted in.php call as the simulator saw it (epoch millis on the simulator's clock). */
   record TaskView(
-      long id, String method, String pageUrl, long acceptedAt, long startedAt, long readyAt,
-      long solveMillis, long polls, boolean fetched) {}
+      long id,
+      String method,
+      String pageUrl,
+      long acceptedAt,
+      long startedAt,
+      long readyAt,
+      long solveMillis,
+      long polls,
+      boolean fetched) {}
 
   private SimulatorProbe() {}
 
@@ -28,20 +35,22 @@ final class SimulatorProbe {
       List<TaskView> out = new ArrayList<>();
       for (Object t : List.copyOf(tasks.values())) {
         Object submission = field(t, "submission");
-        out.add(new TaskView(
-            (long) field(t, "id"),
-            (String) call(submission, "method"),
-            (String) call(submission, "pageUrl"),
-            (long) field(t, "acceptedAt"),
-            (long) field(t, "startedAt"),
-            (long) field(t, "readyAt"),
-            (long) field(t, "solveMillis"),
-            (long) field(t, "polls"),
-            (boolean) field(t, "fetched")));
+        out.add(
+            new TaskView(
+                (long) field(t, "id"),
+                (String) call(submission, "method"),
+                (String) call(submission, "pageUrl"),
+                (long) field(t, "acceptedAt"),
+                (long) field(t, "startedAt"),
+                (long) field(t, "readyAt"),
+                (long) field(t, "solveMillis"),
+                (long) field(t, "polls"),
+                (boolean) field(t, "fetched")));
       }
       return out;
     } catch (ReflectiveOperationException | RuntimeException e) {
-      System.err.println("[bench] cannot read the simulator's tasks (" + e + "): per-type fetch lag is n/a");
+      System.err.println(
+          "[bench] cannot read the simulator's tasks (" + e + "): per-type fetch lag is n/a");
       return List.of();
     }
   }

@@ -19,16 +19,18 @@ import java.util.Random;
 public record TypeMix(Map<CaptchaType, Double> weights) {
 
   /** Types the harness can drive, with the simulator's method name (for solve-time overrides). */
-  static final Map<CaptchaType, String> SUPPORTED = Map.of(
-      CaptchaType.TURNSTILE, "turnstile",
-      CaptchaType.RECAPTCHA_V2, "userrecaptcha",
-      CaptchaType.IMAGE, "base64");
+  static final Map<CaptchaType, String> SUPPORTED =
+      Map.of(
+          CaptchaType.TURNSTILE, "turnstile",
+          CaptchaType.RECAPTCHA_V2, "userrecaptcha",
+          CaptchaType.IMAGE, "base64");
 
   /** The simulator's default solve-time ranges in seconds, before the time scale. */
-  static final Map<CaptchaType, double[]> DEFAULT_SOLVE_SECONDS = Map.of(
-      CaptchaType.TURNSTILE, new double[] {3, 9},
-      CaptchaType.RECAPTCHA_V2, new double[] {12, 40},
-      CaptchaType.IMAGE, new double[] {1, 4});
+  static final Map<CaptchaType, double[]> DEFAULT_SOLVE_SECONDS =
+      Map.of(
+          CaptchaType.TURNSTILE, new double[] {3, 9},
+          CaptchaType.RECAPTCHA_V2, new double[] {12, 40},
+          CaptchaType.IMAGE, new double[] {1, 4});
 
   public static TypeMix parse(String text) {
     Map<CaptchaType, Double> w = new LinkedHashMap<>();
@@ -36,7 +38,8 @@ public record TypeMix(Map<CaptchaType, Double> weights) {
       String[] kv = part.trim().split(":");
       CaptchaType type = CaptchaType.valueOf(kv[0].trim().toUpperCase());
       if (!SUPPORTED.containsKey(type)) {
-        throw new IllegalArgumentException("--mix supports " + SUPPORTED.keySet() + ", got " + type);
+        throw new IllegalArgumentException(
+            "--mix supports " + SUPPORTED.keySet() + ", got " + type);
       }
       double weight = kv.length > 1 ? Double.parseDouble(kv[1]) : 1.0;
       if (weight <= 0) {
@@ -90,14 +93,22 @@ public record TypeMix(Map<CaptchaType, Double> weights) {
    * The parameters of a solve. {@code permanent} makes the provider reject it at in.php with
    * ERROR_BAD_TOKEN_OR_PAGEURL (the simulator's site key {@code invalid}).
    */
-  public static Map<String, String> params(CaptchaType type, String businessKey, boolean permanent) {
+  public static Map<String, String> params(
+      CaptchaType type, String businessKey, boolean permanent) {
     String siteKey = permanent ? "invalid" : null;
     return switch (type) {
-      case TURNSTILE -> Map.of(
-          "sitekey", siteKey != null ? siteKey : "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl(businessKey));
-      case RECAPTCHA_V2 -> Map.of(
-          "sitekey", siteKey != null ? siteKey : "6Le-wvkSAAAAAPBMRTvw0Q4Muexq9bi0DJwx_mJ-",
-          "pageUrl", pageUrl(businessKey));
+      case TURNSTILE ->
+          Map.of(
+              "sitekey",
+              siteKey != null ? siteKey : "0x4AAAAAAADnPIDROrmt1Wwj",
+              "pageUrl",
+              pageUrl(businessKey));
+      case RECAPTCHA_V2 ->
+          Map.of(
+              "sitekey",
+              siteKey != null ? siteKey : "6Le-wvkSAAAAAPBMRTvw0Q4Muexq9bi0DJwx_mJ-",
+              "pageUrl",
+              pageUrl(businessKey));
       case IMAGE -> Map.of("body", imageBody(businessKey));
       default -> throw new IllegalArgumentException("unsupported type " + type);
     };

@@ -46,8 +46,16 @@ public final class WorkerJvm implements AutoCloseable {
 
   /** Everything a worker needs besides its name. */
   public record Launch(
-      Path workerJar, String jdbcUrl, String baseUrl, String apiKey, int threads, int workerCount,
-      int poolSize, String heap, Map<String, String> props, Path logDir) {}
+      Path workerJar,
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      int threads,
+      int workerCount,
+      int poolSize,
+      String heap,
+      Map<String, String> props,
+      Path logDir) {}
 
   public static WorkerJvm start(String name, Launch launch) {
     int port = freePort();
@@ -114,11 +122,17 @@ public final class WorkerJvm implements AutoCloseable {
     long deadline = System.nanoTime() + atMost.toNanos();
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
-            .timeout(Duration.ofSeconds(2)).build();
+            .timeout(Duration.ofSeconds(2))
+            .build();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("worker " + name + " exited with " + process.exitValue()
-            + "; see " + log.toAbsolutePath());
+        throw new IllegalStateException(
+            "worker "
+                + name
+                + " exited with "
+                + process.exitValue()
+                + "; see "
+                + log.toAbsolutePath());
       }
       try {
         HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
@@ -133,7 +147,8 @@ public final class WorkerJvm implements AutoCloseable {
       }
       ProcStats.pause(Duration.ofMillis(250));
     }
-    throw new IllegalStateException("worker " + name + " not UP within " + atMost + "; see " + log.toAbsolutePath());
+    throw new IllegalStateException(
+        "worker " + name + " not UP within " + atMost + "; see " + log.toAbsolutePath());
   }
 
   /** Reads CPU time and peak RSS from /proc (kept when the process is gone). */
@@ -142,8 +157,10 @@ public final class WorkerJvm implements AutoCloseable {
       ProcStats.Reading r = ProcStats.read(process.pid());
       // a process being reaped has no VmHWM line any more: keep the peak seen
       if (r != ProcStats.Reading.NONE) {
-        last = new ProcStats.Reading(Math.max(r.cpuSeconds(), last.cpuSeconds()),
-            Math.max(r.peakRssMiB(), last.peakRssMiB()));
+        last =
+            new ProcStats.Reading(
+                Math.max(r.cpuSeconds(), last.cpuSeconds()),
+                Math.max(r.peakRssMiB(), last.peakRssMiB()));
       }
     }
     return last;

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A short run of the whole harness (simulator, embedded PostgreSQL, app node, one worker JVM):
- * it checks that the harness works and that nothing is lost, doubled or over the cap. Timing
- * figures are not checked here: they need the full runs.
+ * A short run of the whole harness (simulator, embedded PostgreSQL, app node, one worker JVM): it
+ * checks that the harness works and that nothing is lost, doubled or over the cap. Timing figures
+ * are not checked here: they need the full runs.
  */
 class BenchSmokeTest {
 
@@ -20,11 +20,18 @@ class BenchSmokeTest {
 
   @Test
   void aShortRunSolvesEverythingOnceWithinTheCapAndWritesTheReportAndPlot() throws Exception {
-    BenchOptions options = BenchOptions.parse("--mode", "default", "--mix", "TURNSTILE:0.7,IMAGE:0.3")
-        .with(20, 1, 4, 0.05, out, Map.of(
-            "captchaai.first-poll-wait.TURNSTILE", "1s",
-            "captchaai.first-poll-wait.IMAGE", "1s",
-            "captchaai.min-first-poll-wait", "1s"));
+    BenchOptions options =
+        BenchOptions.parse("--mode", "default", "--mix", "TURNSTILE:0.7,IMAGE:0.3")
+            .with(
+                20,
+                1,
+                4,
+                0.05,
+                out,
+                Map.of(
+                    "captchaai.first-poll-wait.TURNSTILE", "1s",
+                    "captchaai.first-poll-wait.IMAGE", "1s",
+                    "captchaai.min-first-poll-wait", "1s"));
 
     List<Figures> runs = BenchMain.runAll(options);
     Path report = Report.write(options, runs, out);
@@ -37,9 +44,14 @@ class BenchSmokeTest {
     assertThat(f.value("duplicate_submits")).isZero();
     assertThat(f.run().stats().submitsByPageUrl().values()).allMatch(n -> n == 1L);
     assertThat(Files.readString(report))
-        .contains("overshoot: ", "duplicate submits: 0", "solves lost: 0", "provider-thread utilisation: ");
+        .contains(
+            "overshoot: ",
+            "duplicate submits: 0",
+            "solves lost: 0",
+            "provider-thread utilisation: ");
     try (var svgs = Files.list(out)) {
-      assertThat(svgs.filter(p -> p.toString().endsWith(".svg"))).singleElement()
+      assertThat(svgs.filter(p -> p.toString().endsWith(".svg")))
+          .singleElement()
           .satisfies(p -> assertThat(Files.readString(p)).startsWith("<svg").contains("cap C"));
     }
   }

@@ -39,8 +39,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * CaptchaJobs in plain Java: give it a PostgreSQL {@link DataSource} and get {@link Solves}. With
- * a CaptchaAI key it also runs a worker on this node: the submit and poll jobs on CaptchaJobs' own
+ * CaptchaJobs in plain Java: give it a PostgreSQL {@link DataSource} and get {@link Solves}. With a
+ * CaptchaAI key it also runs a worker on this node: the submit and poll jobs on CaptchaJobs' own
  * JobRunr server, whose tables live in their own schema beside anything else in the database.
  *
  * <pre>{@code
@@ -69,7 +69,11 @@ public final class CaptchaJobs implements AutoCloseable {
   private final List<Object> engine;
 
   private CaptchaJobs(
-      Schema schema, Solves solves, Worker worker, Deque<AutoCloseable> parts, List<Object> engine) {
+      Schema schema,
+      Solves solves,
+      Worker worker,
+      Deque<AutoCloseable> parts,
+      List<Object> engine) {
     this.schema = schema;
     this.solves = solves;
     this.worker = worker;
@@ -97,8 +101,8 @@ public final class CaptchaJobs implements AutoCloseable {
   }
 
   /**
-   * The worker's parts, for the Spring Boot starter's health, metrics and breaker endpoint. Not API:
-   * the types are internal and may change.
+   * The worker's parts, for the Spring Boot starter's health, metrics and breaker endpoint. Not
+   * API: the types are internal and may change.
    */
   public Optional<Worker> worker() {
     return Optional.ofNullable(worker);
@@ -134,16 +138,20 @@ public final class CaptchaJobs implements AutoCloseable {
    * @param planCheck the last threadsinfo answer
    * @param server our JobRunr server
    */
-  public record Worker(FleetGate gate, Breaker breaker, PlanCheck planCheck, BackgroundJobServer server) {}
+  public record Worker(
+      FleetGate gate, Breaker breaker, PlanCheck planCheck, BackgroundJobServer server) {}
 
   /** Every setting with its default; only the data source is required. */
   public static final class Builder {
 
     /** Default name prefix of a worker node. */
     public static final String DEFAULT_NODE_PREFIX = "captchajobs-";
+
     public static final Duration DEFAULT_JOB_POLL_INTERVAL = Duration.ofSeconds(5);
+
     /** Poll jobs wait in their worker thread for their intended instant, so threads are cheap. */
     public static final int DEFAULT_WORKER_COUNT = 64;
+
     public static final Duration DEFAULT_SHUTDOWN_WAIT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_RECONCILE_INTERVAL = Duration.ofSeconds(2);
     public static final Duration DEFAULT_PROVIDER_CHECK_INTERVAL = Duration.ofSeconds(30);
@@ -227,7 +235,9 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
-    /** Solves in flight across the whole fleet: the plan's threads. Overrides the settings' value. */
+    /**
+     * Solves in flight across the whole fleet: the plan's threads. Overrides the settings' value.
+     */
     public Builder threads(int threads) {
       this.threads = threads;
       return this;
@@ -341,15 +351,27 @@ public final class CaptchaJobs implements AutoCloseable {
         OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
         parts.push(jobRunr);
         SolveRepository repository = new SolveRepository(dataSource, named);
-        SolveJobs jobs = new SolveJobs(jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries());
-        SolveNotifications notifications = SolveNotifications.forDataSource(dataSource, repository).start();
+        SolveJobs jobs =
+            new SolveJobs(jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries());
+        SolveNotifications notifications =
+            SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
-        Solves solves = new Solves(new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
-        List<Object> inside = new ArrayList<>(List.of(repository, jobs, notifications,
-            solves.enqueuer(), jobRunr.scheduler(), jobRunr.storage()));
+        Solves solves =
+            new Solves(
+                new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
+        List<Object> inside =
+            new ArrayList<>(
+                List.of(
+                    repository,
+                    jobs,
+                    notifications,
+                    solves.enqueuer(),
+                    jobRunr.scheduler(),
+                    jobRunr.storage()));
         Worker worker = null;
         if (client != null || apiKey != null) {
-          worker = startWorker(named, engine, jobRunr, repository, jobs, notifications, parts, inside);
+          worker =
+              startWorker(named, engine, jobRunr, repository, jobs, notifications, parts, inside);
         }
         if (dashboardPort != null) {
           jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
@@ -362,47 +384,100 @@ public final class CaptchaJobs implements AutoCloseable {
     }
 
     private Worker startWorker(
-        Schema named, EngineSettings engine, OwnJobRunr jobRunr, SolveRepository repository,
-        SolveJobs jobs, SolveNotifications notifications, Deque<AutoCloseable> parts,
+        Schema named,
+        EngineSettings engine,
+        OwnJobRunr jobRunr,
+        SolveRepository repository,
+        SolveJobs jobs,
+        SolveNotifications notifications,
+        Deque<AutoCloseable> parts,
         List<Object> inside) {
-      CaptchaAiClient captchaAi = client != null ? client : CaptchaAiClient.builder()
-          .apiKey(apiKey)
-          .baseUrl(baseUrl)
-          .connectTimeout(connectTimeout)
-          .readTimeout(readTimeout)
-          .build();
+      CaptchaAiClient captchaAi =
+          client != null
+              ? client
+              : CaptchaAiClient.builder()
+                  .apiKey(apiKey)
+                  .baseUrl(baseUrl)
+                  .connectTimeout(connectTimeout)
+                  .readTimeout(readTimeout)
+                  .build();
       Breaker breaker = new Breaker(dataSource, named, captchaAi.keyFingerprint());
       FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
       SlotHandoff handoff = new SlotHandoff(gate, jobs, repository);
       FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
       PlanCheck planCheck = new PlanCheck(captchaAi, breaker, clock, providerCheckInterval);
-      SubmitJob submitJob = new SubmitJob(repository, gate, handoff, breaker, captchaAi, jobs, waits,
-          planCheck, engine, events, clock);
-      PollJob pollJob = new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
-      Reconciler reconciler = new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
-      WebhookJob webhookJob = new WebhookJob(repository, webhookHttp(),
-          webhookSecret == null ? null : new WebhookSigner(webhookSecret), webhookIncludeToken, clock);
+      SubmitJob submitJob =
+          new SubmitJob(
+              repository,
+              gate,
+              handoff,
+              breaker,
+              captchaAi,
+              jobs,
+              waits,
+              planCheck,
+              engine,
+              events,
+              clock);
+      PollJob pollJob =
+          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
+      Reconciler reconciler =
+          new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
+      WebhookJob webhookJob =
+          new WebhookJob(
+              repository,
+              webhookHttp(),
+              webhookSecret == null ? null : new WebhookSigner(webhookSecret),
+              webhookIncludeToken,
+              clock);
       if (webhookSecret == null) {
         log.info("No webhook secret set: solves with a callbackUrl get no webhook");
       }
-      WorkerStartup startup = new WorkerStartup(
-          new WorkerStartup.Settings(engine.threads(), threadsReserve, preflight, reconcileInterval,
-              providerCheckInterval),
-          gate, planCheck, breaker, reconciler);
+      WorkerStartup startup =
+          new WorkerStartup(
+              new WorkerStartup.Settings(
+                  engine.threads(),
+                  threadsReserve,
+                  preflight,
+                  reconcileInterval,
+                  providerCheckInterval),
+              gate,
+              planCheck,
+              breaker,
+              reconciler);
       startup.prepare();
-      BackgroundJobServer server = jobRunr.startServer(
-          new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
-          Map.of(SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
-          List.of(new PermanentErrorRetryFilter(engine.transientRetries(), 3, maxBackoff.toSeconds())));
+      BackgroundJobServer server =
+          jobRunr.startServer(
+              new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
+              Map.of(
+                  SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
+              List.of(
+                  new PermanentErrorRetryFilter(
+                      engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
-      parts.push(notifications.addListener(
-          new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
+      parts.push(
+          notifications.addListener(
+              new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
       startup.startBackground();
       parts.push(startup);
-      inside.addAll(List.of(captchaAi, breaker, gate, handoff, waits, planCheck, submitJob, pollJob,
-          reconciler, webhookJob, server));
-      log.info("CaptchaJobs worker {} started: fleet cap {} threads, schema {}", nodeName,
-          engine.threads(), named);
+      inside.addAll(
+          List.of(
+              captchaAi,
+              breaker,
+              gate,
+              handoff,
+              waits,
+              planCheck,
+              submitJob,
+              pollJob,
+              reconciler,
+              webhookJob,
+              server));
+      log.info(
+          "CaptchaJobs worker {} started: fleet cap {} threads, schema {}",
+          nodeName,
+          engine.threads(),
+          named);
       return new Worker(gate, breaker, planCheck, server);
     }
 
@@ -417,16 +492,22 @@ public final class CaptchaJobs implements AutoCloseable {
 
     private void validate() {
       require(dataSource != null, "dataSource is required");
-      require(apiKey == null || !apiKey.isBlank(), "apiKey must not be blank (leave it unset on nodes that only enqueue)");
-      require(jobPollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
+      require(
+          apiKey == null || !apiKey.isBlank(),
+          "apiKey must not be blank (leave it unset on nodes that only enqueue)");
+      require(
+          jobPollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
           "captchajobs.worker.poll-interval must be at least 5s (JobRunr's minimum on SQL storage)");
       require(workerCount >= 1, "captchajobs.worker.worker-count must be at least 1");
       require(nodeName != null && !nodeName.isBlank(), "captchajobs.worker.name must not be empty");
       require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
       require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
       if (dashboardPort != null) {
-        require(dashboardUsername != null && !dashboardUsername.isBlank()
-                && dashboardPassword != null && !dashboardPassword.isBlank(),
+        require(
+            dashboardUsername != null
+                && !dashboardUsername.isBlank()
+                && dashboardPassword != null
+                && !dashboardPassword.isBlank(),
             "captchajobs.dashboard.username and captchajobs.dashboard.password are required for the dashboard");
       }
     }

@@ -11,7 +11,12 @@ public record ClaimedToken(String token, String userAgent, Instant expiresAt) {
 
   @Override
   public String toString() {
-    return "ClaimedToken[token=*** (" + (token == null ? 0 : token.length()) + " chars), userAgent="
-        + userAgent + ", expiresAt=" + expiresAt + "]";
+    return "ClaimedToken[token=*** ("
+        + (token == null ? 0 : token.length())
+        + " chars), userAgent="
+        + userAgent
+        + ", expiresAt="
+        + expiresAt
+        + "]";
   }
 }

@@ -6,7 +6,12 @@ import java.util.UUID;
 public final class SolveConflictException extends SolveException {
 
   public SolveConflictException(String businessKey, UUID existingId) {
-    super(existingId, "businessKey '" + businessKey + "' is already used by solve " + existingId
-        + " with a different payload");
+    super(
+        existingId,
+        "businessKey '"
+            + businessKey
+            + "' is already used by solve "
+            + existingId
+            + " with a different payload");
   }
 }

@@ -4,8 +4,8 @@ import com.captchajobs.core.client.ErrorClass;
 import java.util.UUID;
 
 /**
- * The solve ended FAILED with a classified error: {@code errorClass} is one of credential,
- * request, image, proxy, unsolvable, threads, transient; {@code errorCode} the provider's code.
+ * The solve ended FAILED with a classified error: {@code errorClass} is one of credential, request,
+ * image, proxy, unsolvable, threads, transient; {@code errorCode} the provider's code.
  */
 public final class SolveFailedException extends SolveException {
 

@@ -4,7 +4,6 @@ import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
 import com.captchajobs.core.internal.engine.SolveFields;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.Map;
@@ -24,8 +23,8 @@ import java.util.TreeMap;
  * }</pre>
  *
  * Field names are CaptchaJobs' camelCase names: {@code sitekey}, {@code pageUrl}, {@code action},
- * {@code minScore}, {@code cdata}, {@code dataS}, {@code invisible}, {@code version}, {@code
- * body}, {@code proxy}, {@code proxyType}, {@code userAgent}, {@code cookies}, {@code gt}, {@code
+ * {@code minScore}, {@code cdata}, {@code dataS}, {@code invisible}, {@code version}, {@code body},
+ * {@code proxy}, {@code proxyType}, {@code userAgent}, {@code cookies}, {@code gt}, {@code
  * challenge}, {@code apiServer}, {@code captchaId} and the image options.
  */
 public final class SolveRequest {
@@ -37,7 +36,11 @@ public final class SolveRequest {
   private final String callbackUrl;
 
   private SolveRequest(
-      String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+      String businessKey,
+      CaptchaType type,
+      Map<String, String> params,
+      int priority,
+      String callbackUrl) {
     try {
       SolveFields.validateBusinessKey(businessKey);
       if (type == null) {
@@ -73,7 +76,8 @@ public final class SolveRequest {
   }
 
   public static SolveRequest recaptchaV2(String businessKey, String sitekey, String pageUrl) {
-    return of(businessKey, CaptchaType.RECAPTCHA_V2, fields("sitekey", sitekey, "pageUrl", pageUrl));
+    return of(
+        businessKey, CaptchaType.RECAPTCHA_V2, fields("sitekey", sitekey, "pageUrl", pageUrl));
   }
 
   /** reCAPTCHA v3 with its action and the minimum score (0.1 to 0.9). */
@@ -85,8 +89,12 @@ public final class SolveRequest {
     return of(businessKey, CaptchaType.RECAPTCHA_V3, f);
   }
 
-  public static SolveRequest recaptchaEnterprise(String businessKey, String sitekey, String pageUrl) {
-    return of(businessKey, CaptchaType.RECAPTCHA_ENTERPRISE, fields("sitekey", sitekey, "pageUrl", pageUrl));
+  public static SolveRequest recaptchaEnterprise(
+      String businessKey, String sitekey, String pageUrl) {
+    return of(
+        businessKey,
+        CaptchaType.RECAPTCHA_ENTERPRISE,
+        fields("sitekey", sitekey, "pageUrl", pageUrl));
   }
 
   /** A normal image CAPTCHA from its base64 bytes. */
@@ -94,19 +102,25 @@ public final class SolveRequest {
     return of(businessKey, CaptchaType.IMAGE, fields("body", base64));
   }
 
-  /** A Cloudflare challenge page; the provider needs a proxy ({@code host:port} or {@code user:pass@host:port}). */
+  /**
+   * A Cloudflare challenge page; the provider needs a proxy ({@code host:port} or {@code
+   * user:pass@host:port}).
+   */
   public static SolveRequest cloudflareChallenge(String businessKey, String pageUrl, String proxy) {
-    return of(businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, fields("pageUrl", pageUrl, "proxy", proxy));
+    return of(
+        businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, fields("pageUrl", pageUrl, "proxy", proxy));
   }
 
-  public static SolveRequest geetest(String businessKey, String gt, String challenge, String pageUrl) {
+  public static SolveRequest geetest(
+      String businessKey, String gt, String challenge, String pageUrl) {
     Map<String, String> f = fields("gt", gt, "challenge", challenge);
     putIfPresent(f, "pageUrl", pageUrl);
     return of(businessKey, CaptchaType.GEETEST, f);
   }
 
   public static SolveRequest geetestV4(String businessKey, String captchaId, String pageUrl) {
-    return of(businessKey, CaptchaType.GEETEST_V4, fields("captchaId", captchaId, "pageUrl", pageUrl));
+    return of(
+        businessKey, CaptchaType.GEETEST_V4, fields("captchaId", captchaId, "pageUrl", pageUrl));
   }
 
   /** A copy with an optional field set (null removes it), validated again. */
@@ -133,12 +147,26 @@ public final class SolveRequest {
     return new SolveRequest(businessKey, type, params, priority, callbackUrl);
   }
 
-  public String businessKey() { return businessKey; }
-  public CaptchaType type() { return type; }
+  public String businessKey() {
+    return businessKey;
+  }
+
+  public CaptchaType type() {
+    return type;
+  }
+
   /** Our field names to values, sorted by name. */
-  public Map<String, String> params() { return params; }
-  public int priority() { return priority; }
-  public String callbackUrl() { return callbackUrl; }
+  public Map<String, String> params() {
+    return params;
+  }
+
+  public int priority() {
+    return priority;
+  }
+
+  public String callbackUrl() {
+    return callbackUrl;
+  }
 
   /** Names the solve, never the parameters (a proxy may carry a password). */
   @Override
@@ -167,6 +195,8 @@ public final class SolveRequest {
 
   private static String problem(InvalidTaskException e) {
     String message = e.getMessage();
-    return message.startsWith(e.field() + " ") ? message.substring(e.field().length() + 1) : message;
+    return message.startsWith(e.field() + " ")
+        ? message.substring(e.field().length() + 1)
+        : message;
   }
 }

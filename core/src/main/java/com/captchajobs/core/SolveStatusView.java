@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A read-only view of a solve. Deliberately without the token, the provider parameters (a proxy
- * may carry a password) and the callback URL (its query may carry a secret).
+ * A read-only view of a solve. Deliberately without the token, the provider parameters (a proxy may
+ * carry a password) and the callback URL (its query may carry a secret).
  *
  * @param errorCode the provider's (or our) code when the solve failed or last waited, else null
  * @param errorClass credential, request, image, proxy, unsolvable, threads or transient, else null
@@ -32,9 +32,23 @@ public record SolveStatusView(
     int threadWaits) {
 
   static SolveStatusView of(Solve s) {
-    return new SolveStatusView(s.id(), s.businessKey(), s.type(), SolveStatus.of(s.status()), s.priority(),
-        s.createdAt(), s.updatedAt(), s.submittedAt(), s.solvedAt(), s.expiresAt(), s.claimedAt(),
-        s.errorCode(), s.errorClass(), s.submits(), s.polls(), s.threadWaits());
+    return new SolveStatusView(
+        s.id(),
+        s.businessKey(),
+        s.type(),
+        SolveStatus.of(s.status()),
+        s.priority(),
+        s.createdAt(),
+        s.updatedAt(),
+        s.submittedAt(),
+        s.solvedAt(),
+        s.expiresAt(),
+        s.claimedAt(),
+        s.errorCode(),
+        s.errorClass(),
+        s.submits(),
+        s.polls(),
+        s.threadWaits());
   }
 
   /** Whether nothing more will happen to the solve. */

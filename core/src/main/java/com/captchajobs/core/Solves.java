@@ -41,7 +41,10 @@ public final class Solves {
 
   /** Built by {@link CaptchaJobs}; {@code events} receives {@code claimed} (solved → claimed). */
   Solves(
-      SolveEnqueuer enqueuer, SolveRepository repository, SolveNotifications notifications, Clock clock,
+      SolveEnqueuer enqueuer,
+      SolveRepository repository,
+      SolveNotifications notifications,
+      Clock clock,
       EngineEvents events) {
     this.enqueuer = enqueuer;
     this.repository = repository;
@@ -70,16 +73,27 @@ public final class Solves {
   public Accepted accept(SolveRequest request) {
     SolveEnqueuer.Enqueued e;
     try {
-      e = enqueuer.enqueue(request.businessKey(), request.type(), request.params(),
-          request.priority(), request.callbackUrl());
+      e =
+          enqueuer.enqueue(
+              request.businessKey(),
+              request.type(),
+              request.params(),
+              request.priority(),
+              request.callbackUrl());
     } catch (InvalidTaskException ex) {
       // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
-      throw new InvalidSolveRequestException(ex.field(), ex.getMessage().substring(ex.field().length()).strip());
+      throw new InvalidSolveRequestException(
+          ex.field(), ex.getMessage().substring(ex.field().length()).strip());
     } catch (SolveEnqueuer.ConflictException ex) {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
     }
-    SolveStatus status = e.created() ? SolveStatus.QUEUED
-        : repository.find(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
+    SolveStatus status =
+        e.created()
+            ? SolveStatus.QUEUED
+            : repository
+                .find(e.id())
+                .map(s -> SolveStatus.of(s.status()))
+                .orElse(SolveStatus.QUEUED);
     return new Accepted(e.id(), status, e.created());
   }
 
@@ -88,7 +102,9 @@ public final class Solves {
     return repository.find(id).map(SolveStatusView::of);
   }
 
-  /** @throws SolveNotFoundException when no solve has this id */
+  /**
+   * @throws SolveNotFoundException when no solve has this id
+   */
   public SolveStatusView status(UUID id) {
     return find(id).orElseThrow(() -> new SolveNotFoundException(id));
   }
@@ -96,16 +112,19 @@ public final class Solves {
   /**
    * Completes when the solve reaches a final status (SOLVED, CLAIMED, EXPIRED or FAILED), wherever
    * the worker runs; exceptionally with {@link SolveTimeoutException} after {@code timeout}, or
-   * {@link SolveNotFoundException}. A FAILED solve completes normally: read its status.
-   * Dependent stages run on the common pool, not on the notification thread.
+   * {@link SolveNotFoundException}. A FAILED solve completes normally: read its status. Dependent
+   * stages run on the common pool, not on the notification thread.
    */
   public CompletableFuture<SolveStatusView> await(UUID id, Duration timeout) {
     CompletableFuture<SolveStatusView> result = new CompletableFuture<>();
-    AutoCloseable subscription = notifications.subscribe(id, status -> {
-      if (status.isFinal()) {
-        CompletableFuture.runAsync(() -> completeFromRow(id, result));
-      }
-    });
+    AutoCloseable subscription =
+        notifications.subscribe(
+            id,
+            status -> {
+              if (status.isFinal()) {
+                CompletableFuture.runAsync(() -> completeFromRow(id, result));
+              }
+            });
     result.whenComplete((view, error) -> closeQuietly(subscription));
     CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .execute(() -> result.completeExceptionally(new SolveTimeoutException(id, timeout)));
@@ -156,9 +175,10 @@ public final class Solves {
       case FAILED -> new SolveFailedException(id, s.errorCode(), s.errorClass());
       // SOLVED but not claimable: past expires_at (the repair pass has not marked it yet), or a
       // concurrent claim won between our two statements.
-      case SOLVED -> s.expiresAt() != null && !s.expiresAt().isAfter(now)
-          ? new TokenExpiredException(id, s.expiresAt())
-          : new TokenAlreadyClaimedException(id);
+      case SOLVED ->
+          s.expiresAt() != null && !s.expiresAt().isAfter(now)
+              ? new TokenExpiredException(id, s.expiresAt())
+              : new TokenAlreadyClaimedException(id);
       default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
     };
   }
@@ -193,8 +213,8 @@ public final class Solves {
   }
 
   /**
-   * Calls {@code onChange} with each status notified for the solve until the handle is closed
-   * (on the notification thread: hand heavy work off). Read the row after subscribing, as {@link
+   * Calls {@code onChange} with each status notified for the solve until the handle is closed (on
+   * the notification thread: hand heavy work off). Read the row after subscribing, as {@link
    * #await} does, to close the race with a change committed just before.
    */
   public AutoCloseable watch(UUID id, Consumer<SolveStatus> onChange) {

@@ -1,6 +1,5 @@
 package com.captchajobs.core;
 
-import com.captchajobs.core.SolveStatus;
 import java.util.UUID;
 
 /** The solve has no token yet (it is queued, waiting for a thread or being solved). */

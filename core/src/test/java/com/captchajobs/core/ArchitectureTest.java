@@ -11,36 +11,54 @@ import org.junit.jupiter.api.Test;
 /** The shape of the core, checked on its compiled classes. */
 class ArchitectureTest {
 
-  static final JavaClasses CORE = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("com.captchajobs.core");
+  static final JavaClasses CORE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("com.captchajobs.core");
 
   @Test
   void theCoreImportsNoSpring() {
-    noClasses().should().dependOnClassesThat().resideInAPackage("org.springframework..")
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.springframework..")
         .check(CORE);
   }
 
   @Test
   void theCoreImportsNeitherTheStarterNorANode() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage(
-            "com.captchajobs.spring..", "com.captchajobs.app..", "com.captchajobs.worker..",
-            "com.captchajobs.dashboard..", "com.captchajobs.bench..", "com.captchajobs.simulator..")
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "com.captchajobs.spring..",
+            "com.captchajobs.app..",
+            "com.captchajobs.worker..",
+            "com.captchajobs.dashboard..",
+            "com.captchajobs.bench..",
+            "com.captchajobs.simulator..")
         .check(CORE);
   }
 
   @Test
   void theClientDependsOnNothingElseOfTheCore() {
-    noClasses().that().resideInAPackage("com.captchajobs.core.client..")
-        .should().dependOnClassesThat().resideInAnyPackage(
-            "com.captchajobs.core", "com.captchajobs.core.internal..")
+    noClasses()
+        .that()
+        .resideInAPackage("com.captchajobs.core.client..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.captchajobs.core", "com.captchajobs.core.internal..")
         .check(CORE);
   }
 
   @Test
   void theEngineDoesNotDependOnThePublicApi() {
-    noClasses().that().resideInAPackage("com.captchajobs.core.internal..")
-        .should().dependOnClassesThat().resideInAPackage("com.captchajobs.core")
+    noClasses()
+        .that()
+        .resideInAPackage("com.captchajobs.core.internal..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.captchajobs.core")
         .check(CORE);
   }
 

@@ -47,22 +47,28 @@ class CaptchaJobsInPlainJavaTest {
   }
 
   @Test
-  void aSolveEnqueuedOnAnInstanceWithoutKeyIsSolvedByAWorkerInstanceAndClaimedOnce() throws Exception {
-    try (CaptchaJobs worker = CaptchaJobs.builder()
-            .dataSource(dataSource)
-            .apiKey(KEY)
-            .baseUrl(simulator.baseUrl())
-            .threads(3)
-            .settings(EngineSettings.defaults().withFirstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1)))
-            .nodeName("plain-worker")
-            .build();
+  void aSolveEnqueuedOnAnInstanceWithoutKeyIsSolvedByAWorkerInstanceAndClaimedOnce()
+      throws Exception {
+    try (CaptchaJobs worker =
+            CaptchaJobs.builder()
+                .dataSource(dataSource)
+                .apiKey(KEY)
+                .baseUrl(simulator.baseUrl())
+                .threads(3)
+                .settings(
+                    EngineSettings.defaults()
+                        .withFirstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1)))
+                .nodeName("plain-worker")
+                .build();
         CaptchaJobs app = CaptchaJobs.builder().dataSource(dataSource).build()) {
       assertThat(worker.runsWorker()).isTrue();
       assertThat(app.runsWorker()).isFalse();
 
       Solves solves = app.solves();
-      UUID id = solves.enqueue(SolveRequest.turnstile("plain-1", "0x4AAAAAAADnPIDROrmt1Wwj",
-          "https://shop.example.test/plain-1"));
+      UUID id =
+          solves.enqueue(
+              SolveRequest.turnstile(
+                  "plain-1", "0x4AAAAAAADnPIDROrmt1Wwj", "https://shop.example.test/plain-1"));
       SolveStatusView solved = solves.await(id, Duration.ofSeconds(60)).get();
 
       assertThat(solved.status()).isEqualTo(SolveStatus.SOLVED);
@@ -80,8 +86,10 @@ class CaptchaJobsInPlainJavaTest {
     }
     try (Connection c = dataSource.getConnection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT table_schema, count(*) FROM information_schema.tables"
-            + " WHERE table_schema IN ('public', 'captchajobs') GROUP BY table_schema")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT table_schema, count(*) FROM information_schema.tables"
+                    + " WHERE table_schema IN ('public', 'captchajobs') GROUP BY table_schema")) {
       int inPublic = 0;
       int inOurs = 0;
       while (rs.next()) {
@@ -92,19 +100,22 @@ class CaptchaJobsInPlainJavaTest {
         }
       }
       assertThat(inPublic).isZero();
-      assertThat(inOurs).isGreaterThanOrEqualTo(12); // ours, Flyway's history, JobRunr's five and a view
+      assertThat(inOurs)
+          .isGreaterThanOrEqualTo(12); // ours, Flyway's history, JobRunr's five and a view
     }
   }
 
   @Test
   void anInvalidSchemaNameIsRefusedNamingTheProperty() {
-    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(dataSource).schema("Bad-Name").build())
+    assertThatThrownBy(
+            () -> CaptchaJobs.builder().dataSource(dataSource).schema("Bad-Name").build())
         .hasMessageContaining("captchajobs.schema");
   }
 
   @Test
   void aUserWithoutCreateSchemaRightGetsAClearMessage() throws Exception {
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("CREATE ROLE guest_app LOGIN PASSWORD 'guest'");
       s.execute("REVOKE CREATE ON DATABASE " + c.getCatalog() + " FROM PUBLIC");
     }

@@ -15,8 +15,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class DashboardApplication {
 
   /**
-   * This node's defaults, below anything the operator sets. The {@code jobrunr.dashboard.*} names of
-   * earlier releases still work on this node.
+   * This node's defaults, below anything the operator sets. The {@code jobrunr.dashboard.*} names
+   * of earlier releases still work on this node.
    */
   static final Map<String, Object> DEFAULTS = defaults();
 

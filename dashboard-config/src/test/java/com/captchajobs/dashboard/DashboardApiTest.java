@@ -1,13 +1,13 @@
 package com.captchajobs.dashboard;
 
-import com.captchajobs.core.CaptchaJobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;
@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A dashboard node beside a worker that has run solves: authentication on the dashboard's own
- * port, health on the server port, and API responses that show type and business key but never
- * the API key or a token.
+ * A dashboard node beside a worker that has run solves: authentication on the dashboard's own port,
+ * health on the server port, and API responses that show type and business key but never the API
+ * key or a token.
  */
 class DashboardApiTest {
 
@@ -44,18 +44,23 @@ class DashboardApiTest {
   static void runSolvesAndStartTheDashboard() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     String db = EmbeddedPostgresSupport.newDatabase();
-    worker = WorkerNode.start(db, sim.baseUrl(), KEY, Map.of(
-        "captchaai.first-poll-wait.TURNSTILE", "1s"));
+    worker =
+        WorkerNode.start(
+            db, sim.baseUrl(), KEY, Map.of("captchaai.first-poll-wait.TURNSTILE", "1s"));
     dashboard = DashboardNode.start(db, Map.of());
     Solves solves = new Solves(worker);
     solvedId = solves.turnstile(SOLVED);
-    failedId = solves.enqueue(FAILED, CaptchaType.TURNSTILE,
-        Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl(FAILED)));
+    failedId =
+        solves.enqueue(
+            FAILED,
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl(FAILED)));
     solves.awaitStatus(solvedId, SolveState.SOLVED);
     solves.awaitStatus(failedId, SolveState.FAILED);
     // read before anyone claims it: claiming clears the column
     token = solves.token(solvedId);
-    org.awaitility.Awaitility.await().until(() -> dashboard.api("/api/jobs?state=FAILED").body().contains(FAILED));
+    org.awaitility.Awaitility.await()
+        .until(() -> dashboard.api("/api/jobs?state=FAILED").body().contains(FAILED));
   }
 
   @AfterAll
@@ -69,7 +74,9 @@ class DashboardApiTest {
   void theDashboardAnswers401WithoutCredentialsAnd200WithThem() {
     for (String path : List.of("/api/jobs?state=FAILED", "/api/servers", "/dashboard/overview")) {
       assertThat(dashboard.dashboard(path).statusCode()).as(path).isEqualTo(401);
-      assertThat(dashboard.dashboard(path, DashboardNode.USER, "wrong").statusCode()).as(path).isEqualTo(401);
+      assertThat(dashboard.dashboard(path, DashboardNode.USER, "wrong").statusCode())
+          .as(path)
+          .isEqualTo(401);
       assertThat(dashboard.api(path).statusCode()).as(path).isEqualTo(200);
     }
   }
@@ -83,7 +90,8 @@ class DashboardApiTest {
     assertThat(dashboard.context().getBeansOfType(BackgroundJobServer.class)).isEmpty();
     // the only server the dashboard lists is the worker's: the dashboard node runs none
     String servers = dashboard.api("/api/servers").body();
-    assertThat(servers).contains("\"id\":\"" + worker.bean(BackgroundJobServer.class).getId() + "\"");
+    assertThat(servers)
+        .contains("\"id\":\"" + worker.bean(BackgroundJobServer.class).getId() + "\"");
     assertThat(servers.split("BackgroundJobServerStatus", -1)).hasSize(2);
     assertThat(dashboard.context().getBean(CaptchaJobs.class).runsWorker()).isFalse();
   }
@@ -93,24 +101,32 @@ class DashboardApiTest {
     assertThat(token).isNotBlank();
     Map<String, String> bodies = new LinkedHashMap<>();
     for (StateName state : StateName.values()) {
-      bodies.put("/api/jobs?state=" + state, dashboard.api("/api/jobs?state=" + state + "&offset=0&limit=100").body());
+      bodies.put(
+          "/api/jobs?state=" + state,
+          dashboard.api("/api/jobs?state=" + state + "&offset=0&limit=100").body());
     }
-    for (UUID job : List.of(SolveJobs.enqueueJobId(solvedId), SolveJobs.enqueueJobId(failedId),
-        SolveJobs.pollJobId(solvedId, 1, 1))) {
+    for (UUID job :
+        List.of(
+            SolveJobs.enqueueJobId(solvedId),
+            SolveJobs.enqueueJobId(failedId),
+            SolveJobs.pollJobId(solvedId, 1, 1))) {
       bodies.put("/api/jobs/" + job, dashboard.api("/api/jobs/" + job).body());
     }
-    for (String path : List.of("/api/servers", "/api/recurring-jobs", "/api/problems", "/api/version")) {
+    for (String path :
+        List.of("/api/servers", "/api/recurring-jobs", "/api/problems", "/api/version")) {
       bodies.put(path, dashboard.api(path).body());
     }
 
     assertThat(bodies.get("/api/jobs?state=SUCCEEDED")).contains(SOLVED);
-    assertThat(bodies.get("/api/jobs/" + SolveJobs.enqueueJobId(solvedId))).contains("Submit TURNSTILE " + SOLVED);
+    assertThat(bodies.get("/api/jobs/" + SolveJobs.enqueueJobId(solvedId)))
+        .contains("Submit TURNSTILE " + SOLVED);
     List<String> leaks = new ArrayList<>();
-    bodies.forEach((path, body) -> {
-      if (body.contains(KEY) || body.contains(token)) {
-        leaks.add(path);
-      }
-    });
+    bodies.forEach(
+        (path, body) -> {
+          if (body.contains(KEY) || body.contains(token)) {
+            leaks.add(path);
+          }
+        });
     assertThat(leaks).as("responses containing the key or a token").isEmpty();
   }
 

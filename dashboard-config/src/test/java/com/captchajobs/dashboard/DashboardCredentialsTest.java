@@ -11,7 +11,8 @@ class DashboardCredentialsTest {
   void withNeitherBothPropertiesAreNamed() {
     assertThat(new MissingDashboardCredentialsException(false, false))
         .hasMessageContaining("captchajobs.dashboard.username")
-        .hasMessageContaining("missing: captchajobs.dashboard.username, captchajobs.dashboard.password)");
+        .hasMessageContaining(
+            "missing: captchajobs.dashboard.username, captchajobs.dashboard.password)");
   }
 
   @Test

@@ -43,13 +43,16 @@ final class DashboardNode implements AutoCloseable {
   /** Starts with exactly these properties (plus database and ports). */
   static DashboardNode startWith(String jdbcUrl, Map<String, String> props) {
     int dashboardPort = freePort();
-    List<String> args = new ArrayList<>(List.of(
-        "--spring.datasource.url=" + jdbcUrl,
-        "--server.port=0",
-        "--server.address=127.0.0.1",
-        "--captchajobs.dashboard.port=" + dashboardPort));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--spring.datasource.url=" + jdbcUrl,
+                "--server.port=0",
+                "--server.address=127.0.0.1",
+                "--captchajobs.dashboard.port=" + dashboardPort));
     props.forEach((k, v) -> args.add("--" + k + "=" + v));
-    return new DashboardNode(DashboardApplication.application().run(args.toArray(String[]::new)), dashboardPort);
+    return new DashboardNode(
+        DashboardApplication.application().run(args.toArray(String[]::new)), dashboardPort);
   }
 
   ConfigurableApplicationContext context() {
@@ -81,10 +84,14 @@ final class DashboardNode implements AutoCloseable {
   }
 
   static HttpResponse<String> get(int port, String path, String userColonPassword) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
     if (userColonPassword != null) {
-      request.header("Authorization", "Basic "
-          + Base64.getEncoder().encodeToString(userColonPassword.getBytes(StandardCharsets.UTF_8)));
+      request.header(
+          "Authorization",
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString(userColonPassword.getBytes(StandardCharsets.UTF_8)));
     }
     try {
       return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());

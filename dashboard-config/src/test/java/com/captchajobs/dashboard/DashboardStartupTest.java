@@ -1,19 +1,16 @@
 package com.captchajobs.dashboard;
 
-import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import com.captchajobs.core.CaptchaJobs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,7 +29,8 @@ class DashboardStartupTest {
   }
 
   @Test
-  void withoutCredentialsTheNodeRefusesToStartAndTheAnalysisNamesBothProperties(CapturedOutput output) {
+  void withoutCredentialsTheNodeRefusesToStartAndTheAnalysisNamesBothProperties(
+      CapturedOutput output) {
     assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of()))
         .rootCause()
         .isInstanceOf(MissingDashboardCredentialsException.class)
@@ -47,13 +45,22 @@ class DashboardStartupTest {
 
   @Test
   void withoutCredentialsTheProcessExitsNonZeroNamingBothProperties() throws Exception {
-    Path log = Files.createDirectories(Path.of("target", "dashboard-processes")).resolve("no-credentials.log");
-    Process process = new ProcessBuilder(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-            DashboardApplication.class.getName(),
-            "--spring.datasource.url=" + db, "--server.port=0"))
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Path log =
+        Files.createDirectories(Path.of("target", "dashboard-processes"))
+            .resolve("no-credentials.log");
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    DashboardApplication.class.getName(),
+                    "--spring.datasource.url=" + db,
+                    "--server.port=0"))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
 
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
     assertThat(process.exitValue()).isNotZero();
@@ -65,7 +72,8 @@ class DashboardStartupTest {
 
   @Test
   void onlyAPasswordIsStillRefused() {
-    assertThatThrownBy(() -> DashboardNode.startWith(db, Map.of("captchajobs.dashboard.password", "x")))
+    assertThatThrownBy(
+            () -> DashboardNode.startWith(db, Map.of("captchajobs.dashboard.password", "x")))
         .rootCause()
         .isInstanceOf(MissingDashboardCredentialsException.class)
         .hasMessageContaining("missing: captchajobs.dashboard.username)");
@@ -73,12 +81,14 @@ class DashboardStartupTest {
 
   @Test
   void credentialsGivenUnderTheNamesOfEarlierReleasesStillGuardTheDashboard() {
-    Map<String, String> legacy = Map.of(
-        "jobrunr.dashboard.username", "ops",
-        "jobrunr.dashboard.password", "legacy-password-42");
+    Map<String, String> legacy =
+        Map.of(
+            "jobrunr.dashboard.username", "ops",
+            "jobrunr.dashboard.password", "legacy-password-42");
     try (DashboardNode node = DashboardNode.startWith(db, legacy)) {
       assertThat(node.dashboard("/api/jobs?state=FAILED").statusCode()).isEqualTo(401);
-      assertThat(node.dashboard("/api/jobs?state=FAILED", "ops", "wrong").statusCode()).isEqualTo(401);
+      assertThat(node.dashboard("/api/jobs?state=FAILED", "ops", "wrong").statusCode())
+          .isEqualTo(401);
       assertThat(node.dashboard("/api/jobs?state=FAILED", "ops", "legacy-password-42").statusCode())
           .isEqualTo(200);
       assertThat(node.context().getBean(CaptchaJobs.class).runsWorker()).isFalse();

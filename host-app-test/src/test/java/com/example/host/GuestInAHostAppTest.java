@@ -34,8 +34,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The guest rules: a host with JobRunr, Flyway and Actuator of its own adds the starter and a
- * datasource. A worker node (the real jar, in its own JVM) was started on the fresh database
- * first, so our schema exists before the host's Flyway looks at the database.
+ * datasource. A worker node (the real jar, in its own JVM) was started on the fresh database first,
+ * so our schema exists before the host's Flyway looks at the database.
  */
 class GuestInAHostAppTest {
 
@@ -51,19 +51,29 @@ class GuestInAHostAppTest {
   static void startWorkerThenHost() {
     simulator = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.1).build().start();
     String url = EmbeddedPostgresSupport.newDatabase();
-    worker = WorkerProcess.startJar(Path.of("..", "worker", "target", "captchajobs-worker.jar"),
-        WORKER, url, simulator.baseUrl(), KEY,
-        Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
-    host = new SpringApplicationBuilder(HostApplication.class).properties(Map.of(
-        "spring.datasource.url", url,
-        "server.port", "0",
-        "server.address", "127.0.0.1",
-        "jobrunr.background-job-server.enabled", "true",
-        "jobrunr.background-job-server.poll-interval-in-seconds", "5",
-        "jobrunr.jobs.default-number-of-retries", "1",
-        "jobrunr.jobs.retry-back-off-time-seed", "1",
-        "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
-        "management.endpoints.web.exposure.include", "health")).run();
+    worker =
+        WorkerProcess.startJar(
+                Path.of("..", "worker", "target", "captchajobs-worker.jar"),
+                WORKER,
+                url,
+                simulator.baseUrl(),
+                KEY,
+                Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s"))
+            .awaitUp();
+    host =
+        new SpringApplicationBuilder(HostApplication.class)
+            .properties(
+                Map.of(
+                    "spring.datasource.url", url,
+                    "server.port", "0",
+                    "server.address", "127.0.0.1",
+                    "jobrunr.background-job-server.enabled", "true",
+                    "jobrunr.background-job-server.poll-interval-in-seconds", "5",
+                    "jobrunr.jobs.default-number-of-retries", "1",
+                    "jobrunr.jobs.retry-back-off-time-seed", "1",
+                    "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
+                    "management.endpoints.web.exposure.include", "health"))
+            .run();
     jdbc = new JdbcTemplate(host.getBean(javax.sql.DataSource.class));
   }
 
@@ -80,10 +90,13 @@ class GuestInAHostAppTest {
 
   @Test
   void theHostsFailingJobEndsFailedAfterExactlyTwoAttemptsAsItsOwnRetrySettingSays() {
-    UUID id = host.getBean(JobRequestScheduler.class).enqueue(new HostJobRequest("order-1")).asUUID();
+    UUID id =
+        host.getBean(JobRequestScheduler.class).enqueue(new HostJobRequest("order-1")).asUUID();
     StorageProvider hostStorage = host.getBean(StorageProvider.class);
 
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> hostStorage.getJobById(id).getState() == StateName.FAILED);
     Job job = hostStorage.getJobById(id);
     assertThat(job.getJobStates().stream().filter(FailedState.class::isInstance)).hasSize(2);
@@ -110,8 +123,12 @@ class GuestInAHostAppTest {
   @Test
   void aSolveEnqueuedThroughTheHostsSolvesIsSolvedByTheSeparateWorkerNode() throws Exception {
     Solves solves = host.getBean(Solves.class);
-    UUID id = solves.enqueue(SolveRequest.turnstile("host-solve-1", "0x4AAAAAAADnPIDROrmt1Wwj",
-        "https://shop.example.test/host-solve-1"));
+    UUID id =
+        solves.enqueue(
+            SolveRequest.turnstile(
+                "host-solve-1",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "https://shop.example.test/host-solve-1"));
 
     SolveStatusView view = solves.await(id, Duration.ofSeconds(60)).get();
 
@@ -123,18 +140,28 @@ class GuestInAHostAppTest {
   @Test
   void theHostsJobRunrServerNeverRunsACaptchaJobsJobAndOursNeverRunsAHostJob() throws Exception {
     Solves solves = host.getBean(Solves.class);
-    UUID id = solves.enqueue(SolveRequest.turnstile("host-solve-2", "0x4AAAAAAADnPIDROrmt1Wwj",
-        "https://shop.example.test/host-solve-2"));
+    UUID id =
+        solves.enqueue(
+            SolveRequest.turnstile(
+                "host-solve-2",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "https://shop.example.test/host-solve-2"));
     solves.await(id, Duration.ofSeconds(60)).get();
 
-    assertThat(count("SELECT count(*) FROM public.jobrunr_jobs WHERE jobasjson LIKE '%com.captchajobs%'"))
+    assertThat(
+            count(
+                "SELECT count(*) FROM public.jobrunr_jobs WHERE jobasjson LIKE '%com.captchajobs%'"))
         .isZero();
-    assertThat(count("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE '%com.example.host%'"))
+    assertThat(
+            count(
+                "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE '%com.example.host%'"))
         .isZero();
     assertThat(count("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE state = 'SUCCEEDED'"))
         .isGreaterThanOrEqualTo(2);
-    assertThat(jdbc.queryForList("SELECT DISTINCT name FROM captchajobs.jobrunr_backgroundjobservers",
-        String.class)).containsExactly(WORKER);
+    assertThat(
+            jdbc.queryForList(
+                "SELECT DISTINCT name FROM captchajobs.jobrunr_backgroundjobservers", String.class))
+        .containsExactly(WORKER);
     assertThat(host.getBeansOfType(BackgroundJobServer.class)).hasSize(1);
     assertThat(host.getBean(BackgroundJobServer.class).getConfiguration().getName())
         .isNotEqualTo(WORKER);
@@ -142,11 +169,16 @@ class GuestInAHostAppTest {
 
   @Test
   void theHostsFlywayHistoryHoldsOnlyItsOwnMigrationAndOurTablesAreInOurSchema() {
-    assertThat(jdbc.queryForList(
-            "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL", String.class))
+    assertThat(
+            jdbc.queryForList(
+                "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
+                String.class))
         .containsExactly("1");
-    assertThat(jdbc.queryForList("SELECT table_name FROM information_schema.tables"
-            + " WHERE table_schema = 'public' AND table_name LIKE 'captchajobs%'", String.class))
+    assertThat(
+            jdbc.queryForList(
+                "SELECT table_name FROM information_schema.tables"
+                    + " WHERE table_schema = 'public' AND table_name LIKE 'captchajobs%'",
+                String.class))
         .isEmpty();
     assertThat(count("SELECT count(*) FROM captchajobs.schema_history")).isPositive();
   }
@@ -156,7 +188,8 @@ class GuestInAHostAppTest {
   }
 
   private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -32,9 +32,11 @@ public class CheckoutJob implements JobRequestHandler<CheckoutJob.Request> {
 
   @Override
   public void run(Request request) throws Exception {
-    ClaimedToken token = solves.solveNow(
-        SolveRequest.turnstile("checkout-" + request.orderId(), "0x4AAAAAAADnPIDROrmt1Wwj", request.pageUrl()),
-        Duration.ofSeconds(60));
+    ClaimedToken token =
+        solves.solveNow(
+            SolveRequest.turnstile(
+                "checkout-" + request.orderId(), "0x4AAAAAAADnPIDROrmt1Wwj", request.pageUrl()),
+            Duration.ofSeconds(60));
     USED.put(request.orderId(), token.token().length());
   }
 }

@@ -1,17 +1,17 @@
 package com.example.shop;
 
-import com.captchajobs.core.client.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.TokenAlreadyClaimedException;
-import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +26,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * An existing app with the library and a datasource, no worker of its own, beside a separate
- * worker node on the same database: the README's sample.
+ * An existing app with the library and a datasource, no worker of its own, beside a separate worker
+ * node on the same database: the README's sample.
  */
 class ExistingAppTest {
 
@@ -42,13 +42,23 @@ class ExistingAppTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     String db = EmbeddedPostgresSupport.newDatabase();
-    worker = WorkerProcess.startJar(Path.of("..", "worker", "target", "captchajobs-worker.jar"),
-        "existing-app-worker", db, sim.baseUrl(), KEY,
-        Map.of("captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
-    shop = new SpringApplicationBuilder(ShopApplication.class).properties(Map.of(
-        "spring.datasource.url", db,
-        "server.port", "0",
-        "captchajobs.worker.enabled", "false")).run();
+    worker =
+        WorkerProcess.startJar(
+                Path.of("..", "worker", "target", "captchajobs-worker.jar"),
+                "existing-app-worker",
+                db,
+                sim.baseUrl(),
+                KEY,
+                Map.of("captchaai.first-poll-wait.TURNSTILE", "1s"))
+            .awaitUp();
+    shop =
+        new SpringApplicationBuilder(ShopApplication.class)
+            .properties(
+                Map.of(
+                    "spring.datasource.url", db,
+                    "server.port", "0",
+                    "captchajobs.worker.enabled", "false"))
+            .run();
     solves = shop.getBean(Solves.class);
   }
 
@@ -67,8 +77,12 @@ class ExistingAppTest {
 
   @Test
   void awaitCompletesOnTheAppNodeWithinASecondOfTheWorkerStoringTheToken() throws Exception {
-    UUID id = solves.enqueue(SolveRequest.turnstile("existing-await", "0x4AAAAAAADnPIDROrmt1Wwj",
-        "https://shop.example.test/existing-await"));
+    UUID id =
+        solves.enqueue(
+            SolveRequest.turnstile(
+                "existing-await",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "https://shop.example.test/existing-await"));
     CompletableFuture<SolveStatusView> done = solves.await(id, Duration.ofSeconds(60));
     Instant[] completedAt = new Instant[1];
     done.thenRun(() -> completedAt[0] = Instant.now());
@@ -88,8 +102,10 @@ class ExistingAppTest {
 
   @Test
   void awaitOnASolveThatIsAlreadyFinalCompletesAtOnce() throws Exception {
-    UUID id = solves.enqueue(SolveRequest.turnstile("existing-done", "invalid",
-        "https://shop.example.test/existing-done"));
+    UUID id =
+        solves.enqueue(
+            SolveRequest.turnstile(
+                "existing-done", "invalid", "https://shop.example.test/existing-done"));
     await().atMost(Duration.ofSeconds(60)).until(() -> solves.status(id).isFinal());
 
     SolveStatusView view = solves.await(id, Duration.ofSeconds(1)).get();

@@ -1,14 +1,14 @@
 package com.example.shop;
 
-import com.captchajobs.core.client.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.SolveFailedException;
 import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.Solves;
-import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -31,15 +31,27 @@ class SolveNowTest {
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, THREADS).timeScale(0.05).build().start();
-    shop = new SpringApplicationBuilder(ShopApplication.class).properties(Map.of(
-        "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
-        "server.port", "0",
-        "captchajobs.worker.enabled", "true",
-        "jobrunr.background-job-server.enabled", "true",
-        "captchaai.api-key", KEY,
-        "captchaai.base-url", sim.baseUrl(),
-        "captchaai.threads", String.valueOf(THREADS),
-        "captchaai.first-poll-wait.TURNSTILE", "1s")).run();
+    shop =
+        new SpringApplicationBuilder(ShopApplication.class)
+            .properties(
+                Map.of(
+                    "spring.datasource.url",
+                    EmbeddedPostgresSupport.newDatabase(),
+                    "server.port",
+                    "0",
+                    "captchajobs.worker.enabled",
+                    "true",
+                    "jobrunr.background-job-server.enabled",
+                    "true",
+                    "captchaai.api-key",
+                    KEY,
+                    "captchaai.base-url",
+                    sim.baseUrl(),
+                    "captchaai.threads",
+                    String.valueOf(THREADS),
+                    "captchaai.first-poll-wait.TURNSTILE",
+                    "1s"))
+            .run();
   }
 
   @AfterAll
@@ -51,10 +63,15 @@ class SolveNowTest {
   @Test
   void solveNowInsideJobsReturnsTokensAndNeverExceedsTheFleetCap() {
     JobRequestScheduler scheduler = shop.getBean(JobRequestScheduler.class);
-    IntStream.range(0, 6).forEach(i ->
-        scheduler.enqueue(new CheckoutJob.Request("o" + i, "https://shop.example.test/solvenow-" + i)));
+    IntStream.range(0, 6)
+        .forEach(
+            i ->
+                scheduler.enqueue(
+                    new CheckoutJob.Request("o" + i, "https://shop.example.test/solvenow-" + i)));
 
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> CheckoutJob.USED.size() == 6);
     assertThat(CheckoutJob.USED.values()).allMatch(length -> length > 0);
     assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(THREADS);
@@ -64,12 +81,16 @@ class SolveNowTest {
   @Test
   void solveNowThrowsTheClassifiedErrorOfAFailedSolve() {
     Solves solves = shop.getBean(Solves.class);
-    SolveRequest bad = SolveRequest.turnstile("solvenow-bad", "invalid", "https://shop.example.test/solvenow-bad");
+    SolveRequest bad =
+        SolveRequest.turnstile("solvenow-bad", "invalid", "https://shop.example.test/solvenow-bad");
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> solves.solveNow(bad, Duration.ofSeconds(60)))
-        .isInstanceOfSatisfying(SolveFailedException.class, e -> {
-          assertThat(e.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
-          assertThat(e.errorClass()).isEqualTo(ErrorClass.REQUEST);
-        });
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> solves.solveNow(bad, Duration.ofSeconds(60)))
+        .isInstanceOfSatisfying(
+            SolveFailedException.class,
+            e -> {
+              assertThat(e.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
+              assertThat(e.errorClass()).isEqualTo(ErrorClass.REQUEST);
+            });
   }
 }

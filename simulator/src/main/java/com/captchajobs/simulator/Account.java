@@ -27,7 +27,8 @@ final class Account {
   private final SimClock clock;
   private final ObjLongConsumer<Account> wakeAt;
   private final PriorityQueue<Task> running =
-      new PriorityQueue<>(Comparator.comparingLong((Task t) -> t.readyAt).thenComparingLong(t -> t.id));
+      new PriorityQueue<>(
+          Comparator.comparingLong((Task t) -> t.readyAt).thenComparingLong(t -> t.id));
   private final ArrayDeque<Task> queued = new ArrayDeque<>();
   private int threads;
   private KeyStats stats;
@@ -70,7 +71,9 @@ final class Account {
     return running.size() < threads;
   }
 
-  /** Only under {@link #withSettled}: gives the task a thread, queues it, or reports the key full. */
+  /**
+   * Only under {@link #withSettled}: gives the task a thread, queues it, or reports the key full.
+   */
   Admission admit(Task task, long now, boolean queueWhenFull) {
     if (running.size() < threads) {
       start(task, now);

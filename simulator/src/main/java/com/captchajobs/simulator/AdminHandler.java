@@ -23,7 +23,9 @@ final class AdminHandler implements HttpHandler {
           case "/health" -> HttpReply.json(Json.write(Map.of("status", "UP")));
           case "/stats" -> method.equals("GET") ? stats(exchange) : notAllowed();
           case "/reset" -> method.equals("POST") ? reset() : notAllowed();
-          default -> new HttpReply(404, "application/json", Json.write(Map.of("error", "not found: " + path)));
+          default ->
+              new HttpReply(
+                  404, "application/json", Json.write(Map.of("error", "not found: " + path)));
         };
     reply.send(exchange);
   }
@@ -39,6 +41,7 @@ final class AdminHandler implements HttpHandler {
   }
 
   private static HttpReply notAllowed() {
-    return new HttpReply(405, "application/json", Json.write(Map.of("error", "method not allowed")));
+    return new HttpReply(
+        405, "application/json", Json.write(Map.of("error", "method not allowed")));
   }
 }

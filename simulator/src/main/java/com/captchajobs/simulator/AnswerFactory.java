@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 
-/** Makes plausible answers from the seeded random source: tokens, clearances, GeeTest triples, text. */
+/**
+ * Makes plausible answers from the seeded random source: tokens, clearances, GeeTest triples, text.
+ */
 final class AnswerFactory {
   static final String USER_AGENT =
       "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko)"
@@ -25,15 +27,23 @@ final class AnswerFactory {
       return switch (s.method()) {
         case "userrecaptcha" -> {
           String token = "03AGdBq2" + chars(TOKEN_CHARS, 40 + random.nextInt(160));
-          yield s.enterprise() ? new Answer(token, token, USER_AGENT) : new Answer(token, null, null);
+          yield s.enterprise()
+              ? new Answer(token, token, USER_AGENT)
+              : new Answer(token, null, null);
         }
-        case "turnstile" -> new Answer("0." + chars(TOKEN_CHARS, 120 + random.nextInt(80)), null, null);
+        case "turnstile" ->
+            new Answer("0." + chars(TOKEN_CHARS, 120 + random.nextInt(80)), null, null);
         case "cloudflare_challenge" -> {
           String clearance =
-              chars(TOKEN_CHARS, 43) + "-" + nowMillis / 1000 + "-1.0.1.1-" + chars(TOKEN_CHARS, 40);
+              chars(TOKEN_CHARS, 43)
+                  + "-"
+                  + nowMillis / 1000
+                  + "-1.0.1.1-"
+                  + chars(TOKEN_CHARS, 40);
           yield new Answer(clearance, clearance, USER_AGENT);
         }
-        case "geetest" -> new Answer(s.geetestV4() ? geetestV4(s.siteKey(), nowMillis) : geetestV3(), null, null);
+        case "geetest" ->
+            new Answer(s.geetestV4() ? geetestV4(s.siteKey(), nowMillis) : geetestV3(), null, null);
         default -> new Answer(chars(TEXT_CHARS, 5 + random.nextInt(2)), null, null);
       };
     }

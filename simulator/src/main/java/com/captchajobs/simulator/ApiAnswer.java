@@ -11,7 +11,12 @@ import java.util.Map;
  * @param plain the plain-text form
  * @param bare a JSON object sent as-is whatever {@code json} says (threadsinfo), else null
  */
-record ApiAnswer(int status, Object request, Map<String, Object> extras, String plain, Map<String, Object> bare) {
+record ApiAnswer(
+    int status,
+    Object request,
+    Map<String, Object> extras,
+    String plain,
+    Map<String, Object> bare) {
 
   static ApiAnswer ok(Object request) {
     return new ApiAnswer(1, request, Map.of(), "OK|" + request, null);

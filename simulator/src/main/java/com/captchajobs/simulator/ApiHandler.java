@@ -31,7 +31,8 @@ final class ApiHandler implements HttpHandler {
   @Override
   public void handle(HttpExchange exchange) {
     long startedNanos = System.nanoTime();
-    Endpoint endpoint = exchange.getRequestURI().getPath().startsWith("/in.php") ? Endpoint.IN : Endpoint.RES;
+    Endpoint endpoint =
+        exchange.getRequestURI().getPath().startsWith("/in.php") ? Endpoint.IN : Endpoint.RES;
     RequestParams params;
     try {
       params = RequestParser.parse(exchange);
@@ -64,11 +65,17 @@ final class ApiHandler implements HttpHandler {
   }
 
   private String respond(HttpExchange exchange, Endpoint endpoint, RequestParams p, Fault fault) {
-    if (fault == null || fault == Fault.PLAIN_TEXT || fault == Fault.SLOW || fault == Fault.LOST_RESPONSE) {
+    if (fault == null
+        || fault == Fault.PLAIN_TEXT
+        || fault == Fault.SLOW
+        || fault == Fault.LOST_RESPONSE) {
       String clientIp = clientIp(exchange);
-      ApiAnswer answer = endpoint == Endpoint.IN ? engine.submit(p, clientIp) : engine.result(p, clientIp);
+      ApiAnswer answer =
+          endpoint == Endpoint.IN ? engine.submit(p, clientIp) : engine.result(p, clientIp);
       HttpReply reply =
-          fault == Fault.LOST_RESPONSE ? HttpReply.html(502) : render(answer, p.json() && fault != Fault.PLAIN_TEXT);
+          fault == Fault.LOST_RESPONSE
+              ? HttpReply.html(502)
+              : render(answer, p.json() && fault != Fault.PLAIN_TEXT);
       if (fault == Fault.SLOW) {
         sendLater(exchange, reply, slowDelay);
       } else {

@@ -56,7 +56,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
 
   private CaptchaAiSimulator(SimulatorConfig config) {
     this.config = config;
-    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(2, daemonThreads("captchaai-sim-timer-"));
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(2, daemonThreads("captchaai-sim-timer-"));
     scheduler.setRemoveOnCancelPolicy(true);
     this.timer = scheduler;
     this.engine = new SimulatorEngine(config, timer);
@@ -69,9 +70,11 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   /** Binds the HTTP server; returns this. */
   public synchronized CaptchaAiSimulator start() {
     if (server != null || closed) {
-      throw new IllegalStateException("CaptchaAiSimulator can be started once; it is " + (closed ? "closed" : "running"));
+      throw new IllegalStateException(
+          "CaptchaAiSimulator can be started once; it is " + (closed ? "closed" : "running"));
     }
-    // Without TCP_NODELAY the JDK server's separate header and body writes meet delayed ACKs: ~40 ms
+    // Without TCP_NODELAY the JDK server's separate header and body writes meet delayed ACKs: ~40
+    // ms
     // per call. The JDK reads this property once, when its first HttpServer is created.
     if (System.getProperty("sun.net.httpserver.nodelay") == null) {
       System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -89,7 +92,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     server.createContext("/res.php", apiHandler);
     server.createContext("/", new AdminHandler(engine));
     server.start();
-    log.info("CaptchaAI simulator listening on {} with {} key(s)", baseUrl(), config.accounts().size());
+    log.info(
+        "CaptchaAI simulator listening on {} with {} key(s)", baseUrl(), config.accounts().size());
     return this;
   }
 
@@ -130,7 +134,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
    * fault the next two requests. {@link Fault#LOST_RESPONSE} is for {@link Endpoint#IN} only.
    */
   public void injectNext(Endpoint endpoint, Fault fault) {
-    engine.injectNext(Objects.requireNonNull(endpoint, "endpoint"), Objects.requireNonNull(fault, "fault"));
+    engine.injectNext(
+        Objects.requireNonNull(endpoint, "endpoint"), Objects.requireNonNull(fault, "fault"));
   }
 
   /** Changes (or adds) a key's plan at runtime; 0 threads makes it ERROR_KEY_DOES_NOT_EXIST. */
@@ -229,7 +234,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     /** Multiplies every solve time; default 1.0. */
     public Builder timeScale(double timeScale) {
       if (!(timeScale >= 0) || Double.isInfinite(timeScale)) {
-        throw new IllegalArgumentException("timeScale must be a finite number >= 0, got " + timeScale);
+        throw new IllegalArgumentException(
+            "timeScale must be a finite number >= 0, got " + timeScale);
       }
       this.timeScale = timeScale;
       return this;
@@ -242,8 +248,10 @@ public final class CaptchaAiSimulator implements AutoCloseable {
      */
     public Builder solveTime(String method, Duration min, Duration max) {
       if (!SolveTimes.DEFAULTS.containsKey(method)) {
-        throw new IllegalArgumentException("solveTime method must be one of userrecaptcha, turnstile,"
-            + " cloudflare_challenge, base64, post, geetest; got " + method);
+        throw new IllegalArgumentException(
+            "solveTime method must be one of userrecaptcha, turnstile,"
+                + " cloudflare_challenge, base64, post, geetest; got "
+                + method);
       }
       solveTimes.put(method, SolveTimes.Range.of(min, max));
       return this;
@@ -265,12 +273,14 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     public Builder fault(Fault fault, double probability) {
       Objects.requireNonNull(fault, "fault");
       if (!(probability >= 0 && probability <= 1)) {
-        throw new IllegalArgumentException("fault probability must be in [0, 1], got " + probability);
+        throw new IllegalArgumentException(
+            "fault probability must be in [0, 1], got " + probability);
       }
       faults.put(fault, probability);
       double sum = faults.values().stream().mapToDouble(Double::doubleValue).sum();
       if (sum > 1.0 + 1e-9) {
-        throw new IllegalArgumentException("fault probabilities must add up to at most 1, got " + sum);
+        throw new IllegalArgumentException(
+            "fault probabilities must add up to at most 1, got " + sum);
       }
       return this;
     }
@@ -287,10 +297,13 @@ public final class CaptchaAiSimulator implements AutoCloseable {
       return this;
     }
 
-    /** Bad-key requests from one IP before IP_BANNED, and how long the ban lasts; default 5, 5 min. */
+    /**
+     * Bad-key requests from one IP before IP_BANNED, and how long the ban lasts; default 5, 5 min.
+     */
     public Builder ipBan(int badKeyThreshold, Duration banDuration) {
       if (badKeyThreshold < 1) {
-        throw new IllegalArgumentException("ipBan badKeyThreshold must be >= 1, got " + badKeyThreshold);
+        throw new IllegalArgumentException(
+            "ipBan badKeyThreshold must be >= 1, got " + badKeyThreshold);
       }
       this.badKeyThreshold = badKeyThreshold;
       this.banDuration = nonNegative("ipBan banDuration", banDuration);
@@ -310,8 +323,19 @@ public final class CaptchaAiSimulator implements AutoCloseable {
       }
       return new CaptchaAiSimulator(
           new SimulatorConfig(
-              address, port, Map.copyOf(keys), timeScale, Map.copyOf(solveTimes), seed, overCapMode,
-              new EnumMap<>(faults), slowDelay, taskTtl, badKeyThreshold, banDuration, stringIds));
+              address,
+              port,
+              Map.copyOf(keys),
+              timeScale,
+              Map.copyOf(solveTimes),
+              seed,
+              overCapMode,
+              new EnumMap<>(faults),
+              slowDelay,
+              taskTtl,
+              badKeyThreshold,
+              banDuration,
+              stringIds));
     }
 
     private static Duration nonNegative(String name, Duration value) {

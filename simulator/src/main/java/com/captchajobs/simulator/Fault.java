@@ -13,7 +13,9 @@ public enum Fault {
   HTML_502,
   /** HTTP 500 with an HTML page. */
   HTML_500,
-  /** The real answer, but in plain-text form ({@code OK|123}) even though {@code json=1} was sent. */
+  /**
+   * The real answer, but in plain-text form ({@code OK|123}) even though {@code json=1} was sent.
+   */
   PLAIN_TEXT,
   /** HTTP 200 with an empty body. */
   EMPTY_BODY,

@@ -24,7 +24,10 @@ record HttpReply(int status, String contentType, String body) {
     return new HttpReply(
         status,
         "text/html",
-        "<html>\r\n<head><title>" + title + "</title></head>\r\n<body>\r\n<center><h1>" + title
+        "<html>\r\n<head><title>"
+            + title
+            + "</title></head>\r\n<body>\r\n<center><h1>"
+            + title
             + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n");
   }
 

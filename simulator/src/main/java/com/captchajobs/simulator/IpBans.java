@@ -25,7 +25,8 @@ final class IpBans {
     byIp.compute(
         ip,
         (k, old) -> {
-          State state = old == null || (old.bannedUntil != 0 && old.bannedUntil <= now) ? new State() : old;
+          State state =
+              old == null || (old.bannedUntil != 0 && old.bannedUntil <= now) ? new State() : old;
           state.badKeys++;
           if (state.badKeys >= threshold) {
             state.bannedUntil = now + banMillis;

@@ -49,7 +49,10 @@ final class KeyStats {
     }
   }
 
-  /** Records the in-flight count changing by {@code delta} at {@code at} (never before the last change). */
+  /**
+   * Records the in-flight count changing by {@code delta} at {@code at} (never before the last
+   * change).
+   */
   void inFlightChange(long at, int delta) {
     inFlightMillisIntegral += inFlight * (at - lastChangeAt);
     lastChangeAt = at;

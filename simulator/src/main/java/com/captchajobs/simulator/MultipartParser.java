@@ -87,7 +87,9 @@ final class MultipartParser {
       String p = param.trim();
       if (p.regionMatches(true, 0, "boundary=", 0, 9)) {
         String b = p.substring(9).trim();
-        return b.length() >= 2 && b.startsWith("\"") && b.endsWith("\"") ? b.substring(1, b.length() - 1) : b;
+        return b.length() >= 2 && b.startsWith("\"") && b.endsWith("\"")
+            ? b.substring(1, b.length() - 1)
+            : b;
       }
     }
     throw new IllegalArgumentException("multipart content type without boundary");

@@ -97,7 +97,8 @@ final class SimulatorArgs {
         case "--threads" -> threads = nonNegative(name, Integer.parseInt(value));
         case "--time-scale" -> builder.timeScale(Double.parseDouble(value));
         case "--seed" -> builder.seed(Long.parseLong(value));
-        case "--over-cap" -> builder.overCapMode(OverCapMode.valueOf(value.toUpperCase(Locale.ROOT)));
+        case "--over-cap" ->
+            builder.overCapMode(OverCapMode.valueOf(value.toUpperCase(Locale.ROOT)));
         case "--fault" -> fault(value);
         case "--slow-delay" -> builder.slowDelay(duration(name, value));
         case "--task-ttl" -> builder.taskTtl(duration(name, value));
@@ -126,7 +127,9 @@ final class SimulatorArgs {
     if (colon < 0) {
       throw new UsageException("--ip-ban needs THRESHOLD:DURATION, got '" + value + "'");
     }
-    builder.ipBan(Integer.parseInt(value.substring(0, colon)), duration("--ip-ban", value.substring(colon + 1)));
+    builder.ipBan(
+        Integer.parseInt(value.substring(0, colon)),
+        duration("--ip-ban", value.substring(colon + 1)));
   }
 
   private static int nonNegative(String name, int value) {
@@ -147,7 +150,8 @@ final class SimulatorArgs {
         return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
       }
       if (v.endsWith("s")) {
-        return Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+        return Duration.ofMillis(
+            Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
       }
       if (v.endsWith("m")) {
         return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
@@ -157,7 +161,8 @@ final class SimulatorArgs {
       }
       return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
     } catch (NumberFormatException | DateTimeParseException e) {
-      throw new UsageException("Invalid duration '" + value + "' for " + name + " (use 500ms, 2s, 5m or PT2S)");
+      throw new UsageException(
+          "Invalid duration '" + value + "' for " + name + " (use 500ms, 2s, 5m or PT2S)");
     }
   }
 }

@@ -17,10 +17,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SimulatorEngine {
   static final String BALANCE = "15.50";
+
   /** A pageurl containing this makes every task for it end ERROR_CAPTCHA_UNSOLVABLE. */
   static final String UNSOLVABLE = "unsolvable";
+
   /** A pageurl containing this makes only its first accepted task unsolvable. */
   static final String UNSOLVABLE_ONCE = "unsolvable-once";
+
   /** A proxy on this host makes the task end ERROR_PROXY_CONNECTION_FAILED. */
   static final String DEAD_PROXY_HOST = "dead.proxy";
 
@@ -50,7 +53,8 @@ final class SimulatorEngine {
     this.answerRandom = new Random();
     this.faultRandom = new Random();
     reseed();
-    this.nextId = new AtomicLong(FIRST_ID + Math.floorMod(config.seed() * 7919L, 1_000_000L) * 1000);
+    this.nextId =
+        new AtomicLong(FIRST_ID + Math.floorMod(config.seed() * 7919L, 1_000_000L) * 1000);
     this.solveTimes = new SolveTimes(config.solveTimes(), config.timeScale());
     this.answers = new AnswerFactory(answerRandom);
     this.faults = new FaultPlan(config.faultProbabilities(), faultRandom);
@@ -248,10 +252,11 @@ final class SimulatorEngine {
 
   private void recordRejected(Account account, String code) {
     if (account != null) {
-      account.withSettled(now -> {
-        account.stats().reject(code);
-        return null;
-      });
+      account.withSettled(
+          now -> {
+            account.stats().reject(code);
+            return null;
+          });
     } else {
       synchronized (this) {
         unknownKeyStats.reject(code);
@@ -281,7 +286,8 @@ final class SimulatorEngine {
 
   void setThreads(String key, int threads) {
     if (key == null || key.length() != 32) {
-      throw new IllegalArgumentException("key must be 32 characters, got " + (key == null ? "null" : key.length()));
+      throw new IllegalArgumentException(
+          "key must be 32 characters, got " + (key == null ? "null" : key.length()));
     }
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be >= 0, got " + threads);

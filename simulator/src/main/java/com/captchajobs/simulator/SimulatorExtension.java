@@ -16,7 +16,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class SimulatorExtension implements BeforeAllCallback, AfterAllCallback {
   private final CaptchaAiSimulator.Builder builder;
   private CaptchaAiSimulator simulator;
-  /** @Nested classes call beforeAll/afterAll again: one simulator serves the whole tree. */
+
+  /**
+   * @Nested classes call beforeAll/afterAll again: one simulator serves the whole tree.
+   */
   private int depth;
 
   /** A simulator with the builder's defaults (SANDBOX_KEY, 5 threads, real solve times). */

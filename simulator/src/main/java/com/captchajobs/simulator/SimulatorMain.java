@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class SimulatorMain {
   static final int EXIT_USAGE = 2;
+
   /** A logback configuration of our own name, so that the module never ships a logback.xml. */
   private static final String LOGBACK_CONFIG = "captchajobs-simulator-logback.xml";
 
@@ -51,8 +52,8 @@ public final class SimulatorMain {
   }
 
   /**
-   * Starts a simulator from command-line arguments, without installing hooks or exiting; the
-   * caller closes it. Throws {@link IllegalArgumentException} naming a bad argument.
+   * Starts a simulator from command-line arguments, without installing hooks or exiting; the caller
+   * closes it. Throws {@link IllegalArgumentException} naming a bad argument.
    */
   public static CaptchaAiSimulator start(String... args) {
     return start(SimulatorArgs.parse(args));
@@ -68,6 +69,11 @@ public final class SimulatorMain {
         parsed.keys.isEmpty()
             ? CaptchaAiSimulator.SANDBOX_KEY
             : String.join(",", parsed.keys.stream().map(ApiHandler::fingerprint).toList());
-    return "CaptchaAI simulator ready at " + simulator.baseUrl() + " key=" + keys + " threads=" + parsed.threads;
+    return "CaptchaAI simulator ready at "
+        + simulator.baseUrl()
+        + " key="
+        + keys
+        + " threads="
+        + parsed.threads;
   }
 }

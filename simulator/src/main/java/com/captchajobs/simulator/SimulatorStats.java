@@ -8,7 +8,8 @@ import java.util.Map;
  *
  * @param inFlight provider threads busy now (acceptance → answer ready; queued tasks excluded)
  * @param maxInFlight highest {@code inFlight} since start or reset
- * @param acceptedSubmits {@code in.php} calls that created a task (including {@link Fault#LOST_RESPONSE})
+ * @param acceptedSubmits {@code in.php} calls that created a task (including {@link
+ *     Fault#LOST_RESPONSE})
  * @param rejectedSubmitsByCode {@code in.php} calls that created no task, by answer code; faults
  *     count under their code ({@code ERROR_SERVER_ERROR}) or as {@code HTTP_502}, {@code HTTP_500},
  *     {@code EMPTY_BODY}, {@code HANG}, {@code RESET}
@@ -18,7 +19,8 @@ import java.util.Map;
  * @param resCalls {@code res.php action=get} calls, faulted ones included
  * @param solvedTasks tasks whose answer became ready with a solution
  * @param pollsPerSolvedTask {@code action=get} calls on solved tasks divided by {@code solvedTasks}
- * @param fetchLagP50Seconds median of (first successful get − answer ready) over fetched solved tasks
+ * @param fetchLagP50Seconds median of (first successful get − answer ready) over fetched solved
+ *     tasks
  * @param fetchLagP95Seconds 95th percentile (nearest rank) of the same
  * @param fetchLagMaxSeconds maximum of the same
  * @param fetchLagMeanSeconds mean of the same

@@ -36,7 +36,8 @@ final class SolveTimes {
     if (range == null) {
       range = DEFAULTS.getOrDefault(submission.variant(), DEFAULTS.get(submission.method()));
     }
-    double millis = range.minMillis() + random.nextDouble() * (range.maxMillis() - range.minMillis());
+    double millis =
+        range.minMillis() + random.nextDouble() * (range.maxMillis() - range.minMillis());
     return Math.round(millis * timeScale);
   }
 

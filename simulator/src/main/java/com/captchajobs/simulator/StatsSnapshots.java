@@ -48,7 +48,9 @@ final class StatsSnapshots {
         percentileSeconds(lags, 0.50),
         percentileSeconds(lags, 0.95),
         lags.isEmpty() ? 0.0 : lags.get(lags.size() - 1) / 1000.0,
-        lags.isEmpty() ? 0.0 : lags.stream().mapToLong(Long::longValue).average().orElse(0) / 1000.0,
+        lags.isEmpty()
+            ? 0.0
+            : lags.stream().mapToLong(Long::longValue).average().orElse(0) / 1000.0,
         threadSeconds,
         series);
   }

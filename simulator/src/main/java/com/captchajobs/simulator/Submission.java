@@ -4,8 +4,8 @@ package com.captchajobs.simulator;
  * A validated {@code in.php} request.
  *
  * @param method the plain method name ({@code userrecaptcha}, {@code turnstile}, ...)
- * @param variant the default-solve-time key: the method, or {@code userrecaptcha:v3},
- *     {@code userrecaptcha:enterprise}
+ * @param variant the default-solve-time key: the method, or {@code userrecaptcha:v3}, {@code
+ *     userrecaptcha:enterprise}
  * @param pageUrl null for image methods
  * @param siteKey googlekey, sitekey or gt (GeeTest captcha id); null for images
  * @param proxyHost null without proxy

@@ -17,12 +17,16 @@ import java.util.regex.Pattern;
 final class SubmitValidator {
   static final int MIN_IMAGE_BYTES = 100;
   static final int MAX_IMAGE_BYTES = 100 * 1024;
+
   /** A googlekey or sitekey with this value is rejected with {@code ERROR_BAD_TOKEN_OR_PAGEURL}. */
   static final String INVALID_SITE_KEY = "invalid";
+
   /** A proxy on this host is rejected with {@code ERROR_BAD_PROXY}. */
   static final String BAD_PROXY_HOST = "bad.proxy";
 
-  private static final Pattern PROXY = Pattern.compile("(?:([^:@/\\s]+):([^@/\\s]*)@)?([A-Za-z0-9.\\-]+|\\[[0-9A-Fa-f:]+]):(\\d{1,5})");
+  private static final Pattern PROXY =
+      Pattern.compile(
+          "(?:([^:@/\\s]+):([^@/\\s]*)@)?([A-Za-z0-9.\\-]+|\\[[0-9A-Fa-f:]+]):(\\d{1,5})");
   private static final Set<String> PROXY_TYPES = Set.of("HTTP", "HTTPS", "SOCKS4", "SOCKS5");
   private static final Set<String> IMAGE_EXTENSIONS = Set.of("jpg", "jpeg", "gif", "png");
 
@@ -56,11 +60,14 @@ final class SubmitValidator {
       throw new ApiError("ERROR_BAD_PARAMETERS");
     }
     boolean enterprise = "1".equals(p.nonBlank("enterprise"));
-    String variant = enterprise ? "userrecaptcha:enterprise" : v3 ? "userrecaptcha:v3" : "userrecaptcha";
-    return new Submission("userrecaptcha", variant, pageUrl, googleKey, proxyHost, null, enterprise, false);
+    String variant =
+        enterprise ? "userrecaptcha:enterprise" : v3 ? "userrecaptcha:v3" : "userrecaptcha";
+    return new Submission(
+        "userrecaptcha", variant, pageUrl, googleKey, proxyHost, null, enterprise, false);
   }
 
-  private static Submission token(RequestParams p, String method, String siteKey, String proxyHost) {
+  private static Submission token(
+      RequestParams p, String method, String siteKey, String proxyHost) {
     String pageUrl = requireSiteKeyAndPage(siteKey, p);
     return new Submission(method, method, pageUrl, siteKey, proxyHost, null, false, false);
   }
@@ -88,7 +95,14 @@ final class SubmitValidator {
       throw new ApiError("ERROR_BAD_PARAMETERS");
     }
     return new Submission(
-        "cloudflare_challenge", "cloudflare_challenge", pageUrl, null, proxyHost, null, false, false);
+        "cloudflare_challenge",
+        "cloudflare_challenge",
+        pageUrl,
+        null,
+        proxyHost,
+        null,
+        false,
+        false);
   }
 
   private static Submission geetest(RequestParams p, String proxyHost) {

@@ -21,8 +21,14 @@ final class Task {
   boolean settled;
   boolean fetched;
 
-  Task(long id, Account account, Submission submission, Outcome outcome, Answer answer,
-      long acceptedAt, long solveMillis) {
+  Task(
+      long id,
+      Account account,
+      Submission submission,
+      Outcome outcome,
+      Answer answer,
+      long acceptedAt,
+      long solveMillis) {
     this.id = id;
     this.account = account;
     this.submission = submission;

@@ -53,16 +53,29 @@ final class ApiClient {
             .POST(HttpRequest.BodyPublishers.ofString(encode(params))));
   }
 
-  HttpResponse<String> postMultipart(String path, Map<String, String> params, String fileName, byte[] file) {
+  HttpResponse<String> postMultipart(
+      String path, Map<String, String> params, String fileName, byte[] file) {
     String boundary = "----simtest" + System.nanoTime();
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     params.forEach(
         (name, value) ->
-            write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n"
-                + value + "\r\n"));
+            write(
+                body,
+                "--"
+                    + boundary
+                    + "\r\nContent-Disposition: form-data; name=\""
+                    + name
+                    + "\"\r\n\r\n"
+                    + value
+                    + "\r\n"));
     if (file != null) {
-      write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
-          + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
+      write(
+          body,
+          "--"
+              + boundary
+              + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+              + fileName
+              + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
       body.writeBytes(file);
       write(body, "\r\n");
     }
@@ -97,7 +110,8 @@ final class ApiClient {
   }
 
   private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(10));
     headers.forEach(builder::header);
     return builder;
   }
@@ -115,7 +129,11 @@ final class ApiClient {
 
   private static String encode(Map<String, String> params) {
     return params.entrySet().stream()
-        .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+        .map(
+            e ->
+                URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8)
+                    + "="
+                    + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
         .collect(Collectors.joining("&"));
   }
 

@@ -26,8 +26,19 @@ class FaultInjectionTest {
       new SimulatorExtension(CaptchaAiSimulator.builder().slowDelay(Duration.ofMillis(300)));
 
   static final Map<String, String> SUBMIT =
-      params("key", SANDBOX_KEY, "json", "1", "method", "turnstile", "sitekey", "s", "pageurl", "https://f.example");
-  static final Map<String, String> BALANCE = params("key", SANDBOX_KEY, "json", "1", "action", "getbalance");
+      params(
+          "key",
+          SANDBOX_KEY,
+          "json",
+          "1",
+          "method",
+          "turnstile",
+          "sitekey",
+          "s",
+          "pageurl",
+          "https://f.example");
+  static final Map<String, String> BALANCE =
+      params("key", SANDBOX_KEY, "json", "1", "action", "getbalance");
 
   ApiClient client;
 
@@ -52,7 +63,8 @@ class FaultInjectionTest {
   @Test
   void html500OnResIsAnHtmlPageAndStillCountsAsResCall() {
     sim.get().injectNext(Endpoint.RES, Fault.HTML_500);
-    HttpResponse<String> response = client.get("/res.php", params("key", SANDBOX_KEY, "action", "get", "id", "1"));
+    HttpResponse<String> response =
+        client.get("/res.php", params("key", SANDBOX_KEY, "action", "get", "id", "1"));
     assertThat(response.statusCode()).isEqualTo(500);
     assertThat(response.body()).contains("<html>");
     assertThat(sim.get().stats().resCalls()).isEqualTo(1);
@@ -80,10 +92,13 @@ class FaultInjectionTest {
     sim.get().injectNext(Endpoint.IN, Fault.SERVER_ERROR);
     sim.get().injectNext(Endpoint.IN, Fault.INTERNAL_SERVER_ERROR);
     sim.get().injectNext(Endpoint.RES, Fault.RATE_LIMIT);
-    assertThat(ApiClient.json(client.get("/in.php", SUBMIT)).get("request").asString()).isEqualTo("ERROR_SERVER_ERROR");
-    Map<String, String> plainSubmit = params("key", SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://f");
+    assertThat(ApiClient.json(client.get("/in.php", SUBMIT)).get("request").asString())
+        .isEqualTo("ERROR_SERVER_ERROR");
+    Map<String, String> plainSubmit =
+        params("key", SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://f");
     assertThat(client.get("/in.php", plainSubmit).body()).isEqualTo("ERROR_INTERNAL_SERVER_ERROR");
-    assertThat(ApiClient.json(client.get("/res.php", BALANCE)).get("request").asString()).isEqualTo("ERROR_TOO_MUCH_REQUESTS");
+    assertThat(ApiClient.json(client.get("/res.php", BALANCE)).get("request").asString())
+        .isEqualTo("ERROR_TOO_MUCH_REQUESTS");
     SimulatorStats stats = sim.get().stats();
     assertThat(stats.acceptedSubmits()).isZero();
     assertThat(stats.rejectedSubmitsByCode())
@@ -106,9 +121,14 @@ class FaultInjectionTest {
   void hangGivesNoAnswerAndTheClientTimesOut() throws Exception {
     sim.get().injectNext(Endpoint.RES, Fault.HANG);
     HttpClient http = HttpClient.newHttpClient();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(sim.get().baseUrl() + "/res.php?key=" + SANDBOX_KEY + "&action=getbalance"))
-        .timeout(Duration.ofMillis(300)).build();
-    assertThatThrownBy(() -> http.send(request, HttpResponse.BodyHandlers.ofString())).isInstanceOf(HttpTimeoutException.class);
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    sim.get().baseUrl() + "/res.php?key=" + SANDBOX_KEY + "&action=getbalance"))
+            .timeout(Duration.ofMillis(300))
+            .build();
+    assertThatThrownBy(() -> http.send(request, HttpResponse.BodyHandlers.ofString()))
+        .isInstanceOf(HttpTimeoutException.class);
     assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("15.50");
   }
 
@@ -145,7 +165,10 @@ class FaultInjectionTest {
     List<String> first = outcomesOf(seeded(7));
     List<String> second = outcomesOf(seeded(7));
     List<String> otherSeed = outcomesOf(seeded(8));
-    assertThat(first).isEqualTo(second).contains("502", "ERROR_SERVER_ERROR", "15.50").isNotEqualTo(otherSeed);
+    assertThat(first)
+        .isEqualTo(second)
+        .contains("502", "ERROR_SERVER_ERROR", "15.50")
+        .isNotEqualTo(otherSeed);
   }
 
   @Test
@@ -158,7 +181,10 @@ class FaultInjectionTest {
   }
 
   private static CaptchaAiSimulator.Builder seeded(long seed) {
-    return CaptchaAiSimulator.builder().seed(seed).fault(Fault.HTML_502, 0.2).fault(Fault.SERVER_ERROR, 0.2);
+    return CaptchaAiSimulator.builder()
+        .seed(seed)
+        .fault(Fault.HTML_502, 0.2)
+        .fault(Fault.SERVER_ERROR, 0.2);
   }
 
   private static List<String> outcomesOf(CaptchaAiSimulator.Builder builder) {
@@ -171,7 +197,8 @@ class FaultInjectionTest {
     ApiClient c = new ApiClient(faulty.baseUrl());
     List<String> outcomes = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      HttpResponse<String> r = c.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance"));
+      HttpResponse<String> r =
+          c.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance"));
       outcomes.add(r.statusCode() == 200 ? r.body() : String.valueOf(r.statusCode()));
     }
     return outcomes;

@@ -50,14 +50,24 @@ class KeyChecksTest {
           .isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
     }
     // now even a good key from that IP is refused, on both endpoints, in both formats
-    assertThat(banned.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://b")
-        .get("request").asString()).isEqualTo("IP_BANNED");
-    assertThat(banned.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance")).body()).isEqualTo("IP_BANNED");
+    assertThat(
+            banned
+                .submitJson(
+                    SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://b")
+                .get("request")
+                .asString())
+        .isEqualTo("IP_BANNED");
+    assertThat(banned.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance")).body())
+        .isEqualTo("IP_BANNED");
     // other clients are unaffected
-    assertThat(client.resJson(SANDBOX_KEY, "action", "getbalance").get("status").asInt()).isEqualTo(1);
+    assertThat(client.resJson(SANDBOX_KEY, "action", "getbalance").get("status").asInt())
+        .isEqualTo(1);
 
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
-        .until(() -> banned.resJson(SANDBOX_KEY, "action", "getbalance").get("status").asInt() == 1);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(25))
+        .until(
+            () -> banned.resJson(SANDBOX_KEY, "action", "getbalance").get("status").asInt() == 1);
   }
 
   @Test
@@ -66,8 +76,10 @@ class KeyChecksTest {
     for (int i = 0; i < 3; i++) {
       banned.submitJson("bad", "method", "turnstile");
     }
-    assertThat(banned.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString()).isEqualTo("IP_BANNED");
+    assertThat(banned.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString())
+        .isEqualTo("IP_BANNED");
     sim.get().reset();
-    assertThat(banned.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString()).isEqualTo("15.50");
+    assertThat(banned.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString())
+        .isEqualTo("15.50");
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import org.junit.jupiter.api.Test;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 class KeyNeverLoggedTest {
@@ -20,7 +20,11 @@ class KeyNeverLoggedTest {
     logger.addAppender(appender);
     try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, 2).build().start()) {
       ApiClient client = new ApiClient(sim.baseUrl());
-      String id = client.submitJson(KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://log").get("request").asString();
+      String id =
+          client
+              .submitJson(KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://log")
+              .get("request")
+              .asString();
       client.poll(KEY, id);
       client.submitJson(KEY.substring(1), "method", "turnstile");
     } finally {

@@ -32,7 +32,8 @@ class ScriptedOutcomesTest {
   void unsolvablePageurlEndsEveryTaskUnsolvableOnceReadyAndFreesTheThread() {
     for (int i = 0; i < 2; i++) {
       String id = submit("https://shop.example/unsolvable/checkout");
-      assertThat(client.poll(SANDBOX_KEY, id).get("request").asString()).isEqualTo("CAPCHA_NOT_READY");
+      assertThat(client.poll(SANDBOX_KEY, id).get("request").asString())
+          .isEqualTo("CAPCHA_NOT_READY");
       assertThat(awaitFinal(id).get("request").asString()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
     }
     SimulatorStats stats = sim.get().stats();
@@ -43,31 +44,50 @@ class ScriptedOutcomesTest {
   @Test
   void unsolvableOncePageurlFailsOnlyTheFirstTask() {
     String page = "https://shop.example/unsolvable-once/42";
-    assertThat(awaitFinal(submit(page)).get("request").asString()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
+    assertThat(awaitFinal(submit(page)).get("request").asString())
+        .isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
     assertThat(awaitFinal(submit(page)).get("status").asInt()).isEqualTo(1);
   }
 
   @Test
   void deadProxyEndsTheTaskWithProxyConnectionFailed() {
-    String id = client.submitJson(SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "g", "pageurl", "https://p.example",
-        "proxy", "user:pw@dead.proxy:3128", "proxytype", "HTTP").get("request").asString();
+    String id =
+        client
+            .submitJson(
+                SANDBOX_KEY,
+                "method",
+                "userrecaptcha",
+                "googlekey",
+                "g",
+                "pageurl",
+                "https://p.example",
+                "proxy",
+                "user:pw@dead.proxy:3128",
+                "proxytype",
+                "HTTP")
+            .get("request")
+            .asString();
     assertThat(awaitFinal(id).get("request").asString()).isEqualTo("ERROR_PROXY_CONNECTION_FAILED");
     assertThat(sim.get().stats().inFlight()).isZero();
   }
 
   private String submit(String pageUrl) {
-    JsonNode accepted = client.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", pageUrl);
+    JsonNode accepted =
+        client.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", pageUrl);
     assertThat(accepted.get("status").asInt()).as(accepted.toString()).isEqualTo(1);
     return accepted.get("request").asString();
   }
 
   private JsonNode awaitFinal(String id) {
     AtomicReference<JsonNode> last = new AtomicReference<>();
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-        .until(() -> {
-          last.set(client.poll(SANDBOX_KEY, id));
-          return !last.get().get("request").asString().equals("CAPCHA_NOT_READY");
-        });
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              last.set(client.poll(SANDBOX_KEY, id));
+              return !last.get().get("request").asString().equals("CAPCHA_NOT_READY");
+            });
     return last.get();
   }
 }

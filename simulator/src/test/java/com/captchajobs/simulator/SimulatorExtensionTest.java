@@ -7,12 +7,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SimulatorExtensionTest {
-  @RegisterExtension
-  static final SimulatorExtension sim = new SimulatorExtension();
+  @RegisterExtension static final SimulatorExtension sim = new SimulatorExtension();
 
   @Test
   void extensionStartsTheSimulatorBeforeAllTests() {
-    assertThat(new ApiClient(sim.get().baseUrl()).get("/health", ApiClient.params()).statusCode()).isEqualTo(200);
+    assertThat(new ApiClient(sim.get().baseUrl()).get("/health", ApiClient.params()).statusCode())
+        .isEqualTo(200);
   }
 
   @Nested
@@ -20,7 +20,8 @@ class SimulatorExtensionTest {
     @Test
     void nestedClassesShareTheOuterSimulator() {
       assertThat(sim.get().baseUrl()).startsWith("http://127.0.0.1:");
-      assertThat(new ApiClient(sim.get().baseUrl()).get("/health", ApiClient.params()).statusCode()).isEqualTo(200);
+      assertThat(new ApiClient(sim.get().baseUrl()).get("/health", ApiClient.params()).statusCode())
+          .isEqualTo(200);
     }
   }
 

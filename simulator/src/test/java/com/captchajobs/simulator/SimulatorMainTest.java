@@ -15,26 +15,57 @@ class SimulatorMainTest {
   @Test
   void startsOnThePortGivenBySpringStyleServerPort() throws IOException {
     int port = freePort();
-    try (CaptchaAiSimulator sim = SimulatorMain.start("--server.port=" + port, "--server.address=127.0.0.1",
-        "--time-scale", "0.01", "--seed", "7")) {
+    try (CaptchaAiSimulator sim =
+        SimulatorMain.start(
+            "--server.port=" + port,
+            "--server.address=127.0.0.1",
+            "--time-scale",
+            "0.01",
+            "--seed",
+            "7")) {
       assertThat(sim.port()).isEqualTo(port);
       assertThat(sim.baseUrl()).isEqualTo("http://127.0.0.1:" + port);
       ApiClient client = new ApiClient(sim.baseUrl());
       assertThat(client.get("/health", params()).body()).contains("UP");
-      assertThat(client.resJson(CaptchaAiSimulator.SANDBOX_KEY, "action", "threadsinfo").get("threads").asString()).isEqualTo("5");
+      assertThat(
+              client
+                  .resJson(CaptchaAiSimulator.SANDBOX_KEY, "action", "threadsinfo")
+                  .get("threads")
+                  .asString())
+          .isEqualTo("5");
     }
   }
 
   @Test
   void acceptsSpaceAndEqualsFormsForKeysThreadsAndFaults() throws IOException {
     int port = freePort();
-    try (CaptchaAiSimulator sim = SimulatorMain.start("--port=" + port, "--key", KEY, "--threads", "3",
-        "--over-cap", "queue", "--fault", "HTML_502=0.05", "--fault", "PLAIN_TEXT=0.02", "--slow-delay", "500ms",
-        "--ip-ban", "3:1m", "--task-ttl=10m", "--string-ids")) {
+    try (CaptchaAiSimulator sim =
+        SimulatorMain.start(
+            "--port=" + port,
+            "--key",
+            KEY,
+            "--threads",
+            "3",
+            "--over-cap",
+            "queue",
+            "--fault",
+            "HTML_502=0.05",
+            "--fault",
+            "PLAIN_TEXT=0.02",
+            "--slow-delay",
+            "500ms",
+            "--ip-ban",
+            "3:1m",
+            "--task-ttl=10m",
+            "--string-ids")) {
       assertThat(sim.port()).isEqualTo(port);
       assertThat(sim.stats(KEY).maxInFlight()).isZero();
-      sim.injectNext(Endpoint.RES, Fault.PLAIN_TEXT); // keep the call deterministic despite the random faults
-      assertThat(new ApiClient(sim.baseUrl()).get("/res.php", params("key", KEY, "action", "threadsinfo")).body())
+      sim.injectNext(
+          Endpoint.RES, Fault.PLAIN_TEXT); // keep the call deterministic despite the random faults
+      assertThat(
+              new ApiClient(sim.baseUrl())
+                  .get("/res.php", params("key", KEY, "action", "threadsinfo"))
+                  .body())
           .isEqualTo("{\"threads\":\"3\",\"working_threads\":0}");
     }
   }
@@ -43,22 +74,31 @@ class SimulatorMainTest {
   void startLineNamesUrlKeyAndThreadsButNotACustomKey() {
     SimulatorArgs sandbox = SimulatorArgs.parse();
     SimulatorArgs custom = SimulatorArgs.parse("--key", KEY, "--threads", "9");
-    try (CaptchaAiSimulator a = sandbox.builder.build().start(); CaptchaAiSimulator b = custom.builder.build().start()) {
+    try (CaptchaAiSimulator a = sandbox.builder.build().start();
+        CaptchaAiSimulator b = custom.builder.build().start()) {
       assertThat(SimulatorMain.startLine(a, sandbox))
           .contains(a.baseUrl(), CaptchaAiSimulator.SANDBOX_KEY, "threads=5");
-      assertThat(SimulatorMain.startLine(b, custom)).contains(b.baseUrl(), "main…", "threads=9").doesNotContain(KEY);
+      assertThat(SimulatorMain.startLine(b, custom))
+          .contains(b.baseUrl(), "main…", "threads=9")
+          .doesNotContain(KEY);
     }
   }
 
   @Test
   void badArgumentsAreRejectedWithAMessageNamingThem() {
-    assertThatThrownBy(() -> SimulatorArgs.parse("--port", "eighty")).hasMessageContaining("--port").hasMessageContaining("eighty");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--port", "eighty"))
+        .hasMessageContaining("--port")
+        .hasMessageContaining("eighty");
     assertThatThrownBy(() -> SimulatorArgs.parse("--bogus", "1")).hasMessageContaining("--bogus");
     assertThatThrownBy(() -> SimulatorArgs.parse("--key", "short")).hasMessageContaining("--key");
-    assertThatThrownBy(() -> SimulatorArgs.parse("--fault", "NOPE=0.1")).hasMessageContaining("--fault");
-    assertThatThrownBy(() -> SimulatorArgs.parse("--over-cap", "sometimes")).hasMessageContaining("--over-cap");
-    assertThatThrownBy(() -> SimulatorArgs.parse("--time-scale")).hasMessageContaining("--time-scale");
-    assertThatThrownBy(() -> SimulatorArgs.parse("--slow-delay", "soon")).hasMessageContaining("--slow-delay");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--fault", "NOPE=0.1"))
+        .hasMessageContaining("--fault");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--over-cap", "sometimes"))
+        .hasMessageContaining("--over-cap");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--time-scale"))
+        .hasMessageContaining("--time-scale");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--slow-delay", "soon"))
+        .hasMessageContaining("--slow-delay");
     assertThatThrownBy(() -> SimulatorArgs.parse("stray")).hasMessageContaining("stray");
   }
 

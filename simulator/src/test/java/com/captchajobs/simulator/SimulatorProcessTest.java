@@ -32,19 +32,32 @@ class SimulatorProcessTest {
       port = socket.getLocalPort();
     }
     Process process = launch("--server.port=" + port, "--threads", "7");
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     String line;
     List<String> lines = new ArrayList<>();
     do {
       line = out.readLine();
       lines.add(line);
     } while (line != null && !line.startsWith("CaptchaAI simulator ready"));
-    assertThat(line).as(String.join("\n", lines))
-        .isEqualTo("CaptchaAI simulator ready at http://127.0.0.1:" + port + " key=" + CaptchaAiSimulator.SANDBOX_KEY + " threads=7");
-    assertThat(new ApiClient("http://127.0.0.1:" + port).resJson(CaptchaAiSimulator.SANDBOX_KEY, "action", "threadsinfo")
-        .get("threads").asString()).isEqualTo("7");
+    assertThat(line)
+        .as(String.join("\n", lines))
+        .isEqualTo(
+            "CaptchaAI simulator ready at http://127.0.0.1:"
+                + port
+                + " key="
+                + CaptchaAiSimulator.SANDBOX_KEY
+                + " threads=7");
+    assertThat(
+            new ApiClient("http://127.0.0.1:" + port)
+                .resJson(CaptchaAiSimulator.SANDBOX_KEY, "action", "threadsinfo")
+                .get("threads")
+                .asString())
+        .isEqualTo("7");
 
-    process.toHandle().destroy(); // SIGTERM, and unlike Process.destroy() keeps our end of stdout open
+    process
+        .toHandle()
+        .destroy(); // SIGTERM, and unlike Process.destroy() keeps our end of stdout open
     assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).isIn(0, 143);
     String rest = String.join("\n", out.lines().toList());

@@ -38,7 +38,10 @@ class StatsTest {
   }
 
   private String submitTurnstile(String key, String pageUrl) {
-    return client.submitJson(key, "method", "turnstile", "sitekey", "0x4", "pageurl", pageUrl).get("request").asString();
+    return client
+        .submitJson(key, "method", "turnstile", "sitekey", "0x4", "pageurl", pageUrl)
+        .get("request")
+        .asString();
   }
 
   @Test
@@ -48,13 +51,16 @@ class StatsTest {
     submitTurnstile(SANDBOX_KEY, "https/biz/2");
     String image = Base64.getEncoder().encodeToString(new byte[200]);
     client.submitJson(SANDBOX_KEY, "method", "base64", "body", image);
-    client.submitJson(SANDBOX_KEY, "method", "base64", "body", Base64.getEncoder().encodeToString(new byte[201]));
+    client.submitJson(
+        SANDBOX_KEY, "method", "base64", "body", Base64.getEncoder().encodeToString(new byte[201]));
 
     SimulatorStats stats = sim.get().stats();
     assertThat(stats.acceptedSubmits()).isEqualTo(5);
     assertThat(stats.duplicateSubmits()).isEqualTo(1);
-    assertThat(stats.submitsByPageUrl()).containsOnly(
-        org.assertj.core.api.Assertions.entry("https/biz/1", 2L), org.assertj.core.api.Assertions.entry("https/biz/2", 1L));
+    assertThat(stats.submitsByPageUrl())
+        .containsOnly(
+            org.assertj.core.api.Assertions.entry("https/biz/1", 2L),
+            org.assertj.core.api.Assertions.entry("https/biz/2", 1L));
   }
 
   @Test
@@ -74,7 +80,8 @@ class StatsTest {
   @Test
   void fetchLagIsMeasuredFromAnswerReadyToFirstSuccessfulGet() {
     String id = submitTurnstile(SANDBOX_KEY, "https://lag/1");
-    assertThat(client.poll(SANDBOX_KEY, id).get("request").asString()).isEqualTo("CAPCHA_NOT_READY");
+    assertThat(client.poll(SANDBOX_KEY, id).get("request").asString())
+        .isEqualTo("CAPCHA_NOT_READY");
     await().atMost(Duration.ofSeconds(5)).until(() -> sim.get().stats().inFlight() == 0);
     // let the answer sit unfetched for at least 200 ms
     await().pollDelay(Duration.ofMillis(200)).until(() -> true);
@@ -101,16 +108,35 @@ class StatsTest {
     assertThat(all.get("submitsByPageUrl").get("https://json/1").asLong()).isEqualTo(1);
     assertThat(all.get("inFlightSeries").isArray()).isTrue();
     assertThat(all.get("inFlightSeries").get(1).get(1).asInt()).isEqualTo(1);
-    for (String field : new String[] {"inFlight", "maxInFlight", "duplicateSubmits", "resCalls", "solvedTasks",
-        "pollsPerSolvedTask", "fetchLagP50Seconds", "fetchLagP95Seconds", "fetchLagMaxSeconds", "fetchLagMeanSeconds",
-        "threadSeconds"}) {
+    for (String field :
+        new String[] {
+          "inFlight",
+          "maxInFlight",
+          "duplicateSubmits",
+          "resCalls",
+          "solvedTasks",
+          "pollsPerSolvedTask",
+          "fetchLagP50Seconds",
+          "fetchLagP95Seconds",
+          "fetchLagMaxSeconds",
+          "fetchLagMeanSeconds",
+          "threadSeconds"
+        }) {
       assertThat(all.has(field)).as(field).isTrue();
     }
-    assertThat(ApiClient.json(client.get("/stats", params("key", OTHER_KEY))).get("acceptedSubmits").asLong()).isZero();
+    assertThat(
+            ApiClient.json(client.get("/stats", params("key", OTHER_KEY)))
+                .get("acceptedSubmits")
+                .asLong())
+        .isZero();
 
-    HttpResponse<String> reset = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(sim.get().baseUrl() + "/reset")).POST(HttpRequest.BodyPublishers.noBody()).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> reset =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(sim.get().baseUrl() + "/reset"))
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(reset.statusCode()).isEqualTo(200);
     assertThat(sim.get().stats().acceptedSubmits()).isZero();
     assertThat(client.get("/health", params()).body()).isEqualTo("{\"status\":\"UP\"}");
@@ -121,9 +147,21 @@ class StatsTest {
   void resetForgetsTasksButKeepsAccounts() {
     String id = submitTurnstile(SANDBOX_KEY, "https://reset/1");
     sim.get().reset();
-    assertThat(client.poll(SANDBOX_KEY, id).get("request").asString()).isEqualTo("ERROR_WRONG_CAPTCHA_ID");
+    assertThat(client.poll(SANDBOX_KEY, id).get("request").asString())
+        .isEqualTo("ERROR_WRONG_CAPTCHA_ID");
     assertThat(sim.get().stats().inFlight()).isZero();
-    assertThat(client.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://reset/2")
-        .get("status").asInt()).isEqualTo(1);
+    assertThat(
+            client
+                .submitJson(
+                    SANDBOX_KEY,
+                    "method",
+                    "turnstile",
+                    "sitekey",
+                    "s",
+                    "pageurl",
+                    "https://reset/2")
+                .get("status")
+                .asInt())
+        .isEqualTo(1);
   }
 }

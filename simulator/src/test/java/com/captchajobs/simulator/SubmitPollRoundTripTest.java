@@ -40,7 +40,14 @@ class SubmitPollRoundTripTest {
   @Test
   void jsonSubmitIsNotReadyFirstAndThenReturnsAToken() {
     JsonNode submitted =
-        client.submitJson(SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "6Le-site", "pageurl", "https://a.example/1");
+        client.submitJson(
+            SANDBOX_KEY,
+            "method",
+            "userrecaptcha",
+            "googlekey",
+            "6Le-site",
+            "pageurl",
+            "https://a.example/1");
     assertThat(submitted.get("status").asInt()).isEqualTo(1);
     assertThat(submitted.get("request").isNumber()).isTrue();
     String id = submitted.get("request").asString();
@@ -58,23 +65,49 @@ class SubmitPollRoundTripTest {
   @Test
   void plainTextSubmitAndPollUseOkPipeAndBareCodes() {
     HttpResponse<String> submitted =
-        client.get("/in.php", params("key", SANDBOX_KEY, "method", "turnstile", "sitekey", "0x4AAA", "pageurl", "https://a.example/2"));
+        client.get(
+            "/in.php",
+            params(
+                "key",
+                SANDBOX_KEY,
+                "method",
+                "turnstile",
+                "sitekey",
+                "0x4AAA",
+                "pageurl",
+                "https://a.example/2"));
     assertThat(submitted.statusCode()).isEqualTo(200);
     assertThat(submitted.body()).matches("OK\\|\\d+");
     String id = submitted.body().substring(3);
 
     assertThat(client.get("/res.php", params("key", SANDBOX_KEY, "action", "get", "id", id)).body())
         .isEqualTo("CAPCHA_NOT_READY");
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-        .untilAsserted(() -> assertThat(client.get("/res.php", params("key", SANDBOX_KEY, "action", "get", "id", id)).body())
-            .startsWith("OK|0."));
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        client
+                            .get("/res.php", params("key", SANDBOX_KEY, "action", "get", "id", id))
+                            .body())
+                    .startsWith("OK|0."));
   }
 
   @Test
   void formPostSubmitIsAccepted() {
     HttpResponse<String> submitted =
-        client.postForm("/in.php", params("key", SANDBOX_KEY, "json", "1", "method", "base64",
-            "body", Base64.getEncoder().encodeToString(IMAGE)));
+        client.postForm(
+            "/in.php",
+            params(
+                "key",
+                SANDBOX_KEY,
+                "json",
+                "1",
+                "method",
+                "base64",
+                "body",
+                Base64.getEncoder().encodeToString(IMAGE)));
     JsonNode body = ApiClient.json(submitted);
     assertThat(body.get("status").asInt()).isEqualTo(1);
     assertThat(body.get("request").isString()).isTrue();
@@ -85,7 +118,11 @@ class SubmitPollRoundTripTest {
   @Test
   void multipartPostWithFileAndKeyInBodyIsAccepted() {
     HttpResponse<String> submitted =
-        client.postMultipart("/in.php", params("key", SANDBOX_KEY, "method", "post", "json", "1"), "captcha.png", IMAGE);
+        client.postMultipart(
+            "/in.php",
+            params("key", SANDBOX_KEY, "method", "post", "json", "1"),
+            "captcha.png",
+            IMAGE);
     JsonNode body = ApiClient.json(submitted);
     assertThat(body.get("status").asInt()).as(submitted.body()).isEqualTo(1);
     awaitSolved(body.get("request").asString());
@@ -94,33 +131,83 @@ class SubmitPollRoundTripTest {
   @Test
   void multipartPostCanCarryTokenParametersToo() {
     HttpResponse<String> submitted =
-        client.postMultipart("/in.php",
-            params("key", SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "6Le", "pageurl", "https://a.example/mp"), null, null);
+        client.postMultipart(
+            "/in.php",
+            params(
+                "key",
+                SANDBOX_KEY,
+                "method",
+                "userrecaptcha",
+                "googlekey",
+                "6Le",
+                "pageurl",
+                "https://a.example/mp"),
+            null,
+            null);
     assertThat(submitted.body()).matches("OK\\|\\d+");
   }
 
   @Test
   void geetestAnswerIsAJsonObjectInsideTheRequestString() {
-    JsonNode v3 = client.submitJson(SANDBOX_KEY, "method", "geetest", "gt", "gt1", "challenge", "ch1", "pageurl", "https://g.example");
+    JsonNode v3 =
+        client.submitJson(
+            SANDBOX_KEY,
+            "method",
+            "geetest",
+            "gt",
+            "gt1",
+            "challenge",
+            "ch1",
+            "pageurl",
+            "https://g.example");
     JsonNode solved = awaitSolved(v3.get("request").asString());
     JsonNode answer = Json.MAPPER.readTree(solved.get("request").asString());
     assertThat(answer.has("challenge") && answer.has("validate") && answer.has("seccode")).isTrue();
 
-    JsonNode v4 = client.submitJson(SANDBOX_KEY, "method", "geetest", "version", "4", "gt", "cid", "pageurl", "https://g.example");
-    JsonNode v4Answer = Json.MAPPER.readTree(awaitSolved(v4.get("request").asString()).get("request").asString());
+    JsonNode v4 =
+        client.submitJson(
+            SANDBOX_KEY,
+            "method",
+            "geetest",
+            "version",
+            "4",
+            "gt",
+            "cid",
+            "pageurl",
+            "https://g.example");
+    JsonNode v4Answer =
+        Json.MAPPER.readTree(awaitSolved(v4.get("request").asString()).get("request").asString());
     assertThat(v4Answer.get("captcha_id").asString()).isEqualTo("cid");
   }
 
   @Test
   void enterpriseAndCloudflareAnswersCarryResultAndUserAgent() {
-    JsonNode enterprise = client.submitJson(SANDBOX_KEY, "method", "userrecaptcha", "enterprise", "1",
-        "googlekey", "6Le", "pageurl", "https://e.example");
+    JsonNode enterprise =
+        client.submitJson(
+            SANDBOX_KEY,
+            "method",
+            "userrecaptcha",
+            "enterprise",
+            "1",
+            "googlekey",
+            "6Le",
+            "pageurl",
+            "https://e.example");
     JsonNode solved = awaitSolved(enterprise.get("request").asString());
     assertThat(solved.get("result").asString()).isEqualTo(solved.get("request").asString());
     assertThat(solved.get("user_agent").asString()).startsWith("Mozilla/5.0");
 
-    JsonNode cf = client.submitJson(SANDBOX_KEY, "method", "cloudflare_challenge", "pageurl", "https://cf.example",
-        "proxy", "user:pass@10.0.0.1:8080", "proxytype", "HTTP");
+    JsonNode cf =
+        client.submitJson(
+            SANDBOX_KEY,
+            "method",
+            "cloudflare_challenge",
+            "pageurl",
+            "https://cf.example",
+            "proxy",
+            "user:pass@10.0.0.1:8080",
+            "proxytype",
+            "HTTP");
     assertThat(cf.get("request").isString()).isTrue();
     JsonNode cfSolved = awaitSolved(cf.get("request").asString());
     assertThat(cfSolved.get("result").asString()).isNotBlank();
@@ -129,9 +216,18 @@ class SubmitPollRoundTripTest {
 
   @Test
   void stringIdsMakesEveryJsonIdAString() {
-    try (CaptchaAiSimulator strings = CaptchaAiSimulator.builder().stringIds(true).build().start()) {
-      JsonNode submitted = new ApiClient(strings.baseUrl())
-          .submitJson(SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "k", "pageurl", "https://s.example");
+    try (CaptchaAiSimulator strings =
+        CaptchaAiSimulator.builder().stringIds(true).build().start()) {
+      JsonNode submitted =
+          new ApiClient(strings.baseUrl())
+              .submitJson(
+                  SANDBOX_KEY,
+                  "method",
+                  "userrecaptcha",
+                  "googlekey",
+                  "k",
+                  "pageurl",
+                  "https://s.example");
       assertThat(submitted.get("request").isString()).isTrue();
       assertThat(submitted.get("request").asString()).containsOnlyDigits();
     }
@@ -139,8 +235,10 @@ class SubmitPollRoundTripTest {
 
   @Test
   void threadsinfoIsABareObjectWithThreadsAsString() {
-    client.submitJson(SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "k", "pageurl", "https://t.example");
-    HttpResponse<String> info = client.get("/res.php", params("key", SANDBOX_KEY, "action", "threadsinfo"));
+    client.submitJson(
+        SANDBOX_KEY, "method", "userrecaptcha", "googlekey", "k", "pageurl", "https://t.example");
+    HttpResponse<String> info =
+        client.get("/res.php", params("key", SANDBOX_KEY, "action", "threadsinfo"));
     JsonNode body = ApiClient.json(info);
     assertThat(body.get("threads").isString()).isTrue();
     assertThat(body.get("threads").asString()).isEqualTo("50");
@@ -151,44 +249,81 @@ class SubmitPollRoundTripTest {
 
   @Test
   void getbalanceAndReportsAnswerLikeTheRealService() {
-    assertThat(client.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString()).isEqualTo("15.50");
-    assertThat(client.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance")).body()).isEqualTo("15.50");
-    String id = client.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://r.example")
-        .get("request").asString();
-    assertThat(client.resJson(SANDBOX_KEY, "action", "reportbad", "id", id).get("request").asString())
+    assertThat(client.resJson(SANDBOX_KEY, "action", "getbalance").get("request").asString())
+        .isEqualTo("15.50");
+    assertThat(client.get("/res.php", params("key", SANDBOX_KEY, "action", "getbalance")).body())
+        .isEqualTo("15.50");
+    String id =
+        client
+            .submitJson(
+                SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://r.example")
+            .get("request")
+            .asString();
+    assertThat(
+            client.resJson(SANDBOX_KEY, "action", "reportbad", "id", id).get("request").asString())
         .isEqualTo("OK_REPORT_RECORDED");
-    assertThat(client.get("/res.php", params("key", SANDBOX_KEY, "action", "reportgood", "id", id)).body())
+    assertThat(
+            client
+                .get("/res.php", params("key", SANDBOX_KEY, "action", "reportgood", "id", id))
+                .body())
         .isEqualTo("OK_REPORT_RECORDED");
   }
 
   @Test
   void resPhpRequestErrorsHaveTheirCodes() {
-    assertThat(client.resJson(SANDBOX_KEY, "id", "1").get("request").asString()).isEqualTo("ERROR_EMPTY_ACTION");
-    assertThat(client.resJson(SANDBOX_KEY, "action", "get").get("request").asString()).isEqualTo("ERROR_WRONG_ID_FORMAT");
+    assertThat(client.resJson(SANDBOX_KEY, "id", "1").get("request").asString())
+        .isEqualTo("ERROR_EMPTY_ACTION");
+    assertThat(client.resJson(SANDBOX_KEY, "action", "get").get("request").asString())
+        .isEqualTo("ERROR_WRONG_ID_FORMAT");
     assertThat(client.resJson(SANDBOX_KEY, "action", "get", "id", "abc").get("request").asString())
         .isEqualTo("ERROR_WRONG_ID_FORMAT");
-    assertThat(client.resJson(SANDBOX_KEY, "action", "get", "id", "12345").get("request").asString())
+    assertThat(
+            client.resJson(SANDBOX_KEY, "action", "get", "id", "12345").get("request").asString())
         .isEqualTo("ERROR_WRONG_CAPTCHA_ID");
   }
 
   @Test
   void expiredTaskIdsAreUnknown() {
-    try (CaptchaAiSimulator shortLived = CaptchaAiSimulator.builder().taskTtl(Duration.ofMillis(200)).timeScale(0.001).build().start()) {
+    try (CaptchaAiSimulator shortLived =
+        CaptchaAiSimulator.builder()
+            .taskTtl(Duration.ofMillis(200))
+            .timeScale(0.001)
+            .build()
+            .start()) {
       ApiClient c = new ApiClient(shortLived.baseUrl());
-      String id = c.submitJson(SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://x.example")
-          .get("request").asString();
-      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
-          .until(() -> c.poll(SANDBOX_KEY, id).get("request").asString().equals("ERROR_WRONG_CAPTCHA_ID"));
+      String id =
+          c.submitJson(
+                  SANDBOX_KEY,
+                  "method",
+                  "turnstile",
+                  "sitekey",
+                  "s",
+                  "pageurl",
+                  "https://x.example")
+              .get("request")
+              .asString();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () ->
+                  c.poll(SANDBOX_KEY, id)
+                      .get("request")
+                      .asString()
+                      .equals("ERROR_WRONG_CAPTCHA_ID"));
     }
   }
 
   private JsonNode awaitSolved(String id) {
     AtomicReference<JsonNode> last = new AtomicReference<>();
-    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-        .until(() -> {
-          last.set(client.poll(SANDBOX_KEY, id));
-          return last.get().get("status").asInt() == 1;
-        });
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              last.set(client.poll(SANDBOX_KEY, id));
+              return last.get().get("status").asInt() == 1;
+            });
     return last.get();
   }
 

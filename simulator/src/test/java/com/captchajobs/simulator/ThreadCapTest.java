@@ -34,7 +34,9 @@ class ThreadCapTest {
       assertThat(third.get("status").asInt()).isZero();
       assertThat(third.get("request").asString()).isEqualTo("ERROR_ZERO_BALANCE");
 
-      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(20))
           .until(() -> submit(client, "https://p/4").get("status").asInt() == 1);
       SimulatorStats stats = sim.stats(KEY);
       assertThat(stats.maxInFlight()).isEqualTo(2);
@@ -44,16 +46,22 @@ class ThreadCapTest {
 
   @Test
   void noSlotModeRejectsWithNoSlotAvailable() {
-    try (CaptchaAiSimulator sim = fixedSolveTime(1, Duration.ofSeconds(30)).overCapMode(OverCapMode.NO_SLOT_AVAILABLE).build().start()) {
+    try (CaptchaAiSimulator sim =
+        fixedSolveTime(1, Duration.ofSeconds(30))
+            .overCapMode(OverCapMode.NO_SLOT_AVAILABLE)
+            .build()
+            .start()) {
       ApiClient client = new ApiClient(sim.baseUrl());
       submit(client, "https://p/1");
-      assertThat(submit(client, "https://p/2").get("request").asString()).isEqualTo("ERROR_NO_SLOT_AVAILABLE");
+      assertThat(submit(client, "https://p/2").get("request").asString())
+          .isEqualTo("ERROR_NO_SLOT_AVAILABLE");
     }
   }
 
   @Test
   void queueModeAcceptsOverCapAndStartsQueuedTasksWhenAThreadFrees() {
-    try (CaptchaAiSimulator sim = fixedSolveTime(1, Duration.ofMillis(150)).overCapMode(OverCapMode.QUEUE).build().start()) {
+    try (CaptchaAiSimulator sim =
+        fixedSolveTime(1, Duration.ofMillis(150)).overCapMode(OverCapMode.QUEUE).build().start()) {
       ApiClient client = new ApiClient(sim.baseUrl());
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
@@ -62,8 +70,11 @@ class ThreadCapTest {
         ids.add(accepted.get("request").asString());
       }
       assertThat(sim.stats().inFlight()).isEqualTo(1);
-      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-          .until(() -> ids.stream().allMatch(id -> client.poll(KEY, id).get("status").asInt() == 1));
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(20))
+          .until(
+              () -> ids.stream().allMatch(id -> client.poll(KEY, id).get("status").asInt() == 1));
       SimulatorStats stats = sim.stats();
       assertThat(stats.maxInFlight()).isEqualTo(1);
       assertThat(stats.solvedTasks()).isEqualTo(3);
@@ -97,13 +108,15 @@ class ThreadCapTest {
         List<Callable<Integer>> submitters = new ArrayList<>();
         for (int s = 0; s < 50; s++) {
           int submitter = s;
-          submitters.add(() -> {
-            int accepted = 0;
-            for (int i = 0; i < 6; i++) {
-              accepted += submit(client, "https://c/" + submitter + "/" + i).get("status").asInt();
-            }
-            return accepted;
-          });
+          submitters.add(
+              () -> {
+                int accepted = 0;
+                for (int i = 0; i < 6; i++) {
+                  accepted +=
+                      submit(client, "https://c/" + submitter + "/" + i).get("status").asInt();
+                }
+                return accepted;
+              });
         }
         long accepted = 0;
         for (Future<Integer> f : pool.invokeAll(submitters)) {
@@ -113,7 +126,8 @@ class ThreadCapTest {
         assertThat(stats.acceptedSubmits()).isEqualTo(accepted);
         assertThat(stats.acceptedSubmits() + stats.rejected("ERROR_ZERO_BALANCE")).isEqualTo(300);
         assertThat(stats.maxInFlight()).isEqualTo(5);
-        assertThat(stats.inFlightSeries()).allSatisfy(point -> assertThat(point[1]).isBetween(0L, 5L));
+        assertThat(stats.inFlightSeries())
+            .allSatisfy(point -> assertThat(point[1]).isBetween(0L, 5L));
         await().atMost(Duration.ofSeconds(5)).until(() -> sim.stats().inFlight() == 0);
       } finally {
         pool.shutdownNow();
@@ -126,11 +140,13 @@ class ThreadCapTest {
     try (CaptchaAiSimulator sim = fixedSolveTime(1, Duration.ofSeconds(30)).build().start()) {
       ApiClient client = new ApiClient(sim.baseUrl());
       submit(client, "https://r/1");
-      assertThat(submit(client, "https://r/2").get("request").asString()).isEqualTo("ERROR_ZERO_BALANCE");
+      assertThat(submit(client, "https://r/2").get("request").asString())
+          .isEqualTo("ERROR_ZERO_BALANCE");
       sim.setThreads(KEY, 2);
       assertThat(submit(client, "https://r/3").get("status").asInt()).isEqualTo(1);
       sim.setThreads(KEY, 0);
-      assertThat(submit(client, "https://r/4").get("request").asString()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
+      assertThat(submit(client, "https://r/4").get("request").asString())
+          .isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
       assertThat(client.resJson(KEY, "action", "threadsinfo").get("request").asString())
           .isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
     }

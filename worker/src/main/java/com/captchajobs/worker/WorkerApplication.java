@@ -34,8 +34,10 @@ public class WorkerApplication {
     defaults.put("spring.application.name", "captchajobs-worker");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:true}");
     defaults.put("captchajobs.worker.name", "${jobrunr.background-job-server.name:}");
-    defaults.put("captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
-    defaults.put("management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
+    defaults.put(
+        "captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
+    defaults.put(
+        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "always");
     return defaults;
   }

@@ -3,9 +3,9 @@ package com.captchajobs.app.sandbox;
 import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveException;
 import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
-import com.captchajobs.core.SolveStatus;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
@@ -42,7 +42,8 @@ public final class DemoBatch {
     return List.of(
         SolveRequest.turnstile("demo-" + run + "-turnstile", TURNSTILE_KEY, page + "/login"),
         SolveRequest.recaptchaV2("demo-" + run + "-recaptcha-v2", RECAPTCHA_KEY, page + "/signup"),
-        SolveRequest.recaptchaV3("demo-" + run + "-recaptcha-v3", RECAPTCHA_KEY, page + "/checkout", "checkout", 0.7)
+        SolveRequest.recaptchaV3(
+                "demo-" + run + "-recaptcha-v3", RECAPTCHA_KEY, page + "/checkout", "checkout", 0.7)
             .withPriority(5),
         SolveRequest.image("demo-" + run + "-image", Base64.getEncoder().encodeToString(image)),
         SolveRequest.turnstile("demo-" + run + "-permanent-failure", "invalid", page + "/broken"),
@@ -65,18 +66,34 @@ public final class DemoBatch {
 
   private void report(SolveRequest request, UUID id, SolveStatusView view, Throwable error) {
     if (error != null) {
-      log.warn("Demo {} {}: no outcome: {}", request.type(), request.businessKey(), error.getMessage());
+      log.warn(
+          "Demo {} {}: no outcome: {}", request.type(), request.businessKey(), error.getMessage());
     } else if (view.status() == SolveStatus.SOLVED) {
       try {
         ClaimedToken token = solves.claim(id);
-        log.info("Demo {} {}: SOLVED in {} submit(s), {} poll(s); token claimed ({} chars)",
-            request.type(), request.businessKey(), view.submits(), view.polls(), token.token().length());
+        log.info(
+            "Demo {} {}: SOLVED in {} submit(s), {} poll(s); token claimed ({} chars)",
+            request.type(),
+            request.businessKey(),
+            view.submits(),
+            view.polls(),
+            token.token().length());
       } catch (SolveException e) {
-        log.info("Demo {} {}: SOLVED, claim refused: {}", request.type(), request.businessKey(), e.getMessage());
+        log.info(
+            "Demo {} {}: SOLVED, claim refused: {}",
+            request.type(),
+            request.businessKey(),
+            e.getMessage());
       }
     } else {
-      log.info("Demo {} {}: {} {} ({}) after {} submit(s)", request.type(), request.businessKey(),
-          view.status(), view.errorCode(), view.errorClass(), view.submits());
+      log.info(
+          "Demo {} {}: {} {} ({}) after {} submit(s)",
+          request.type(),
+          request.businessKey(),
+          view.status(),
+          view.errorCode(),
+          view.errorClass(),
+          view.submits());
     }
   }
 }

@@ -18,41 +18,87 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
 
   static String text(Environment env) {
     String address = env.getProperty("server.address");
-    String host = address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
+    String host =
+        address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
     String app = "http://" + host + ":" + env.getProperty("local.server.port", "8080");
     String token = env.getProperty("captchajobs.api.tokens", "").split(",")[0].strip();
     String auth = "-H 'Authorization: Bearer " + token + "'";
     boolean dashboard = env.getProperty("captchajobs.dashboard.enabled", Boolean.class, false);
-    String dashboardLine = dashboard
-        ? "http://" + host + ":" + env.getProperty("captchajobs.dashboard.port", "8000") + "/dashboard"
-            + "  (user " + env.getProperty("captchajobs.dashboard.username") + ", password "
-            + env.getProperty("captchajobs.dashboard.password") + ")"
-        : "off";
+    String dashboardLine =
+        dashboard
+            ? "http://"
+                + host
+                + ":"
+                + env.getProperty("captchajobs.dashboard.port", "8000")
+                + "/dashboard"
+                + "  (user "
+                + env.getProperty("captchajobs.dashboard.username")
+                + ", password "
+                + env.getProperty("captchajobs.dashboard.password")
+                + ")"
+            : "off";
     String simulator = env.getProperty(SandboxEnvironment.PREFIX + "simulator-url");
-    String database = env.getProperty(SandboxEnvironment.PREFIX + "database", "configured: spring.datasource.url");
+    String database =
+        env.getProperty(
+            SandboxEnvironment.PREFIX + "database", "configured: spring.datasource.url");
     return "\n"
         + "================================ CaptchaJobs sandbox ================================\n"
-        + "  REST API     " + app + "/api/solves\n"
-        + "  health       " + app + "/actuator/health\n"
-        + "  dashboard    " + dashboardLine + "\n"
-        + "  CaptchaAI    " + (simulator != null
-            ? "simulator " + simulator + " (sandbox key, " + env.getProperty("captchaai.threads") + " threads)"
-            : env.getProperty("captchaai.base-url")) + "\n"
-        + "  database     " + database + "\n"
-        + "  worker       " + (env.getProperty("captchajobs.worker.enabled", Boolean.class, false)
-            ? "in this process" : "none (start a worker node)") + "\n"
-        + "  API token    " + token + "\n"
+        + "  REST API     "
+        + app
+        + "/api/solves\n"
+        + "  health       "
+        + app
+        + "/actuator/health\n"
+        + "  dashboard    "
+        + dashboardLine
+        + "\n"
+        + "  CaptchaAI    "
+        + (simulator != null
+            ? "simulator "
+                + simulator
+                + " (sandbox key, "
+                + env.getProperty("captchaai.threads")
+                + " threads)"
+            : env.getProperty("captchaai.base-url"))
+        + "\n"
+        + "  database     "
+        + database
+        + "\n"
+        + "  worker       "
+        + (env.getProperty("captchajobs.worker.enabled", Boolean.class, false)
+            ? "in this process"
+            : "none (start a worker node)")
+        + "\n"
+        + "  API token    "
+        + token
+        + "\n"
         + "\n"
         + "  Enqueue a Turnstile solve:\n"
-        + "    curl -s -X POST " + app + "/api/solves " + auth + " -H 'Content-Type: application/json' \\\n"
+        + "    curl -s -X POST "
+        + app
+        + "/api/solves "
+        + auth
+        + " -H 'Content-Type: application/json' \\\n"
         + "      -d '{\"businessKey\":\"try-1\",\"type\":\"TURNSTILE\",\"sitekey\":\"0x4AAAAAAADnPIDROrmt1Wwj\","
         + "\"pageUrl\":\"https://example.com/login\"}'\n"
         + "  Read its status (use the id from the answer; status SOLVED after a few seconds):\n"
-        + "    curl -s " + app + "/api/solves/<id> " + auth + "\n"
+        + "    curl -s "
+        + app
+        + "/api/solves/<id> "
+        + auth
+        + "\n"
         + "  Watch it as server-sent events:\n"
-        + "    curl -N " + app + "/api/solves/<id>/events " + auth + "\n"
+        + "    curl -N "
+        + app
+        + "/api/solves/<id>/events "
+        + auth
+        + "\n"
         + "  Claim its token (once):\n"
-        + "    curl -s -X POST " + app + "/api/solves/<id>/claim " + auth + "\n"
+        + "    curl -s -X POST "
+        + app
+        + "/api/solves/<id>/claim "
+        + auth
+        + "\n"
         + "  A demo batch of every kind of outcome: restart with --captchajobs.demo=true\n"
         + "=====================================================================================";
   }

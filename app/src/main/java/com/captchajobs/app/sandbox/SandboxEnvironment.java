@@ -2,6 +2,7 @@ package com.captchajobs.app.sandbox;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.spring.boot.MissingPropertyException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +13,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
-import com.captchajobs.spring.boot.MissingPropertyException;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
@@ -28,30 +28,39 @@ import org.springframework.core.env.PropertySource;
  * captchajobs.sandbox.enabled=true}. Then it starts what is missing (embedded PostgreSQL, the
  * bundled simulator), turns on an in-process worker and the dashboard, and generates the
  * credentials nobody set (dashboard, API token, webhook secret), all with {@link #secret}. A node
- * given a database never gets a simulator from here, and never touches the fleet cap unless it is
- * a worker. {@link SandboxBanner} prints it all once the node is up.
+ * given a database never gets a simulator from here, and never touches the fleet cap unless it is a
+ * worker. {@link SandboxBanner} prints it all once the node is up.
  *
- * <p>Registered by {@code AppApplication} only: an application that uses the library never starts
- * a database by surprise.
+ * <p>Registered by {@code AppApplication} only: an application that uses the library never starts a
+ * database by surprise.
  */
-public class SandboxEnvironment implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
+public class SandboxEnvironment
+    implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
   /** Solve times of the sandbox simulator, as a fraction of CaptchaAI's real ones. */
   static final double SIMULATOR_TIME_SCALE = 0.2;
+
   static final int SIMULATOR_THREADS = 5;
   static final int DEFAULT_DASHBOARD_PORT = 8000;
   static final String PREFIX = "captchajobs.sandbox.";
-  /** The one switch: true forces the sandbox, false forbids it, unset means "when nothing is set". */
+
+  /**
+   * The one switch: true forces the sandbox, false forbids it, unset means "when nothing is set".
+   */
   public static final String ENABLED = PREFIX + "enabled";
 
   private static final SecureRandom RANDOM = new SecureRandom();
+
   /** Boot's view over every other source, and its source of default properties. */
   private static final String ATTACHED_SOURCE = "configurationProperties";
+
   private static final String DEFAULTS_SOURCE = "defaultProperties";
 
   private final Map<String, Object> nodeDefaults;
 
-  /** @param nodeDefaults the app node's own defaults, which do not count as configuration */
+  /**
+   * @param nodeDefaults the app node's own defaults, which do not count as configuration
+   */
   public SandboxEnvironment(Map<String, Object> nodeDefaults) {
     this.nodeDefaults = Map.copyOf(nodeDefaults);
   }
@@ -62,7 +71,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     if (isSandbox(env)) {
       start(env, event.getSpringApplication());
     } else if (!has(env, "spring.datasource.url")) {
-      throw new MissingPropertyException("spring.datasource.url",
+      throw new MissingPropertyException(
+          "spring.datasource.url",
           "spring.datasource.url is required: this app node has a CaptchaAI key but no database, and"
               + " it does not improvise one. Set spring.datasource.url (and spring.datasource.password"
               + " in the environment), or set neither the database nor the key for the sandbox.");
@@ -88,7 +98,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     try {
       if (!has(env, "spring.datasource.url")) {
         // Stopped by the context (last), not by zonky's own JVM hook, which would race Spring's.
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+        EmbeddedPostgres postgres =
+            EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
         parts.add(postgres);
         String url = postgres.getJdbcUrl("postgres", "postgres");
         props.put("spring.datasource.url", url);
@@ -97,17 +108,19 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
       }
       if (!hasKey(env)) {
         if (has(env, "spring.datasource.url")) {
-          throw new MissingPropertyException("captchaai.api-key",
+          throw new MissingPropertyException(
+              "captchaai.api-key",
               "captchajobs.sandbox.enabled=true with spring.datasource.url set and no"
                   + " captchaai.api-key: the sandbox never puts its simulator on a configured"
                   + " database. Set CAPTCHAAI_API_KEY, or remove spring.datasource.url.");
         }
         int threads = env.getProperty("captchaai.threads", Integer.class, SIMULATOR_THREADS);
-        CaptchaAiSimulator simulator = CaptchaAiSimulator.builder()
-            .account(CaptchaAiSimulator.SANDBOX_KEY, threads)
-            .timeScale(SIMULATOR_TIME_SCALE)
-            .build()
-            .start();
+        CaptchaAiSimulator simulator =
+            CaptchaAiSimulator.builder()
+                .account(CaptchaAiSimulator.SANDBOX_KEY, threads)
+                .timeScale(SIMULATOR_TIME_SCALE)
+                .build()
+                .start();
         parts.add(simulator);
         props.put("captchaai.api-key", CaptchaAiSimulator.SANDBOX_KEY);
         props.put("captchaai.base-url", simulator.baseUrl());
@@ -128,7 +141,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     putIfUnset(env, props, "captchajobs.worker.enabled", "true");
     putIfUnset(env, props, "captchajobs.dashboard.enabled", "true");
     putIfUnset(env, props, "captchajobs.dashboard.port", String.valueOf(dashboardPort()));
-    if (!has(env, "captchajobs.dashboard.username") && !has(env, "captchajobs.dashboard.password")) {
+    if (!has(env, "captchajobs.dashboard.username")
+        && !has(env, "captchajobs.dashboard.password")) {
       props.put("captchajobs.dashboard.username", "captchajobs");
       props.put("captchajobs.dashboard.password", secret(18));
     }
@@ -138,20 +152,21 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     env.getPropertySources().addFirst(new MapPropertySource("captchajobs-sandbox", props));
 
     application.addListeners(new SandboxBanner());
-    application.addListeners((ApplicationPreparedEvent event) -> {
-      DefaultListableBeanFactory beans =
-          (DefaultListableBeanFactory) event.getApplicationContext().getBeanFactory();
-      beans.registerSingleton("captchaJobsSandboxParts", parts);
-      beans.registerDisposableBean("captchaJobsSandboxParts", parts);
-    });
+    application.addListeners(
+        (ApplicationPreparedEvent event) -> {
+          DefaultListableBeanFactory beans =
+              (DefaultListableBeanFactory) event.getApplicationContext().getBeanFactory();
+          beans.registerSingleton("captchaJobsSandboxParts", parts);
+          beans.registerDisposableBean("captchaJobsSandboxParts", parts);
+        });
     // Not a JVM shutdown hook of our own: it would stop the database while Spring's hook is still
     // closing the beans that use it.
     application.addListeners((ApplicationFailedEvent event) -> parts.destroy());
   }
 
   /**
-   * Whether the operator set {@code key}: the node's own defaults do not count, so that the
-   * sandbox can still turn the worker on.
+   * Whether the operator set {@code key}: the node's own defaults do not count, so that the sandbox
+   * can still turn the worker on.
    */
   private boolean has(ConfigurableEnvironment env, String key) {
     for (PropertySource<?> source : env.getPropertySources()) {
@@ -162,7 +177,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
       if (value == null || value.toString().isBlank()) {
         continue;
       }
-      boolean nodeDefault = source.getName().equals(DEFAULTS_SOURCE) && value.equals(nodeDefaults.get(key));
+      boolean nodeDefault =
+          source.getName().equals(DEFAULTS_SOURCE) && value.equals(nodeDefaults.get(key));
       if (!nodeDefault) {
         return true;
       }
@@ -170,7 +186,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
     return false;
   }
 
-  private void putIfUnset(ConfigurableEnvironment env, Map<String, Object> props, String key, String value) {
+  private void putIfUnset(
+      ConfigurableEnvironment env, Map<String, Object> props, String key, String value) {
     if (!has(env, key)) {
       props.put(key, value);
     }
@@ -178,7 +195,8 @@ public class SandboxEnvironment implements ApplicationListener<ApplicationEnviro
 
   /** 8000 as operators expect, or a free port when something else has it (a second sandbox). */
   private static int dashboardPort() {
-    try (ServerSocket s = new ServerSocket(DEFAULT_DASHBOARD_PORT, 1, InetAddress.getByName("0.0.0.0"))) {
+    try (ServerSocket s =
+        new ServerSocket(DEFAULT_DASHBOARD_PORT, 1, InetAddress.getByName("0.0.0.0"))) {
       return DEFAULT_DASHBOARD_PORT;
     } catch (IOException busy) {
       try (ServerSocket s = new ServerSocket(0)) {

@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * The REST API of the app node. Imported by {@code AppApplication} only: an existing app that
- * uses the library gets the {@link Solves} bean, not these endpoints.
+ * The REST API of the app node. Imported by {@code AppApplication} only: an existing app that uses
+ * the library gets the {@link Solves} bean, not these endpoints.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ApiProperties.class)
@@ -20,10 +20,12 @@ import org.springframework.context.annotation.Import;
 public class ApiConfiguration {
 
   @Bean
-  public FilterRegistrationBean<BearerTokenFilter> captchaJobsBearerTokenFilter(ApiProperties properties) {
+  public FilterRegistrationBean<BearerTokenFilter> captchaJobsBearerTokenFilter(
+      ApiProperties properties) {
     properties.validate();
     FilterRegistrationBean<BearerTokenFilter> registration =
-        new FilterRegistrationBean<>(new BearerTokenFilter(new BearerTokens(properties.activeTokens())));
+        new FilterRegistrationBean<>(
+            new BearerTokenFilter(new BearerTokens(properties.activeTokens())));
     registration.addUrlPatterns("/api/*");
     registration.setName("captchaJobsBearerTokenFilter");
     return registration;
@@ -33,10 +35,11 @@ public class ApiConfiguration {
   @Bean(destroyMethod = "shutdownNow")
   public ExecutorService captchaJobsSseExecutor() {
     AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "captchajobs-sse-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newCachedThreadPool(
+        r -> {
+          Thread t = new Thread(r, "captchajobs-sse-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
   }
 }

@@ -17,13 +17,16 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
-/** Every error of the API as {@code application/problem+json}, naming the field when there is one. */
+/**
+ * Every error of the API as {@code application/problem+json}, naming the field when there is one.
+ */
 @RestControllerAdvice(assignableTypes = SolvesController.class)
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(ApiProblem.class)
   ResponseEntity<ProblemDetail> problem(ApiProblem e, HttpServletRequest request) {
-    return answer(Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI()));
+    return answer(
+        Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI()));
   }
 
   @ExceptionHandler(SolveException.class)
@@ -33,7 +36,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     if (e instanceof InvalidSolveRequestException i) {
       p = Problems.of(HttpStatus.BAD_REQUEST, "Invalid request", i.field(), i.getMessage(), uri);
     } else if (e instanceof SolveConflictException c) {
-      p = Problems.of(HttpStatus.CONFLICT, "Business key in use", "businessKey", c.getMessage(), uri);
+      p =
+          Problems.of(
+              HttpStatus.CONFLICT, "Business key in use", "businessKey", c.getMessage(), uri);
       p.setProperty("existingId", String.valueOf(c.solveId()));
     } else if (e instanceof SolveNotFoundException) {
       p = Problems.of(HttpStatus.NOT_FOUND, "Not found", null, e.getMessage(), uri);
@@ -55,6 +60,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
   }
 
   private static ResponseEntity<ProblemDetail> answer(ProblemDetail p) {
-    return ResponseEntity.status(p.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
+    return ResponseEntity.status(p.getStatus())
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(p);
   }
 }

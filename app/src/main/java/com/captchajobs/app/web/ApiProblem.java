@@ -2,7 +2,9 @@ package com.captchajobs.app.web;
 
 import org.springframework.http.HttpStatus;
 
-/** An error answer of the REST API: status, a short title, a detail and, for bad input, the field. */
+/**
+ * An error answer of the REST API: status, a short title, a detail and, for bad input, the field.
+ */
 final class ApiProblem extends RuntimeException {
 
   private final HttpStatus status;
@@ -20,7 +22,15 @@ final class ApiProblem extends RuntimeException {
     return new ApiProblem(HttpStatus.BAD_REQUEST, "Invalid request", field, detail);
   }
 
-  HttpStatus status() { return status; }
-  String title() { return title; }
-  String field() { return field; }
+  HttpStatus status() {
+    return status;
+  }
+
+  String title() {
+    return title;
+  }
+
+  String field() {
+    return field;
+  }
 }

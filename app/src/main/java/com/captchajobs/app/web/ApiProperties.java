@@ -28,13 +28,18 @@ public class ApiProperties {
   /** Rejects bad values naming the key. */
   public void validate() {
     if (tokens == null || tokens.stream().noneMatch(t -> t != null && !t.isBlank())) {
-      throw new IllegalStateException("captchajobs.api.tokens must list at least one bearer token"
-          + " (comma-separated, at least " + MIN_TOKEN_LENGTH + " characters each)");
+      throw new IllegalStateException(
+          "captchajobs.api.tokens must list at least one bearer token"
+              + " (comma-separated, at least "
+              + MIN_TOKEN_LENGTH
+              + " characters each)");
     }
     for (String t : tokens) {
       if (t != null && !t.isBlank() && t.strip().length() < MIN_TOKEN_LENGTH) {
         throw new IllegalStateException(
-            "captchajobs.api.tokens: every token must have at least " + MIN_TOKEN_LENGTH + " characters");
+            "captchajobs.api.tokens: every token must have at least "
+                + MIN_TOKEN_LENGTH
+                + " characters");
       }
     }
     if (maxBodySize == null || maxBodySize.toBytes() < 1024) {
@@ -52,14 +57,36 @@ public class ApiProperties {
 
   @Override
   public String toString() {
-    return "ApiProperties[tokens=" + activeTokens().size() + " configured, maxBodySize="
-        + maxBodySize + ", eventsTimeout=" + eventsTimeout + "]";
+    return "ApiProperties[tokens="
+        + activeTokens().size()
+        + " configured, maxBodySize="
+        + maxBodySize
+        + ", eventsTimeout="
+        + eventsTimeout
+        + "]";
   }
 
-  public List<String> getTokens() { return tokens; }
-  public void setTokens(List<String> tokens) { this.tokens = tokens; }
-  public DataSize getMaxBodySize() { return maxBodySize; }
-  public void setMaxBodySize(DataSize maxBodySize) { this.maxBodySize = maxBodySize; }
-  public Duration getEventsTimeout() { return eventsTimeout; }
-  public void setEventsTimeout(Duration eventsTimeout) { this.eventsTimeout = eventsTimeout; }
+  public List<String> getTokens() {
+    return tokens;
+  }
+
+  public void setTokens(List<String> tokens) {
+    this.tokens = tokens;
+  }
+
+  public DataSize getMaxBodySize() {
+    return maxBodySize;
+  }
+
+  public void setMaxBodySize(DataSize maxBodySize) {
+    this.maxBodySize = maxBodySize;
+  }
+
+  public Duration getEventsTimeout() {
+    return eventsTimeout;
+  }
+
+  public void setEventsTimeout(Duration eventsTimeout) {
+    this.eventsTimeout = eventsTimeout;
+  }
 }

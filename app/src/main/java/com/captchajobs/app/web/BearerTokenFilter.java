@@ -23,7 +23,8 @@ final class BearerTokenFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String authorization = request.getHeader(HttpHeaders.AUTHORIZATION);
     if (tokens.accepts(authorization)) {
@@ -31,10 +32,16 @@ final class BearerTokenFilter extends OncePerRequestFilter {
       return;
     }
     response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"captchajobs\"");
-    String detail = authorization == null
-        ? "Authorization header missing: send Authorization: Bearer <token>"
-        : "Authorization bearer token not accepted";
-    Problems.write(response, HttpStatus.UNAUTHORIZED, "Unauthorized", "Authorization", detail,
+    String detail =
+        authorization == null
+            ? "Authorization header missing: send Authorization: Bearer <token>"
+            : "Authorization bearer token not accepted";
+    Problems.write(
+        response,
+        HttpStatus.UNAUTHORIZED,
+        "Unauthorized",
+        "Authorization",
+        detail,
         request.getRequestURI());
   }
 

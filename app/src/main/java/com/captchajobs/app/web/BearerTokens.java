@@ -7,8 +7,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 /**
- * Checks an {@code Authorization} header against the configured tokens in constant time: both
- * sides are hashed first (so lengths leak nothing) and every configured token is compared.
+ * Checks an {@code Authorization} header against the configured tokens in constant time: both sides
+ * are hashed first (so lengths leak nothing) and every configured token is compared.
  */
 final class BearerTokens {
 

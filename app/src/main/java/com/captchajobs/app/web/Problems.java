@@ -17,7 +17,8 @@ final class Problems {
 
   private Problems() {}
 
-  static ProblemDetail of(HttpStatus status, String title, String field, String detail, String instance) {
+  static ProblemDetail of(
+      HttpStatus status, String title, String field, String detail, String instance) {
     ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
     p.setTitle(title);
     if (instance != null) {
@@ -30,8 +31,14 @@ final class Problems {
   }
 
   /** For filters, which answer before Spring MVC's message converters are involved. */
-  static void write(HttpServletResponse response, HttpStatus status, String title, String field,
-      String detail, String instance) throws IOException {
+  static void write(
+      HttpServletResponse response,
+      HttpStatus status,
+      String title,
+      String field,
+      String detail,
+      String instance)
+      throws IOException {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", "about:blank");
     body.put("title", title);

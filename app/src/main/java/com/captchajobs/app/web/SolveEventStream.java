@@ -1,8 +1,8 @@
 package com.captchajobs.app.web;
 
+import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
-import com.captchajobs.core.SolveStatus;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
@@ -57,8 +57,11 @@ final class SolveEventStream {
       return;
     }
     try {
-      emitter.send(SseEmitter.event().name("status").id(view.status().name())
-          .data(view, MediaType.APPLICATION_JSON));
+      emitter.send(
+          SseEmitter.event()
+              .name("status")
+              .id(view.status().name())
+              .data(view, MediaType.APPLICATION_JSON));
       lastSent = view.status();
       if (view.isFinal()) {
         emitter.complete();

@@ -14,21 +14,24 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the flat JSON body of {@code POST /api/solves} into a {@link SolveRequest}, by hand from
- * the tree so that every wrong type is reported with the field's name (data binding would report
- * a Java path). The type's fields are at top level beside {@code businessKey}, {@code type},
- * {@code priority} and {@code callbackUrl}; numbers and booleans are accepted where the provider
- * takes them ({@code minScore: 0.7}, {@code invisible: true}).
+ * the tree so that every wrong type is reported with the field's name (data binding would report a
+ * Java path). The type's fields are at top level beside {@code businessKey}, {@code type}, {@code
+ * priority} and {@code callbackUrl}; numbers and booleans are accepted where the provider takes
+ * them ({@code minScore: 0.7}, {@code invisible: true}).
  */
 final class SolveRequestJson {
 
-  private static final Set<String> ENVELOPE = Set.of("businessKey", "type", "priority", "callbackUrl");
+  private static final Set<String> ENVELOPE =
+      Set.of("businessKey", "type", "priority", "callbackUrl");
   private static final String TYPES =
       Arrays.stream(CaptchaType.values()).map(Enum::name).collect(Collectors.joining(", "));
 
   private final JsonMapper json =
       JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
-  /** @throws ApiProblem 400 naming the field */
+  /**
+   * @throws ApiProblem 400 naming the field
+   */
   SolveRequest read(byte[] body) {
     JsonNode root;
     try {

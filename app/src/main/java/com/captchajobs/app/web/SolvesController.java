@@ -32,7 +32,8 @@ class SolvesController {
   private final SolveRequestJson json = new SolveRequestJson();
   private final ExecutorService events;
 
-  SolvesController(Solves solves, ApiProperties properties, ExecutorService captchaJobsSseExecutor) {
+  SolvesController(
+      Solves solves, ApiProperties properties, ExecutorService captchaJobsSseExecutor) {
     this.solves = solves;
     this.properties = properties;
     this.events = captchaJobsSseExecutor;
@@ -62,7 +63,9 @@ class SolvesController {
     return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(solves.claim(parse(id)));
   }
 
-  @GetMapping(path = "/{id}/events", produces = {MediaType.TEXT_EVENT_STREAM_VALUE, MediaType.ALL_VALUE})
+  @GetMapping(
+      path = "/{id}/events",
+      produces = {MediaType.TEXT_EVENT_STREAM_VALUE, MediaType.ALL_VALUE})
   SseEmitter events(@PathVariable String id) {
     UUID solveId = parse(id);
     solves.status(solveId); // 404 before the stream opens
@@ -87,8 +90,12 @@ class SolvesController {
     } catch (IllegalArgumentException e) {
       type = MediaType.APPLICATION_OCTET_STREAM;
     }
-    if (!type.isCompatibleWith(MediaType.APPLICATION_JSON) && !"json".equals(type.getSubtypeSuffix())) {
-      throw new ApiProblem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "Content-Type",
+    if (!type.isCompatibleWith(MediaType.APPLICATION_JSON)
+        && !"json".equals(type.getSubtypeSuffix())) {
+      throw new ApiProblem(
+          HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+          "Unsupported media type",
+          "Content-Type",
           "Content-Type must be application/json");
     }
   }
@@ -109,7 +116,10 @@ class SolvesController {
   }
 
   private static ApiProblem tooLarge(long limit) {
-    return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE, "Request body too large", "body",
+    return new ApiProblem(
+        HttpStatus.CONTENT_TOO_LARGE,
+        "Request body too large",
+        "body",
         "body must be at most " + limit + " bytes (captchajobs.api.max-body-size)");
   }
 }

@@ -26,13 +26,16 @@ public final class EmbeddedPostgresSupport {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          postgres.close();
-        } catch (IOException ignored) {
-          // the JVM is going away
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      postgres.close();
+                    } catch (IOException ignored) {
+                      // the JVM is going away
+                    }
+                  }));
     }
     return postgres;
   }

@@ -53,11 +53,14 @@ public class CaptchaAiProperties {
   /** Interval between two res.php polls of one task; at least 5s. */
   private Duration pollInterval = EngineSettings.DEFAULT_POLL_INTERVAL;
 
-  /** How much earlier than its intended instant a poll job is scheduled; it waits the rest itself. */
+  /**
+   * How much earlier than its intended instant a poll job is scheduled; it waits the rest itself.
+   */
   private Duration pollLead = EngineSettings.DEFAULT_POLL_LEAD;
 
   /** Wait before the first poll, per type, until enough solves were seen to learn it. */
-  private Map<CaptchaType, Duration> firstPollWait = new EnumMap<>(EngineSettings.defaultFirstPollWaits());
+  private Map<CaptchaType, Duration> firstPollWait =
+      new EnumMap<>(EngineSettings.defaultFirstPollWaits());
 
   /** Solves of a type seen before its first-poll wait is learned from observed solve times. */
   private int learnAfterSolves = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
@@ -83,7 +86,10 @@ public class CaptchaAiProperties {
   /** A queued or submitted solve unchanged this long and without a live job gets a new one. */
   private Duration stuckAfter = EngineSettings.DEFAULT_STUCK_AFTER;
 
-  /** How long a gate slot stays taken after an in.php call whose answer was lost: the task may exist. */
+  /**
+   * How long a gate slot stays taken after an in.php call whose answer was lost: the task may
+   * exist.
+   */
   private Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
   /** Interval of the repair pass (leaked slots, expired tokens, stuck solves, waiting solves). */
@@ -96,20 +102,38 @@ public class CaptchaAiProperties {
   public void validate() {
     require(threads >= 1, "captchaai.threads must be at least 1");
     require(threadsReserve >= 0, "captchaai.threads-reserve must not be negative");
-    require(pollInterval.compareTo(Duration.ofSeconds(5)) >= 0, "captchaai.poll-interval must be at least 5s");
+    require(
+        pollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
+        "captchaai.poll-interval must be at least 5s");
     require(!pollLead.isNegative(), "captchaai.poll-lead must not be negative");
-    require(solveTimeout.compareTo(pollInterval) > 0, "captchaai.solve-timeout must be longer than captchaai.poll-interval");
-    require(resumeWindow.compareTo(solveTimeout) >= 0, "captchaai.resume-window must be at least captchaai.solve-timeout");
-    require(lease.compareTo(solveTimeout) > 0, "captchaai.lease must be longer than captchaai.solve-timeout");
-    require(minFirstPollWait.compareTo(Duration.ofSeconds(1)) >= 0, "captchaai.min-first-poll-wait must be at least 1s");
+    require(
+        solveTimeout.compareTo(pollInterval) > 0,
+        "captchaai.solve-timeout must be longer than captchaai.poll-interval");
+    require(
+        resumeWindow.compareTo(solveTimeout) >= 0,
+        "captchaai.resume-window must be at least captchaai.solve-timeout");
+    require(
+        lease.compareTo(solveTimeout) > 0,
+        "captchaai.lease must be longer than captchaai.solve-timeout");
+    require(
+        minFirstPollWait.compareTo(Duration.ofSeconds(1)) >= 0,
+        "captchaai.min-first-poll-wait must be at least 1s");
     require(unsolvableResubmits >= 0, "captchaai.unsolvable-resubmits must not be negative");
     require(transientRetries >= 0, "captchaai.transient-retries must not be negative");
     require(learnAfterSolves >= 1, "captchaai.learn-after-solves must be at least 1");
-    require(baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
+    require(
+        baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
-    firstPollWait.forEach((type, d) -> require(d.compareTo(Duration.ofSeconds(1)) >= 0,
-        "captchaai.first-poll-wait." + type + " must be at least 1s"));
-    tokenTtl.forEach((type, d) -> require(!d.isNegative() && !d.isZero(), "captchaai.token-ttl." + type + " must be positive"));
+    firstPollWait.forEach(
+        (type, d) ->
+            require(
+                d.compareTo(Duration.ofSeconds(1)) >= 0,
+                "captchaai.first-poll-wait." + type + " must be at least 1s"));
+    tokenTtl.forEach(
+        (type, d) ->
+            require(
+                !d.isNegative() && !d.isZero(),
+                "captchaai.token-ttl." + type + " must be positive"));
   }
 
   private static void require(boolean ok, String message) {
@@ -119,63 +143,224 @@ public class CaptchaAiProperties {
   }
 
   public EngineSettings toSettings() {
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        firstPollWait, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
+    return new EngineSettings(
+        threads,
+        lease,
+        resumeWindow,
+        solveTimeout,
+        pollInterval,
+        pollLead,
+        firstPollWait,
+        learnAfterSolves,
+        minFirstPollWait,
+        tokenTtl,
+        unsolvableResubmits,
+        transientRetries,
+        threadWait,
+        stuckAfter,
+        lostSubmitHold);
   }
 
   @Override
   public String toString() {
-    return "CaptchaAiProperties[baseUrl=" + baseUrl + ", threads=" + threads + ", apiKey="
-        + (apiKey == null ? "unset" : "***") + "]";
+    return "CaptchaAiProperties[baseUrl="
+        + baseUrl
+        + ", threads="
+        + threads
+        + ", apiKey="
+        + (apiKey == null ? "unset" : "***")
+        + "]";
   }
 
-  public String getApiKey() { return apiKey; }
-  public void setApiKey(String apiKey) { this.apiKey = apiKey; }
-  public String getBaseUrl() { return baseUrl; }
-  public void setBaseUrl(String baseUrl) { this.baseUrl = baseUrl; }
-  public Duration getConnectTimeout() { return connectTimeout; }
-  public void setConnectTimeout(Duration connectTimeout) { this.connectTimeout = connectTimeout; }
-  public Duration getReadTimeout() { return readTimeout; }
-  public void setReadTimeout(Duration readTimeout) { this.readTimeout = readTimeout; }
-  public int getThreads() { return threads; }
-  public void setThreads(int threads) { this.threads = threads; }
-  public int getThreadsReserve() { return threadsReserve; }
-  public void setThreadsReserve(int threadsReserve) { this.threadsReserve = threadsReserve; }
-  public boolean isPreflight() { return preflight; }
-  public void setPreflight(boolean preflight) { this.preflight = preflight; }
-  public Duration getLease() { return lease; }
-  public void setLease(Duration lease) { this.lease = lease; }
-  public Duration getResumeWindow() { return resumeWindow; }
-  public void setResumeWindow(Duration resumeWindow) { this.resumeWindow = resumeWindow; }
-  public Duration getSolveTimeout() { return solveTimeout; }
-  public void setSolveTimeout(Duration solveTimeout) { this.solveTimeout = solveTimeout; }
-  public Duration getPollInterval() { return pollInterval; }
-  public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
-  public Duration getPollLead() { return pollLead; }
-  public void setPollLead(Duration pollLead) { this.pollLead = pollLead; }
-  public Map<CaptchaType, Duration> getFirstPollWait() { return firstPollWait; }
-  public void setFirstPollWait(Map<CaptchaType, Duration> firstPollWait) { this.firstPollWait = firstPollWait; }
-  public int getLearnAfterSolves() { return learnAfterSolves; }
-  public void setLearnAfterSolves(int learnAfterSolves) { this.learnAfterSolves = learnAfterSolves; }
-  public Duration getMinFirstPollWait() { return minFirstPollWait; }
-  public void setMinFirstPollWait(Duration minFirstPollWait) { this.minFirstPollWait = minFirstPollWait; }
-  public Map<CaptchaType, Duration> getTokenTtl() { return tokenTtl; }
-  public void setTokenTtl(Map<CaptchaType, Duration> tokenTtl) { this.tokenTtl = tokenTtl; }
-  public int getUnsolvableResubmits() { return unsolvableResubmits; }
-  public void setUnsolvableResubmits(int unsolvableResubmits) { this.unsolvableResubmits = unsolvableResubmits; }
-  public int getTransientRetries() { return transientRetries; }
-  public void setTransientRetries(int transientRetries) { this.transientRetries = transientRetries; }
-  public Duration getMaxBackoff() { return maxBackoff; }
-  public void setMaxBackoff(Duration maxBackoff) { this.maxBackoff = maxBackoff; }
-  public Duration getThreadWait() { return threadWait; }
-  public void setThreadWait(Duration threadWait) { this.threadWait = threadWait; }
-  public Duration getStuckAfter() { return stuckAfter; }
-  public void setStuckAfter(Duration stuckAfter) { this.stuckAfter = stuckAfter; }
-  public Duration getLostSubmitHold() { return lostSubmitHold; }
-  public void setLostSubmitHold(Duration lostSubmitHold) { this.lostSubmitHold = lostSubmitHold; }
-  public Duration getReconcileInterval() { return reconcileInterval; }
-  public void setReconcileInterval(Duration reconcileInterval) { this.reconcileInterval = reconcileInterval; }
-  public Duration getProviderCheckInterval() { return providerCheckInterval; }
-  public void setProviderCheckInterval(Duration providerCheckInterval) { this.providerCheckInterval = providerCheckInterval; }
+  public String getApiKey() {
+    return apiKey;
+  }
+
+  public void setApiKey(String apiKey) {
+    this.apiKey = apiKey;
+  }
+
+  public String getBaseUrl() {
+    return baseUrl;
+  }
+
+  public void setBaseUrl(String baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  public Duration getConnectTimeout() {
+    return connectTimeout;
+  }
+
+  public void setConnectTimeout(Duration connectTimeout) {
+    this.connectTimeout = connectTimeout;
+  }
+
+  public Duration getReadTimeout() {
+    return readTimeout;
+  }
+
+  public void setReadTimeout(Duration readTimeout) {
+    this.readTimeout = readTimeout;
+  }
+
+  public int getThreads() {
+    return threads;
+  }
+
+  public void setThreads(int threads) {
+    this.threads = threads;
+  }
+
+  public int getThreadsReserve() {
+    return threadsReserve;
+  }
+
+  public void setThreadsReserve(int threadsReserve) {
+    this.threadsReserve = threadsReserve;
+  }
+
+  public boolean isPreflight() {
+    return preflight;
+  }
+
+  public void setPreflight(boolean preflight) {
+    this.preflight = preflight;
+  }
+
+  public Duration getLease() {
+    return lease;
+  }
+
+  public void setLease(Duration lease) {
+    this.lease = lease;
+  }
+
+  public Duration getResumeWindow() {
+    return resumeWindow;
+  }
+
+  public void setResumeWindow(Duration resumeWindow) {
+    this.resumeWindow = resumeWindow;
+  }
+
+  public Duration getSolveTimeout() {
+    return solveTimeout;
+  }
+
+  public void setSolveTimeout(Duration solveTimeout) {
+    this.solveTimeout = solveTimeout;
+  }
+
+  public Duration getPollInterval() {
+    return pollInterval;
+  }
+
+  public void setPollInterval(Duration pollInterval) {
+    this.pollInterval = pollInterval;
+  }
+
+  public Duration getPollLead() {
+    return pollLead;
+  }
+
+  public void setPollLead(Duration pollLead) {
+    this.pollLead = pollLead;
+  }
+
+  public Map<CaptchaType, Duration> getFirstPollWait() {
+    return firstPollWait;
+  }
+
+  public void setFirstPollWait(Map<CaptchaType, Duration> firstPollWait) {
+    this.firstPollWait = firstPollWait;
+  }
+
+  public int getLearnAfterSolves() {
+    return learnAfterSolves;
+  }
+
+  public void setLearnAfterSolves(int learnAfterSolves) {
+    this.learnAfterSolves = learnAfterSolves;
+  }
+
+  public Duration getMinFirstPollWait() {
+    return minFirstPollWait;
+  }
+
+  public void setMinFirstPollWait(Duration minFirstPollWait) {
+    this.minFirstPollWait = minFirstPollWait;
+  }
+
+  public Map<CaptchaType, Duration> getTokenTtl() {
+    return tokenTtl;
+  }
+
+  public void setTokenTtl(Map<CaptchaType, Duration> tokenTtl) {
+    this.tokenTtl = tokenTtl;
+  }
+
+  public int getUnsolvableResubmits() {
+    return unsolvableResubmits;
+  }
+
+  public void setUnsolvableResubmits(int unsolvableResubmits) {
+    this.unsolvableResubmits = unsolvableResubmits;
+  }
+
+  public int getTransientRetries() {
+    return transientRetries;
+  }
+
+  public void setTransientRetries(int transientRetries) {
+    this.transientRetries = transientRetries;
+  }
+
+  public Duration getMaxBackoff() {
+    return maxBackoff;
+  }
+
+  public void setMaxBackoff(Duration maxBackoff) {
+    this.maxBackoff = maxBackoff;
+  }
+
+  public Duration getThreadWait() {
+    return threadWait;
+  }
+
+  public void setThreadWait(Duration threadWait) {
+    this.threadWait = threadWait;
+  }
+
+  public Duration getStuckAfter() {
+    return stuckAfter;
+  }
+
+  public void setStuckAfter(Duration stuckAfter) {
+    this.stuckAfter = stuckAfter;
+  }
+
+  public Duration getLostSubmitHold() {
+    return lostSubmitHold;
+  }
+
+  public void setLostSubmitHold(Duration lostSubmitHold) {
+    this.lostSubmitHold = lostSubmitHold;
+  }
+
+  public Duration getReconcileInterval() {
+    return reconcileInterval;
+  }
+
+  public void setReconcileInterval(Duration reconcileInterval) {
+    this.reconcileInterval = reconcileInterval;
+  }
+
+  public Duration getProviderCheckInterval() {
+    return providerCheckInterval;
+  }
+
+  public void setProviderCheckInterval(Duration providerCheckInterval) {
+    this.providerCheckInterval = providerCheckInterval;
+  }
 }

@@ -47,15 +47,17 @@ public class CaptchaJobsAutoConfiguration {
       ObjectProvider<Clock> clock) {
     captchaAi.validate();
     webhook.validate();
-    CaptchaJobs.Builder builder = CaptchaJobs.builder()
-        .dataSource(dataSource)
-        .schema(captchaJobs.getSchema())
-        .settings(captchaAi.toSettings())
-        .events(events.getIfAvailable(() -> EngineEvents.NONE))
-        .clock(clock.getIfUnique(Clock::systemUTC));
+    CaptchaJobs.Builder builder =
+        CaptchaJobs.builder()
+            .dataSource(dataSource)
+            .schema(captchaJobs.getSchema())
+            .settings(captchaAi.toSettings())
+            .events(events.getIfAvailable(() -> EngineEvents.NONE))
+            .clock(clock.getIfUnique(Clock::systemUTC));
     CaptchaJobsProperties.Worker worker = captchaJobs.getWorker();
     if (worker.isEnabled()) {
-      builder.apiKey(requireApiKey(captchaAi, environment))
+      builder
+          .apiKey(requireApiKey(captchaAi, environment))
           .baseUrl(captchaAi.getBaseUrl())
           .connectTimeout(captchaAi.getConnectTimeout())
           .readTimeout(captchaAi.getReadTimeout())
@@ -96,10 +98,14 @@ public class CaptchaJobsAutoConfiguration {
   }
 
   private static String requireApiKey(CaptchaAiProperties properties, Environment environment) {
-    String key = has(properties.getApiKey()) ? properties.getApiKey() : environment.getProperty(API_KEY_ENV);
+    String key =
+        has(properties.getApiKey()) ? properties.getApiKey() : environment.getProperty(API_KEY_ENV);
     if (!has(key)) {
-      throw new MissingPropertyException("captchaai.api-key",
-          "captchaai.api-key (or the environment variable " + API_KEY_ENV + ") is required on a"
+      throw new MissingPropertyException(
+          "captchaai.api-key",
+          "captchaai.api-key (or the environment variable "
+              + API_KEY_ENV
+              + ") is required on a"
               + " worker (captchajobs.worker.enabled=true)");
     }
     return key;

@@ -24,12 +24,29 @@ public class CaptchaJobsProperties {
 
   private final Dashboard dashboard = new Dashboard();
 
-  public boolean isEnabled() { return enabled; }
-  public void setEnabled(boolean enabled) { this.enabled = enabled; }
-  public String getSchema() { return schema; }
-  public void setSchema(String schema) { this.schema = schema; }
-  public Worker getWorker() { return worker; }
-  public Dashboard getDashboard() { return dashboard; }
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public String getSchema() {
+    return schema;
+  }
+
+  public void setSchema(String schema) {
+    this.schema = schema;
+  }
+
+  public Worker getWorker() {
+    return worker;
+  }
+
+  public Dashboard getDashboard() {
+    return dashboard;
+  }
 
   /** This node's worker: CaptchaJobs' own JobRunr server running submit and poll jobs. */
   public static class Worker {
@@ -49,16 +66,45 @@ public class CaptchaJobsProperties {
     /** How long a stopping worker waits for running jobs before interrupting them. */
     private Duration shutdownWait = CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT;
 
-    public boolean isEnabled() { return enabled; }
-    public void setEnabled(boolean enabled) { this.enabled = enabled; }
-    public String getName() { return name; }
-    public void setName(String name) { this.name = name; }
-    public int getWorkerCount() { return workerCount; }
-    public void setWorkerCount(int workerCount) { this.workerCount = workerCount; }
-    public Duration getPollInterval() { return pollInterval; }
-    public void setPollInterval(Duration pollInterval) { this.pollInterval = pollInterval; }
-    public Duration getShutdownWait() { return shutdownWait; }
-    public void setShutdownWait(Duration shutdownWait) { this.shutdownWait = shutdownWait; }
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public String getName() {
+      return name;
+    }
+
+    public void setName(String name) {
+      this.name = name;
+    }
+
+    public int getWorkerCount() {
+      return workerCount;
+    }
+
+    public void setWorkerCount(int workerCount) {
+      this.workerCount = workerCount;
+    }
+
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    public Duration getShutdownWait() {
+      return shutdownWait;
+    }
+
+    public void setShutdownWait(Duration shutdownWait) {
+      this.shutdownWait = shutdownWait;
+    }
   }
 
   /** The JobRunr dashboard over CaptchaJobs' jobs only, on its own port, behind basic auth. */
@@ -76,19 +122,49 @@ public class CaptchaJobsProperties {
     /** Basic-auth password; required when enabled. Pass it through the environment. */
     private String password;
 
-    public boolean isEnabled() { return enabled; }
-    public void setEnabled(boolean enabled) { this.enabled = enabled; }
-    public int getPort() { return port; }
-    public void setPort(int port) { this.port = port; }
-    public String getUsername() { return username; }
-    public void setUsername(String username) { this.username = username; }
-    public String getPassword() { return password; }
-    public void setPassword(String password) { this.password = password; }
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public int getPort() {
+      return port;
+    }
+
+    public void setPort(int port) {
+      this.port = port;
+    }
+
+    public String getUsername() {
+      return username;
+    }
+
+    public void setUsername(String username) {
+      this.username = username;
+    }
+
+    public String getPassword() {
+      return password;
+    }
+
+    public void setPassword(String password) {
+      this.password = password;
+    }
 
     @Override
     public String toString() {
-      return "Dashboard[enabled=" + enabled + ", port=" + port + ", username=" + username
-          + ", password=" + (password == null ? "unset" : "***") + "]";
+      return "Dashboard[enabled="
+          + enabled
+          + ", port="
+          + port
+          + ", username="
+          + username
+          + ", password="
+          + (password == null ? "unset" : "***")
+          + "]";
     }
   }
 }

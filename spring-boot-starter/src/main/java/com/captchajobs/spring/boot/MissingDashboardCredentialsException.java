@@ -10,9 +10,13 @@ public class MissingDashboardCredentialsException extends IllegalStateException 
   private final boolean hasPassword;
 
   public MissingDashboardCredentialsException(boolean hasUsername, boolean hasPassword) {
-    super(USERNAME_PROPERTY + " and " + PASSWORD_PROPERTY
-        + " are required when the CaptchaJobs dashboard is enabled (missing: "
-        + missing(hasUsername, hasPassword) + ")");
+    super(
+        USERNAME_PROPERTY
+            + " and "
+            + PASSWORD_PROPERTY
+            + " are required when the CaptchaJobs dashboard is enabled (missing: "
+            + missing(hasUsername, hasPassword)
+            + ")");
     this.hasUsername = hasUsername;
     this.hasPassword = hasPassword;
   }

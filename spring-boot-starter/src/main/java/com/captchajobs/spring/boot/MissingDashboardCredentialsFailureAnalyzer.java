@@ -8,10 +8,13 @@ public class MissingDashboardCredentialsFailureAnalyzer
     extends AbstractFailureAnalyzer<MissingDashboardCredentialsException> {
 
   @Override
-  protected FailureAnalysis analyze(Throwable rootFailure, MissingDashboardCredentialsException cause) {
+  protected FailureAnalysis analyze(
+      Throwable rootFailure, MissingDashboardCredentialsException cause) {
     return new FailureAnalysis(
         cause.getMessage(),
-        "Set " + MissingDashboardCredentialsException.USERNAME_PROPERTY + " and "
+        "Set "
+            + MissingDashboardCredentialsException.USERNAME_PROPERTY
+            + " and "
             + MissingDashboardCredentialsException.PASSWORD_PROPERTY
             + " (for example CAPTCHAJOBS_DASHBOARD_USERNAME and CAPTCHAJOBS_DASHBOARD_PASSWORD in the"
             + " environment, never on a command line). The OSS dashboard has no roles: whoever logs"

@@ -11,10 +11,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("captchajobs.webhook")
 public class WebhookProperties {
 
-  /** Shared secret of the HMAC-SHA256 signature (at least 16 characters); unset: nothing is sent. */
+  /**
+   * Shared secret of the HMAC-SHA256 signature (at least 16 characters); unset: nothing is sent.
+   */
   private String secret;
 
-  /** Whether the token is part of the webhook body (it is then not claimed: claim still works once). */
+  /**
+   * Whether the token is part of the webhook body (it is then not claimed: claim still works once).
+   */
   private boolean includeToken = false;
 
   /** Connect and read timeout of one delivery. */
@@ -42,16 +46,46 @@ public class WebhookProperties {
 
   @Override
   public String toString() {
-    return "WebhookProperties[secret=" + (hasSecret() ? "***" : "unset") + ", includeToken="
-        + includeToken + ", timeout=" + timeout + ", retries=" + retries + "]";
+    return "WebhookProperties[secret="
+        + (hasSecret() ? "***" : "unset")
+        + ", includeToken="
+        + includeToken
+        + ", timeout="
+        + timeout
+        + ", retries="
+        + retries
+        + "]";
   }
 
-  public String getSecret() { return secret; }
-  public void setSecret(String secret) { this.secret = secret; }
-  public boolean isIncludeToken() { return includeToken; }
-  public void setIncludeToken(boolean includeToken) { this.includeToken = includeToken; }
-  public Duration getTimeout() { return timeout; }
-  public void setTimeout(Duration timeout) { this.timeout = timeout; }
-  public int getRetries() { return retries; }
-  public void setRetries(int retries) { this.retries = retries; }
+  public String getSecret() {
+    return secret;
+  }
+
+  public void setSecret(String secret) {
+    this.secret = secret;
+  }
+
+  public boolean isIncludeToken() {
+    return includeToken;
+  }
+
+  public void setIncludeToken(boolean includeToken) {
+    this.includeToken = includeToken;
+  }
+
+  public Duration getTimeout() {
+    return timeout;
+  }
+
+  public void setTimeout(Duration timeout) {
+    this.timeout = timeout;
+  }
+
+  public int getRetries() {
+    return retries;
+  }
+
+  public void setRetries(int retries) {
+    this.retries = retries;
+  }
 }

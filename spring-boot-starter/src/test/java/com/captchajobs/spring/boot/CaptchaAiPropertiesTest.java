@@ -30,7 +30,8 @@ class CaptchaAiPropertiesTest {
     CaptchaAiProperties properties = new CaptchaAiProperties();
     properties.setPollInterval(Duration.ofSeconds(2));
 
-    assertThatThrownBy(properties::validate).hasMessage("captchaai.poll-interval must be at least 5s");
+    assertThatThrownBy(properties::validate)
+        .hasMessage("captchaai.poll-interval must be at least 5s");
   }
 
   @Test

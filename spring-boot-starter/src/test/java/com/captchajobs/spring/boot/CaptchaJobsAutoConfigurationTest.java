@@ -20,8 +20,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.HttpURLConnection;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
 import java.util.ArrayList;
@@ -77,334 +77,431 @@ class CaptchaJobsAutoConfigurationTest {
   private static final int SIMULATOR_THREADS = 5;
 
   private static final Class<?>[] JOBRUNR_TYPES = {
-    StorageProvider.class, JobScheduler.class, JobRequestScheduler.class, BackgroundJobServer.class,
+    StorageProvider.class,
+    JobScheduler.class,
+    JobRequestScheduler.class,
+    BackgroundJobServer.class,
     JsonMapper.class
   };
 
-  private static final List<String> HOST_PROPERTIES = List.of(
-      "management.endpoints.web.exposure.include",
-      "management.endpoints.jmx.exposure.include",
-      "management.endpoint.health.show-details",
-      "management.health.defaults.enabled",
-      "jobrunr.background-job-server.enabled",
-      "jobrunr.dashboard.enabled",
-      "jobrunr.database.table-prefix",
-      "spring.flyway.enabled",
-      "spring.flyway.schemas",
-      "spring.datasource.hikari.schema");
+  private static final List<String> HOST_PROPERTIES =
+      List.of(
+          "management.endpoints.web.exposure.include",
+          "management.endpoints.jmx.exposure.include",
+          "management.endpoint.health.show-details",
+          "management.health.defaults.enabled",
+          "jobrunr.background-job-server.enabled",
+          "jobrunr.dashboard.enabled",
+          "jobrunr.database.table-prefix",
+          "spring.flyway.enabled",
+          "spring.flyway.schemas",
+          "spring.datasource.hikari.schema");
 
-  private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(
-          DataSourceAutoConfiguration.class,
-          CaptchaJobsMetricsAutoConfiguration.class,
-          CaptchaJobsAutoConfiguration.class,
-          CaptchaJobsActuatorAutoConfiguration.class));
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  DataSourceAutoConfiguration.class,
+                  CaptchaJobsMetricsAutoConfiguration.class,
+                  CaptchaJobsAutoConfiguration.class,
+                  CaptchaJobsActuatorAutoConfiguration.class));
 
   /** The host alone: its DataSource, none of our auto-configurations. */
-  private final ApplicationContextRunner hostOnly = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
+  private final ApplicationContextRunner hostOnly =
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
 
   // --- 1. no DataSource ---------------------------------------------------------------------
 
   @Test
   void withoutADataSourceThereIsNeitherCaptchaJobsNorSolves() {
     new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(
-            CaptchaJobsMetricsAutoConfiguration.class,
-            CaptchaJobsAutoConfiguration.class,
-            CaptchaJobsActuatorAutoConfiguration.class))
+        .withConfiguration(
+            AutoConfigurations.of(
+                CaptchaJobsMetricsAutoConfiguration.class,
+                CaptchaJobsAutoConfiguration.class,
+                CaptchaJobsActuatorAutoConfiguration.class))
         .withPropertyValues("captchajobs.worker.enabled=true") // would need a key, were it wired
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).doesNotHaveBean(DataSource.class);
-          assertThat(context).doesNotHaveBean(CaptchaJobs.class);
-          assertThat(context).doesNotHaveBean(Solves.class);
-          assertThat(context).doesNotHaveBean(CaptchaJobsProperties.class);
-          assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-          assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(DataSource.class);
+              assertThat(context).doesNotHaveBean(CaptchaJobs.class);
+              assertThat(context).doesNotHaveBean(Solves.class);
+              assertThat(context).doesNotHaveBean(CaptchaJobsProperties.class);
+              assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+              assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+            });
   }
 
   @Test
   void withTwoDataSourcesAndNoPrimaryOneCaptchaJobsBacksOff() {
-    runner.withUserConfiguration(TwoDataSources.class)
+    runner
+        .withUserConfiguration(TwoDataSources.class)
         .withPropertyValues("test.url=" + EmbeddedPostgresSupport.newDatabase())
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).getBeans(DataSource.class).hasSize(2);
-          assertThat(context).doesNotHaveBean(CaptchaJobs.class);
-          assertThat(context).doesNotHaveBean(Solves.class);
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).getBeans(DataSource.class).hasSize(2);
+              assertThat(context).doesNotHaveBean(CaptchaJobs.class);
+              assertThat(context).doesNotHaveBean(Solves.class);
+            });
   }
 
   // --- 2. a DataSource ----------------------------------------------------------------------
 
   @Test
   void aDataSourceGivesCaptchaJobsWithoutAWorkerAndItsSolves() {
-    runner.withPropertyValues(database()).run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThat(context).hasSingleBean(CaptchaJobs.class).hasSingleBean(Solves.class);
-      CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
-      assertThat(captchaJobs.runsWorker()).isFalse();
-      assertThat(captchaJobs.worker()).isEmpty();
-      assertThat(captchaJobs.schema()).isEqualTo("captchajobs");
-      assertThat(context.getBean(Solves.class)).isSameAs(captchaJobs.solves());
-      assertThat(tables(context, "captchajobs")).contains("solve", "gate", "breaker", "jobrunr_jobs");
-      assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-      assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-    });
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(CaptchaJobs.class).hasSingleBean(Solves.class);
+              CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
+              assertThat(captchaJobs.runsWorker()).isFalse();
+              assertThat(captchaJobs.worker()).isEmpty();
+              assertThat(captchaJobs.schema()).isEqualTo("captchajobs");
+              assertThat(context.getBean(Solves.class)).isSameAs(captchaJobs.solves());
+              assertThat(tables(context, "captchajobs"))
+                  .contains("solve", "gate", "breaker", "jobrunr_jobs");
+              assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+              assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+            });
   }
 
   @Test
   void theStarterDefinesNoBeanOfJobRunrsTypes() {
-    runner.withPropertyValues(database()).run(context -> {
-      assertThat(context).hasSingleBean(CaptchaJobs.class);
-      for (Class<?> type : JOBRUNR_TYPES) {
-        assertThat(context).as(type.getName()).doesNotHaveBean(type);
-      }
-      // its own JobRunr exists, just not as beans
-      assertThat(context.getBean(CaptchaJobs.class).part(StorageProvider.class)).isPresent();
-    });
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(CaptchaJobs.class);
+              for (Class<?> type : JOBRUNR_TYPES) {
+                assertThat(context).as(type.getName()).doesNotHaveBean(type);
+              }
+              // its own JobRunr exists, just not as beans
+              assertThat(context.getBean(CaptchaJobs.class).part(StorageProvider.class))
+                  .isPresent();
+            });
   }
 
   @Test
   void aKeyWithoutTheWorkerSwitchRunsNoWorker() {
-    runner.withPropertyValues(database(), "captchaai.api-key=" + KEY).run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isFalse();
-      assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-      assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-    });
+    runner
+        .withPropertyValues(database(), "captchaai.api-key=" + KEY)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isFalse();
+              assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+              assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+            });
   }
 
   // --- 3. captchajobs.enabled=false ---------------------------------------------------------
 
   @Test
   void disabledCaptchaJobsWiresNothingAndLeavesTheDatabaseAlone() {
-    runner.withPropertyValues(database(), "captchajobs.enabled=false",
-            "captchajobs.worker.enabled=true", "captchajobs.dashboard.enabled=true")
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).hasSingleBean(DataSource.class);
-          assertThat(context).doesNotHaveBean(CaptchaJobs.class);
-          assertThat(context).doesNotHaveBean(Solves.class);
-          assertThat(context).doesNotHaveBean(CaptchaAiProperties.class);
-          assertThat(context).doesNotHaveBean(CaptchaJobsProperties.class);
-          assertThat(context).doesNotHaveBean(WebhookProperties.class);
-          assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-          assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-          assertThat(schemas(context)).doesNotContain("captchajobs");
-        });
+    runner
+        .withPropertyValues(
+            database(),
+            "captchajobs.enabled=false",
+            "captchajobs.worker.enabled=true",
+            "captchajobs.dashboard.enabled=true")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(DataSource.class);
+              assertThat(context).doesNotHaveBean(CaptchaJobs.class);
+              assertThat(context).doesNotHaveBean(Solves.class);
+              assertThat(context).doesNotHaveBean(CaptchaAiProperties.class);
+              assertThat(context).doesNotHaveBean(CaptchaJobsProperties.class);
+              assertThat(context).doesNotHaveBean(WebhookProperties.class);
+              assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+              assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+              assertThat(schemas(context)).doesNotContain("captchajobs");
+            });
   }
 
   @Test
   void disabledCaptchaJobsLeavesNoBeanOfOursAtAll() {
-    runner.withUserConfiguration(MeterRegistryConfiguration.class)
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class)
         .withPropertyValues(database(), "captchajobs.enabled=false")
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(beansOfOurs(context)).isEmpty();
-          assertThat(context).doesNotHaveBean(EngineEvents.class);
-          assertThat(context).doesNotHaveBean(MeterBinder.class);
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(beansOfOurs(context)).isEmpty();
+              assertThat(context).doesNotHaveBean(EngineEvents.class);
+              assertThat(context).doesNotHaveBean(MeterBinder.class);
+            });
   }
 
   // --- 4. worker without key ----------------------------------------------------------------
 
   @Test
   void aWorkerWithoutAKeyFailsNamingThePropertyAndTheEnvironmentVariable() {
-    runner.withInitializer(context -> withoutSystemSources(context.getEnvironment()))
+    runner
+        .withInitializer(context -> withoutSystemSources(context.getEnvironment()))
         .withPropertyValues(database(), "captchajobs.worker.enabled=true")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          assertThat(context).getFailure().rootCause()
-              .isInstanceOf(MissingPropertyException.class)
-              .hasMessageContaining("captchaai.api-key")
-              .hasMessageContaining("CAPTCHAAI_API_KEY");
-          MissingPropertyException missing =
-              (MissingPropertyException) rootCause(context.getStartupFailure());
-          assertThat(missing.property()).isEqualTo("captchaai.api-key");
-        });
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .isInstanceOf(MissingPropertyException.class)
+                  .hasMessageContaining("captchaai.api-key")
+                  .hasMessageContaining("CAPTCHAAI_API_KEY");
+              MissingPropertyException missing =
+                  (MissingPropertyException) rootCause(context.getStartupFailure());
+              assertThat(missing.property()).isEqualTo("captchaai.api-key");
+            });
   }
 
   @Test
   void aBlankKeyCountsAsNoKey() {
-    runner.withInitializer(context -> withoutSystemSources(context.getEnvironment()))
+    runner
+        .withInitializer(context -> withoutSystemSources(context.getEnvironment()))
         .withPropertyValues(database(), "captchajobs.worker.enabled=true", "captchaai.api-key= ")
-        .run(context -> assertThat(context).getFailure().rootCause()
-            .isInstanceOf(MissingPropertyException.class));
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .isInstanceOf(MissingPropertyException.class));
   }
 
   // --- 5. worker with key -------------------------------------------------------------------
 
   @Test
   void aWorkerWithAKeyRunsAndGetsTheBreakerHealthIndicatorAndEndpoint() {
-    withSimulator(simulator -> runner.withPropertyValues(database())
-        .withPropertyValues(worker(simulator))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
-          assertThat(captchaJobs.runsWorker()).isTrue();
-          assertThat(captchaJobs.worker()).isPresent();
-          assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
-          assertThat(context).hasSingleBean(BreakerEndpoint.class);
+    withSimulator(
+        simulator ->
+            runner
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
+                      assertThat(captchaJobs.runsWorker()).isTrue();
+                      assertThat(captchaJobs.worker()).isPresent();
+                      assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
+                      assertThat(context).hasSingleBean(BreakerEndpoint.class);
 
-          Health health = context.getBean(BreakerHealthIndicator.class).health();
-          assertThat(health.getStatus()).isEqualTo(Status.UP);
-          assertThat(health.getDetails()).containsEntry("breaker", "closed")
-              .containsEntry("gateCapacity", 2)
-              .containsEntry("providerThreads", SIMULATOR_THREADS);
-          Map<String, Object> breaker = context.getBean(BreakerEndpoint.class).state();
-          assertThat(breaker).containsEntry("open", false).containsKey("keyFingerprint");
-          assertThat(breaker.values()).noneMatch(v -> String.valueOf(v).contains(KEY));
-          for (Class<?> type : JOBRUNR_TYPES) {
-            assertThat(context).as(type.getName()).doesNotHaveBean(type);
-          }
-        }));
+                      Health health = context.getBean(BreakerHealthIndicator.class).health();
+                      assertThat(health.getStatus()).isEqualTo(Status.UP);
+                      assertThat(health.getDetails())
+                          .containsEntry("breaker", "closed")
+                          .containsEntry("gateCapacity", 2)
+                          .containsEntry("providerThreads", SIMULATOR_THREADS);
+                      Map<String, Object> breaker = context.getBean(BreakerEndpoint.class).state();
+                      assertThat(breaker)
+                          .containsEntry("open", false)
+                          .containsKey("keyFingerprint");
+                      assertThat(breaker.values()).noneMatch(v -> String.valueOf(v).contains(KEY));
+                      for (Class<?> type : JOBRUNR_TYPES) {
+                        assertThat(context).as(type.getName()).doesNotHaveBean(type);
+                      }
+                    }));
   }
 
   @Test
   void theKeyIsAlsoReadFromTheEnvironmentVariable() {
-    withSimulator(simulator -> runner
-        .withInitializer(context -> context.getEnvironment().getPropertySources().replace(
-            StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-            new SystemEnvironmentPropertySource(
-                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-                Map.<String, Object>of("CAPTCHAAI_API_KEY", KEY))))
-        .withPropertyValues(database())
-        .withPropertyValues(Arrays.stream(worker(simulator))
-            .filter(p -> !p.startsWith("captchaai.api-key="))
-            .toArray(String[]::new))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-        }));
+    withSimulator(
+        simulator ->
+            runner
+                .withInitializer(
+                    context ->
+                        context
+                            .getEnvironment()
+                            .getPropertySources()
+                            .replace(
+                                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                new SystemEnvironmentPropertySource(
+                                    StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                    Map.<String, Object>of("CAPTCHAAI_API_KEY", KEY))))
+                .withPropertyValues(database())
+                .withPropertyValues(
+                    Arrays.stream(worker(simulator))
+                        .filter(p -> !p.startsWith("captchaai.api-key="))
+                        .toArray(String[]::new))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+                    }));
   }
 
   @Test
   void withoutSpringBootHealthTheWorkerHasTheEndpointButNoHealthIndicator() {
-    withSimulator(simulator -> runner.withClassLoader(new FilteredClassLoader(HealthIndicator.class))
-        .withPropertyValues(database())
-        .withPropertyValues(worker(simulator))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-          assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-          assertThat(context).hasSingleBean(BreakerEndpoint.class);
-        }));
+    withSimulator(
+        simulator ->
+            runner
+                .withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+                      assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+                      assertThat(context).hasSingleBean(BreakerEndpoint.class);
+                    }));
   }
 
   @Test
   void withoutActuatorEndpointsTheWorkerHasTheHealthIndicatorButNoEndpoint() {
-    withSimulator(simulator -> runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
-        .withPropertyValues(database())
-        .withPropertyValues(worker(simulator))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-          assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
-          assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-        }));
+    withSimulator(
+        simulator ->
+            runner
+                .withClassLoader(new FilteredClassLoader(Endpoint.class))
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+                      assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
+                      assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+                    }));
   }
 
   @Test
   void aUserDefinedHealthIndicatorOrEndpointWins() {
-    withSimulator(simulator -> runner.withUserConfiguration(UserBreakerBeans.class)
-        .withPropertyValues(database())
-        .withPropertyValues(worker(simulator))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).hasSingleBean(BreakerHealthIndicator.class)
-              .hasSingleBean(BreakerEndpoint.class);
-          assertThat(context).hasBean("userBreakerHealthIndicator").hasBean("userBreakerEndpoint");
-        }));
+    withSimulator(
+        simulator ->
+            runner
+                .withUserConfiguration(UserBreakerBeans.class)
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      assertThat(context)
+                          .hasSingleBean(BreakerHealthIndicator.class)
+                          .hasSingleBean(BreakerEndpoint.class);
+                      assertThat(context)
+                          .hasBean("userBreakerHealthIndicator")
+                          .hasBean("userBreakerEndpoint");
+                    }));
   }
 
   // --- 6. metrics ---------------------------------------------------------------------------
 
   @Test
   void withAMeterRegistryTheEngineEventsAreMetered() {
-    runner.withUserConfiguration(MeterRegistryConfiguration.class)
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class)
         .withPropertyValues(database())
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).hasSingleBean(EngineEvents.class);
-          EngineEvents events = context.getBean(EngineEvents.class);
-          assertThat(events).isInstanceOf(MeteredEngineEvents.class);
-          assertThat(context.getBean(CaptchaJobs.class).solves()).extracting("events").isSameAs(events);
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(EngineEvents.class);
+              EngineEvents events = context.getBean(EngineEvents.class);
+              assertThat(events).isInstanceOf(MeteredEngineEvents.class);
+              assertThat(context.getBean(CaptchaJobs.class).solves())
+                  .extracting("events")
+                  .isSameAs(events);
 
-          events.error("ERROR_ZERO_BALANCE", ErrorClass.CREDENTIAL);
-          Counter errors = context.getBean(MeterRegistry.class).find("captchajobs.errors")
-              .tag("code", "ERROR_ZERO_BALANCE").tag("class", "credential").counter();
-          assertThat(errors).isNotNull();
-          assertThat(errors.count()).isEqualTo(1.0);
-        });
+              events.error("ERROR_ZERO_BALANCE", ErrorClass.CREDENTIAL);
+              Counter errors =
+                  context
+                      .getBean(MeterRegistry.class)
+                      .find("captchajobs.errors")
+                      .tag("code", "ERROR_ZERO_BALANCE")
+                      .tag("class", "credential")
+                      .counter();
+              assertThat(errors).isNotNull();
+              assertThat(errors.count()).isEqualTo(1.0);
+            });
   }
 
   @Test
   void withMicrometerButNoRegistryTheEngineEventsDoNothing() {
-    runner.withPropertyValues(database()).run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThat(context.getBean(EngineEvents.class)).isSameAs(EngineEvents.NONE);
-    });
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(EngineEvents.class)).isSameAs(EngineEvents.NONE);
+            });
   }
 
   @Test
   void withoutMicrometerThereIsNoEngineEventsBeanOfOurs() {
-    runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+    runner
+        .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
         .withPropertyValues(database())
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).doesNotHaveBean(EngineEvents.class);
-          assertThat(context).doesNotHaveBean("captchaJobsGauges");
-          assertThat(context).doesNotHaveBean(CaptchaJobsMetricsAutoConfiguration.class);
-          assertThat(context).hasSingleBean(CaptchaJobs.class);
-          assertThat(context.getBean(CaptchaJobs.class).solves()).extracting("events")
-              .isSameAs(EngineEvents.NONE);
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(EngineEvents.class);
+              assertThat(context).doesNotHaveBean("captchaJobsGauges");
+              assertThat(context).doesNotHaveBean(CaptchaJobsMetricsAutoConfiguration.class);
+              assertThat(context).hasSingleBean(CaptchaJobs.class);
+              assertThat(context.getBean(CaptchaJobs.class).solves())
+                  .extracting("events")
+                  .isSameAs(EngineEvents.NONE);
+            });
   }
 
   @Test
   void aUserDefinedEngineEventsBeanWins() {
-    runner.withUserConfiguration(MeterRegistryConfiguration.class, UserEngineEvents.class)
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class, UserEngineEvents.class)
         .withPropertyValues(database())
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          assertThat(context).hasSingleBean(EngineEvents.class);
-          assertThat(context).doesNotHaveBean("captchaJobsEngineEvents");
-          EngineEvents events = context.getBean(EngineEvents.class);
-          assertThat(events).isSameAs(UserEngineEvents.EVENTS);
-          assertThat(context.getBean(CaptchaJobs.class).solves()).extracting("events").isSameAs(events);
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(EngineEvents.class);
+              assertThat(context).doesNotHaveBean("captchaJobsEngineEvents");
+              EngineEvents events = context.getBean(EngineEvents.class);
+              assertThat(events).isSameAs(UserEngineEvents.EVENTS);
+              assertThat(context.getBean(CaptchaJobs.class).solves())
+                  .extracting("events")
+                  .isSameAs(events);
+            });
   }
 
   @Test
   void onAWorkerTheGaugesShowTheGateAndTheBreaker() {
-    withSimulator(simulator -> runner.withUserConfiguration(MeterRegistryConfiguration.class)
-        .withPropertyValues(database())
-        .withPropertyValues(worker(simulator))
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          MeterRegistry registry = context.getBean(MeterRegistry.class);
-          context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
-          assertThat(registry.get("captchajobs.gate.capacity").gauge().value()).isEqualTo(2.0);
-          assertThat(registry.get("captchajobs.gate.in_flight").gauge().value()).isEqualTo(0.0);
-          assertThat(registry.get("captchajobs.breaker.open").gauge().value()).isEqualTo(0.0);
-          assertThat(registry.get("captchajobs.provider.threads").gauge().value())
-              .isEqualTo((double) SIMULATOR_THREADS);
-        }));
+    withSimulator(
+        simulator ->
+            runner
+                .withUserConfiguration(MeterRegistryConfiguration.class)
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      MeterRegistry registry = context.getBean(MeterRegistry.class);
+                      context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+                      assertThat(registry.get("captchajobs.gate.capacity").gauge().value())
+                          .isEqualTo(2.0);
+                      assertThat(registry.get("captchajobs.gate.in_flight").gauge().value())
+                          .isEqualTo(0.0);
+                      assertThat(registry.get("captchajobs.breaker.open").gauge().value())
+                          .isEqualTo(0.0);
+                      assertThat(registry.get("captchajobs.provider.threads").gauge().value())
+                          .isEqualTo((double) SIMULATOR_THREADS);
+                    }));
   }
 
   @Test
   void withoutAWorkerTheGaugesBindNothing() {
-    runner.withUserConfiguration(MeterRegistryConfiguration.class)
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class)
         .withPropertyValues(database())
-        .run(context -> {
-          MeterRegistry registry = context.getBean(MeterRegistry.class);
-          context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
-          assertThat(registry.find("captchajobs.gate.capacity").gauge()).isNull();
-          assertThat(registry.find("captchajobs.breaker.open").gauge()).isNull();
-        });
+        .run(
+            context -> {
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+              assertThat(registry.find("captchajobs.gate.capacity").gauge()).isNull();
+              assertThat(registry.find("captchajobs.breaker.open").gauge()).isNull();
+            });
   }
 
   // --- 7. user-defined beans ----------------------------------------------------------------
@@ -413,16 +510,20 @@ class CaptchaJobsAutoConfigurationTest {
   void aUserDefinedSolvesBeanWins() {
     UserSolves.BUILT.set(null);
     try {
-      runner.withUserConfiguration(UserSolves.class).withPropertyValues(database()).run(context -> {
-        assertThat(context).hasNotFailed();
-        assertThat(context).hasSingleBean(Solves.class);
-        CaptchaJobs separate = UserSolves.BUILT.get();
-        assertThat(context.getBean(Solves.class)).isSameAs(separate.solves());
-        // our CaptchaJobs is still wired; only its Solves backed off
-        assertThat(context).hasSingleBean(CaptchaJobs.class);
-        assertThat(context.getBean(CaptchaJobs.class)).isNotSameAs(separate);
-        assertThat(context).doesNotHaveBean("solves");
-      });
+      runner
+          .withUserConfiguration(UserSolves.class)
+          .withPropertyValues(database())
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).hasSingleBean(Solves.class);
+                CaptchaJobs separate = UserSolves.BUILT.get();
+                assertThat(context.getBean(Solves.class)).isSameAs(separate.solves());
+                // our CaptchaJobs is still wired; only its Solves backed off
+                assertThat(context).hasSingleBean(CaptchaJobs.class);
+                assertThat(context.getBean(CaptchaJobs.class)).isNotSameAs(separate);
+                assertThat(context).doesNotHaveBean("solves");
+              });
     } finally {
       CaptchaJobs separate = UserSolves.BUILT.getAndSet(null);
       if (separate != null) {
@@ -433,67 +534,90 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void aUserDefinedCaptchaJobsBeanWins() {
-    runner.withUserConfiguration(UserCaptchaJobs.class).withPropertyValues(database()).run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThat(context).hasSingleBean(CaptchaJobs.class);
-      CaptchaJobs users = context.getBean(CaptchaJobs.class);
-      assertThat(users.schema()).isEqualTo("users_own");
-      assertThat(context).doesNotHaveBean("captchaJobs");
-      assertThat(context.getBean(Solves.class)).isSameAs(users.solves());
-      assertThat(schemas(context)).contains("users_own").doesNotContain("captchajobs");
-    });
+    runner
+        .withUserConfiguration(UserCaptchaJobs.class)
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(CaptchaJobs.class);
+              CaptchaJobs users = context.getBean(CaptchaJobs.class);
+              assertThat(users.schema()).isEqualTo("users_own");
+              assertThat(context).doesNotHaveBean("captchaJobs");
+              assertThat(context.getBean(Solves.class)).isSameAs(users.solves());
+              assertThat(schemas(context)).contains("users_own").doesNotContain("captchajobs");
+            });
   }
 
   @Test
   void aUserDefinedCaptchaJobsWithoutAWorkerAndTheWorkerSwitchOnFailsSayingWhatToChange() {
-    runner.withUserConfiguration(UserCaptchaJobs.class)
-        .withPropertyValues(database(), "captchajobs.worker.enabled=true", "captchaai.api-key=" + KEY)
-        .run(context -> {
-          assertThat(context).hasFailed();
-          assertThat(context).getFailure().rootCause()
-              .hasMessageContaining("captchajobs.worker.enabled=true")
-              .hasMessageContaining("runs no worker");
-        });
+    runner
+        .withUserConfiguration(UserCaptchaJobs.class)
+        .withPropertyValues(
+            database(), "captchajobs.worker.enabled=true", "captchaai.api-key=" + KEY)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .hasMessageContaining("captchajobs.worker.enabled=true")
+                  .hasMessageContaining("runs no worker");
+            });
   }
 
   // --- 8. dashboard -------------------------------------------------------------------------
 
   @Test
   void theDashboardWithoutCredentialsFails() {
-    runner.withPropertyValues(database(), "captchajobs.dashboard.enabled=true").run(context -> {
-      assertThat(context).hasFailed();
-      assertThat(context).getFailure().rootCause()
-          .isInstanceOf(MissingDashboardCredentialsException.class)
-          .hasMessageContaining("captchajobs.dashboard.username")
-          .hasMessageContaining("captchajobs.dashboard.password");
-    });
+    runner
+        .withPropertyValues(database(), "captchajobs.dashboard.enabled=true")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .isInstanceOf(MissingDashboardCredentialsException.class)
+                  .hasMessageContaining("captchajobs.dashboard.username")
+                  .hasMessageContaining("captchajobs.dashboard.password");
+            });
   }
 
   @Test
   void theDashboardWithOnlyAUsernameFailsNamingThePassword() {
-    runner.withPropertyValues(database(), "captchajobs.dashboard.enabled=true",
+    runner
+        .withPropertyValues(
+            database(),
+            "captchajobs.dashboard.enabled=true",
             "captchajobs.dashboard.username=admin")
-        .run(context -> {
-          assertThat(context).hasFailed();
-          MissingDashboardCredentialsException missing = (MissingDashboardCredentialsException)
-              rootCause(context.getStartupFailure());
-          assertThat(missing.hasUsername()).isTrue();
-          assertThat(missing.hasPassword()).isFalse();
-          assertThat(missing).hasMessageEndingWith("(missing: captchajobs.dashboard.password)");
-        });
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              MissingDashboardCredentialsException missing =
+                  (MissingDashboardCredentialsException) rootCause(context.getStartupFailure());
+              assertThat(missing.hasUsername()).isTrue();
+              assertThat(missing.hasPassword()).isFalse();
+              assertThat(missing).hasMessageEndingWith("(missing: captchajobs.dashboard.password)");
+            });
   }
 
   @Test
   void theDashboardWithCredentialsServesBehindBasicAuthAndStopsWithTheContext() throws Exception {
     int port = freePort();
     AtomicReference<Integer> unauthenticated = new AtomicReference<>();
-    runner.withPropertyValues(database(), "captchajobs.dashboard.enabled=true",
-            "captchajobs.dashboard.port=" + port, "captchajobs.dashboard.username=admin",
+    runner
+        .withPropertyValues(
+            database(),
+            "captchajobs.dashboard.enabled=true",
+            "captchajobs.dashboard.port=" + port,
+            "captchajobs.dashboard.username=admin",
             "captchajobs.dashboard.password=s3cret-pass")
-        .run(context -> {
-          assertThat(context).hasNotFailed();
-          unauthenticated.set(get(port));
-        });
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              unauthenticated.set(get(port));
+            });
     assertThat(unauthenticated.get()).isEqualTo(401);
     assertThatCode(() -> new ServerSocket(port).close()).doesNotThrowAnyException();
   }
@@ -501,10 +625,13 @@ class CaptchaJobsAutoConfigurationTest {
   @Test
   void theDashboardIsOffByDefault() {
     int port = freePort();
-    runner.withPropertyValues(database(), "captchajobs.dashboard.port=" + port).run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThatCode(() -> new ServerSocket(port).close()).doesNotThrowAnyException();
-    });
+    runner
+        .withPropertyValues(database(), "captchajobs.dashboard.port=" + port)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThatCode(() -> new ServerSocket(port).close()).doesNotThrowAnyException();
+            });
   }
 
   // --- 9. the host's environment ------------------------------------------------------------
@@ -518,54 +645,80 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void aWorkerAddsNoPropertySourceAndSetsNoHostProperty() {
-    withSimulator(simulator -> {
-      Set<String> without = propertySourceNames(
-          hostOnly.withPropertyValues(database()).withPropertyValues(worker(simulator)));
-      AtomicReference<Set<String>> with = new AtomicReference<>();
-      runner.withPropertyValues(database()).withPropertyValues(worker(simulator)).run(context -> {
-        assertThat(context).hasNotFailed();
-        assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-        with.set(names(context.getEnvironment()));
-        assertThat(context.getEnvironment().containsProperty("management.endpoints.web.exposure.include"))
-            .isFalse();
-        for (String property : HOST_PROPERTIES) {
-          assertThat(context.getEnvironment().containsProperty(property)).as(property).isFalse();
-        }
-      });
-      assertThat(with.get()).isEqualTo(without);
-    });
+    withSimulator(
+        simulator -> {
+          Set<String> without =
+              propertySourceNames(
+                  hostOnly.withPropertyValues(database()).withPropertyValues(worker(simulator)));
+          AtomicReference<Set<String>> with = new AtomicReference<>();
+          runner
+              .withPropertyValues(database())
+              .withPropertyValues(worker(simulator))
+              .run(
+                  context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+                    with.set(names(context.getEnvironment()));
+                    assertThat(
+                            context
+                                .getEnvironment()
+                                .containsProperty("management.endpoints.web.exposure.include"))
+                        .isFalse();
+                    for (String property : HOST_PROPERTIES) {
+                      assertThat(context.getEnvironment().containsProperty(property))
+                          .as(property)
+                          .isFalse();
+                    }
+                  });
+          assertThat(with.get()).isEqualTo(without);
+        });
   }
 
   @Test
   void aHostPropertyTheHostDidNotSetStaysAbsent() {
     Map<String, Object> systemPropertiesBefore = systemProperties();
-    runner.withPropertyValues(database()).run(context -> {
-      assertThat(context).hasNotFailed();
-      ConfigurableEnvironment environment = context.getEnvironment();
-      assertThat(environment.containsProperty("management.endpoints.web.exposure.include")).isFalse();
-      assertThat(environment.getProperty("management.endpoints.web.exposure.include")).isNull();
-      for (String property : HOST_PROPERTIES) {
-        assertThat(environment.containsProperty(property)).as(property).isFalse();
-      }
-    });
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ConfigurableEnvironment environment = context.getEnvironment();
+              assertThat(environment.containsProperty("management.endpoints.web.exposure.include"))
+                  .isFalse();
+              assertThat(environment.getProperty("management.endpoints.web.exposure.include"))
+                  .isNull();
+              for (String property : HOST_PROPERTIES) {
+                assertThat(environment.containsProperty(property)).as(property).isFalse();
+              }
+            });
     assertThat(systemProperties()).isEqualTo(systemPropertiesBefore);
   }
 
   @Test
   void aHostPropertyTheHostDidSetKeepsItsValue() {
-    runner.withPropertyValues(database(), "management.endpoints.web.exposure.include=health")
-        .run(context -> assertThat(
-            context.getEnvironment().getProperty("management.endpoints.web.exposure.include"))
-            .isEqualTo("health"));
+    runner
+        .withPropertyValues(database(), "management.endpoints.web.exposure.include=health")
+        .run(
+            context ->
+                assertThat(
+                        context
+                            .getEnvironment()
+                            .getProperty("management.endpoints.web.exposure.include"))
+                    .isEqualTo("health"));
   }
 
   @Test
   void theStarterRegistersNoEnvironmentPostProcessorListenerOrInitializer() throws IOException {
-    URL ours = CaptchaJobsAutoConfiguration.class.getProtectionDomain().getCodeSource().getLocation();
-    List<URL> factories = Collections.list(
-            getClass().getClassLoader().getResources("META-INF/spring.factories")).stream()
-        .filter(url -> url.toString().startsWith("jar:" + ours) || url.toString().startsWith(ours.toString()))
-        .toList();
+    URL ours =
+        CaptchaJobsAutoConfiguration.class.getProtectionDomain().getCodeSource().getLocation();
+    List<URL> factories =
+        Collections.list(getClass().getClassLoader().getResources("META-INF/spring.factories"))
+            .stream()
+            .filter(
+                url ->
+                    url.toString().startsWith("jar:" + ours)
+                        || url.toString().startsWith(ours.toString()))
+            .toList();
     assertThat(factories).hasSize(1);
     Properties properties = new Properties();
     try (InputStream in = factories.get(0).openStream()) {
@@ -584,21 +737,30 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void theBoundDefaultsAreTheBuildersConstants() {
-    runner.withPropertyValues(database()).run(context -> assertBuilderDefaults(
-        context.getBean(CaptchaJobsProperties.class), context.getBean(WebhookProperties.class)));
+    runner
+        .withPropertyValues(database())
+        .run(
+            context ->
+                assertBuilderDefaults(
+                    context.getBean(CaptchaJobsProperties.class),
+                    context.getBean(WebhookProperties.class)));
   }
 
-  private static void assertBuilderDefaults(CaptchaJobsProperties captchaJobs, WebhookProperties webhook) {
+  private static void assertBuilderDefaults(
+      CaptchaJobsProperties captchaJobs, WebhookProperties webhook) {
     assertThat(captchaJobs.isEnabled()).isTrue();
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();
     assertThat(captchaJobs.getWorker().getName()).isNull();
-    assertThat(captchaJobs.getWorker().getWorkerCount()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WORKER_COUNT);
+    assertThat(captchaJobs.getWorker().getWorkerCount())
+        .isEqualTo(CaptchaJobs.Builder.DEFAULT_WORKER_COUNT);
     assertThat(captchaJobs.getWorker().getPollInterval())
         .isEqualTo(CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL);
-    assertThat(captchaJobs.getWorker().getShutdownWait()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT);
+    assertThat(captchaJobs.getWorker().getShutdownWait())
+        .isEqualTo(CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT);
     assertThat(captchaJobs.getDashboard().isEnabled()).isFalse();
-    assertThat(captchaJobs.getDashboard().getPort()).isEqualTo(CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT);
+    assertThat(captchaJobs.getDashboard().getPort())
+        .isEqualTo(CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT);
     assertThat(captchaJobs.getDashboard().getUsername()).isNull();
     assertThat(captchaJobs.getDashboard().getPassword()).isNull();
     assertThat(webhook.getTimeout()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT);
@@ -611,15 +773,25 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void anotherSchemaHoldsEveryTableOfOurs() {
-    runner.withPropertyValues(database(), "captchajobs.schema=other").run(context -> {
-      assertThat(context).hasNotFailed();
-      assertThat(context.getBean(CaptchaJobs.class).schema()).isEqualTo("other");
-      assertThat(tables(context, "other"))
-          .contains("solve", "gate", "gate_slot", "breaker", "poll", "slot_handoff", "schema_history",
-              "jobrunr_jobs");
-      assertThat(schemas(context)).doesNotContain("captchajobs");
-      assertThat(tables(context, "public")).isEmpty();
-    });
+    runner
+        .withPropertyValues(database(), "captchajobs.schema=other")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(CaptchaJobs.class).schema()).isEqualTo("other");
+              assertThat(tables(context, "other"))
+                  .contains(
+                      "solve",
+                      "gate",
+                      "gate_slot",
+                      "breaker",
+                      "poll",
+                      "slot_handoff",
+                      "schema_history",
+                      "jobrunr_jobs");
+              assertThat(schemas(context)).doesNotContain("captchajobs");
+              assertThat(tables(context, "public")).isEmpty();
+            });
   }
 
   // --- helpers ------------------------------------------------------------------------------
@@ -640,19 +812,24 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   private static void withSimulator(Consumer<CaptchaAiSimulator> body) {
-    try (CaptchaAiSimulator simulator = CaptchaAiSimulator.builder()
-        .account(KEY, SIMULATOR_THREADS)
-        .timeScale(0.1)
-        .build()
-        .start()) {
+    try (CaptchaAiSimulator simulator =
+        CaptchaAiSimulator.builder()
+            .account(KEY, SIMULATOR_THREADS)
+            .timeScale(0.1)
+            .build()
+            .start()) {
       body.accept(simulator);
     }
   }
 
   /** No key can come from the machine running the tests. */
   private static void withoutSystemSources(ConfigurableEnvironment environment) {
-    environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
-    environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+    environment
+        .getPropertySources()
+        .remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+    environment
+        .getPropertySources()
+        .remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
   }
 
   private static Throwable rootCause(Throwable failure) {
@@ -664,27 +841,32 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   private static List<String> tables(ConfigurableApplicationContext context, String schema) {
-    return new JdbcTemplate(context.getBean(DataSource.class)).queryForList(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
-        String.class, schema);
+    return new JdbcTemplate(context.getBean(DataSource.class))
+        .queryForList(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
+            String.class,
+            schema);
   }
 
   private static List<String> schemas(ConfigurableApplicationContext context) {
-    return new JdbcTemplate(context.getBean(DataSource.class)).queryForList(
-        "SELECT schema_name FROM information_schema.schemata ORDER BY 1", String.class);
+    return new JdbcTemplate(context.getBean(DataSource.class))
+        .queryForList(
+            "SELECT schema_name FROM information_schema.schemata ORDER BY 1", String.class);
   }
 
   private static Set<String> propertySourceNames(ApplicationContextRunner contextRunner) {
     AtomicReference<Set<String>> names = new AtomicReference<>();
-    contextRunner.run(context -> {
-      assertThat(context).hasNotFailed();
-      names.set(names(context.getEnvironment()));
-    });
+    contextRunner.run(
+        context -> {
+          assertThat(context).hasNotFailed();
+          names.set(names(context.getEnvironment()));
+        });
     return names.get();
   }
 
   private static Set<String> names(ConfigurableEnvironment environment) {
-    return environment.getPropertySources().stream().map(PropertySource::getName)
+    return environment.getPropertySources().stream()
+        .map(PropertySource::getName)
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
@@ -712,7 +894,8 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   private static boolean isOurs(Class<?> type) {
-    return type != null && type.getName().startsWith("com.captchajobs.")
+    return type != null
+        && type.getName().startsWith("com.captchajobs.")
         && !type.getName().startsWith(CaptchaJobsAutoConfigurationTest.class.getName());
   }
 
@@ -726,7 +909,8 @@ class CaptchaJobsAutoConfigurationTest {
 
   private static int get(int port) throws IOException {
     HttpURLConnection connection =
-        (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/dashboard").toURL().openConnection();
+        (HttpURLConnection)
+            URI.create("http://127.0.0.1:" + port + "/dashboard").toURL().openConnection();
     try {
       connection.setConnectTimeout(5_000);
       connection.setReadTimeout(10_000);
@@ -766,7 +950,8 @@ class CaptchaJobsAutoConfigurationTest {
 
     @Bean
     Solves usersSolves(DataSource dataSource) {
-      CaptchaJobs built = CaptchaJobs.builder().dataSource(dataSource).schema("users_solves").build();
+      CaptchaJobs built =
+          CaptchaJobs.builder().dataSource(dataSource).schema("users_solves").build();
       BUILT.set(built);
       return built.solves();
     }

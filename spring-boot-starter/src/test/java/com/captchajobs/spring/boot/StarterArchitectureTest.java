@@ -11,15 +11,22 @@ import org.junit.jupiter.api.Test;
 /** The starter wires the core and nothing else: no node, no JobRunr bean types of its own. */
 class StarterArchitectureTest {
 
-  static final JavaClasses STARTER = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("com.captchajobs.spring");
+  static final JavaClasses STARTER =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("com.captchajobs.spring");
 
   @Test
   void theStarterImportsNoNode() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage(
-            "com.captchajobs.app..", "com.captchajobs.worker..", "com.captchajobs.dashboard..",
-            "com.captchajobs.bench..", "com.captchajobs.simulator..")
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "com.captchajobs.app..",
+            "com.captchajobs.worker..",
+            "com.captchajobs.dashboard..",
+            "com.captchajobs.bench..",
+            "com.captchajobs.simulator..")
         .check(STARTER);
   }
 

@@ -24,20 +24,25 @@ public final class FleetFigures {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
   }
 
-  /** Poll lateness in seconds: actual res.php call minus its intended instant, first attempts only. */
+  /**
+   * Poll lateness in seconds: actual res.php call minus its intended instant, first attempts only.
+   */
   public static List<Double> pollLateness(JdbcTemplate jdbc) {
     return jdbc.queryForList(
-        "SELECT EXTRACT(EPOCH FROM (called_at - intended_at))::float8 FROM captchajobs.poll", Double.class);
+        "SELECT EXTRACT(EPOCH FROM (called_at - intended_at))::float8 FROM captchajobs.poll",
+        Double.class);
   }
 
   /** Freed slot → next in.php of a waiting solve, in seconds. */
   public static List<Double> handoffDelays(JdbcTemplate jdbc) {
     return jdbc.queryForList(
-        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff", Double.class);
+        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff",
+        Double.class);
   }
 
   public static long jobrunrJobs(JdbcTemplate jdbc) {
-    return jdbc.queryForObject("SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL", Long.class);
+    return jdbc.queryForObject(
+        "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL", Long.class);
   }
 
   /**
@@ -45,25 +50,32 @@ public final class FleetFigures {
    * stored) within [first submit, last submit] over capacity × that window.
    */
   public static double gateUtilisationUnderBacklog(JdbcTemplate jdbc, int capacity) {
-    Map<String, Object> window = jdbc.queryForMap(
-        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
+    Map<String, Object> window =
+        jdbc.queryForMap(
+            "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
     Timestamp t0 = (Timestamp) window.get("t0");
     Timestamp t1 = (Timestamp) window.get("t1");
     double span = (t1.getTime() - t0.getTime()) / 1000.0;
     if (span <= 0) {
       return Double.NaN;
     }
-    Double held = jdbc.queryForObject(
-        "SELECT sum(EXTRACT(EPOCH FROM (least(coalesce(solved_at, now()), ?) - greatest(submitted_at, ?))))::float8"
-            + " FROM captchajobs.solve WHERE submitted_at IS NOT NULL AND submitted_at < ?",
-        Double.class, t1, t0, t1);
+    Double held =
+        jdbc.queryForObject(
+            "SELECT sum(EXTRACT(EPOCH FROM (least(coalesce(solved_at, now()), ?) - greatest(submitted_at, ?))))::float8"
+                + " FROM captchajobs.solve WHERE submitted_at IS NOT NULL AND submitted_at < ?",
+            Double.class,
+            t1,
+            t0,
+            t1);
     return held / (capacity * span);
   }
 
   /** Provider-thread utilisation over the same window, from the simulator's in-flight series. */
-  public static double providerUtilisationUnderBacklog(JdbcTemplate jdbc, SimulatorStats stats, int capacity) {
-    Map<String, Object> window = jdbc.queryForMap(
-        "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
+  public static double providerUtilisationUnderBacklog(
+      JdbcTemplate jdbc, SimulatorStats stats, int capacity) {
+    Map<String, Object> window =
+        jdbc.queryForMap(
+            "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
     long t0 = ((Timestamp) window.get("t0")).getTime();
     long t1 = ((Timestamp) window.get("t1")).getTime();
     if (t1 <= t0) {

@@ -34,7 +34,9 @@ public final class Solves {
   }
 
   public UUID turnstile(String businessKey) {
-    return enqueue(businessKey, CaptchaType.TURNSTILE,
+    return enqueue(
+        businessKey,
+        CaptchaType.TURNSTILE,
         Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl(businessKey)));
   }
 
@@ -51,19 +53,24 @@ public final class Solves {
   }
 
   public Solve awaitStatus(UUID id, SolveState status, Duration atMost) {
-    await().atMost(atMost).pollInterval(Duration.ofMillis(50))
+    await()
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(50))
         .until(() -> get(id).status() == status);
     return get(id);
   }
 
   public Solve awaitFinal(UUID id) {
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(50))
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(50))
         .until(() -> get(id).status().isFinal());
     return get(id);
   }
 
   public String token(UUID id) {
-    return jdbc.queryForObject("SELECT token FROM captchajobs.solve WHERE id = ?", String.class, id);
+    return jdbc.queryForObject(
+        "SELECT token FROM captchajobs.solve WHERE id = ?", String.class, id);
   }
 
   public JdbcTemplate jdbc() {
@@ -73,9 +80,17 @@ public final class Solves {
   /** Every text of every row of our tables and JobRunr's jobs, for secret scans. */
   public List<String> everyStoredText() {
     List<String> texts = new ArrayList<>();
-    for (String table : List.of("captchajobs.solve", "captchajobs.gate_slot", "captchajobs.breaker",
-        "captchajobs.poll", "captchajobs.slot_handoff", "captchajobs.jobrunr_jobs", "captchajobs.jobrunr_recurring_jobs",
-        "captchajobs.jobrunr_backgroundjobservers", "captchajobs.jobrunr_metadata")) {
+    for (String table :
+        List.of(
+            "captchajobs.solve",
+            "captchajobs.gate_slot",
+            "captchajobs.breaker",
+            "captchajobs.poll",
+            "captchajobs.slot_handoff",
+            "captchajobs.jobrunr_jobs",
+            "captchajobs.jobrunr_recurring_jobs",
+            "captchajobs.jobrunr_backgroundjobservers",
+            "captchajobs.jobrunr_metadata")) {
       texts.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
     }
     return texts;

@@ -25,7 +25,8 @@ public final class WorkerNode implements AutoCloseable {
   }
 
   /** Starts a worker with the given properties on top of test defaults. */
-  public static WorkerNode start(String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+  public static WorkerNode start(
+      String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put("spring.datasource.url", jdbcUrl);
     props.put("captchaai.base-url", baseUrl);
@@ -48,8 +49,11 @@ public final class WorkerNode implements AutoCloseable {
     if (context.getBeanProvider(type).getIfAvailable() != null) {
       return context.getBean(type);
     }
-    return context.getBean(CaptchaJobs.class).part(type)
-        .orElseThrow(() -> new IllegalArgumentException("no bean or engine part " + type.getName()));
+    return context
+        .getBean(CaptchaJobs.class)
+        .part(type)
+        .orElseThrow(
+            () -> new IllegalArgumentException("no bean or engine part " + type.getName()));
   }
 
   public ConfigurableApplicationContext context() {
@@ -63,7 +67,8 @@ public final class WorkerNode implements AutoCloseable {
   /** GET on this node's own HTTP port. */
   public HttpResponse<String> get(String path) {
     try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
+      return HTTP.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
           HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

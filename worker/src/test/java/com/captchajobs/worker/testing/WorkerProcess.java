@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A worker node in its own JVM (the worker's main class on this test's class path), so that
- * tests can run a fleet and kill -9 one of its members.
+ * A worker node in its own JVM (the worker's main class on this test's class path), so that tests
+ * can run a fleet and kill -9 one of its members.
  */
 public final class WorkerProcess implements AutoCloseable {
 
@@ -34,19 +34,36 @@ public final class WorkerProcess implements AutoCloseable {
     this.log = log;
   }
 
-  public static WorkerProcess start(String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
-    return start(List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
-        name, jdbcUrl, baseUrl, apiKey, extra);
+  public static WorkerProcess start(
+      String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    return start(
+        List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
+        name,
+        jdbcUrl,
+        baseUrl,
+        apiKey,
+        extra);
   }
 
   /** The worker node as operators run it: {@code java -jar captchajobs-worker.jar}. */
   public static WorkerProcess startJar(
-      Path jar, String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
-    return start(List.of("-jar", jar.toAbsolutePath().toString()), name, jdbcUrl, baseUrl, apiKey, extra);
+      Path jar,
+      String name,
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      Map<String, String> extra) {
+    return start(
+        List.of("-jar", jar.toAbsolutePath().toString()), name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
   private static WorkerProcess start(
-      List<String> launch, String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+      List<String> launch,
+      String name,
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      Map<String, String> extra) {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -60,8 +77,10 @@ public final class WorkerProcess implements AutoCloseable {
     command.add("--captchajobs.worker.name=" + name);
     extra.forEach((k, v) -> command.add("--" + k + "=" + v));
     try {
-      Path log = Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      Path log =
+          Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       // The key travels in the environment, as operators pass it; never on the command line.
       builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
       return new WorkerProcess(builder.start(), port, log);
@@ -73,19 +92,26 @@ public final class WorkerProcess implements AutoCloseable {
   /** Waits until the node's health endpoint answers UP. */
   public WorkerProcess awaitUp() {
     HttpClient http = HttpClient.newHttpClient();
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("worker exited; see " + log.toAbsolutePath());
-      }
-      try {
-        HttpResponse<String> r = http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
-            HttpResponse.BodyHandlers.ofString());
-        return r.statusCode() == 200 && r.body().contains("\"UP\"");
-      } catch (IOException e) {
-        return false;
-      }
-    });
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              if (!process.isAlive()) {
+                throw new IllegalStateException("worker exited; see " + log.toAbsolutePath());
+              }
+              try {
+                HttpResponse<String> r =
+                    http.send(
+                        HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                return r.statusCode() == 200 && r.body().contains("\"UP\"");
+              } catch (IOException e) {
+                return false;
+              }
+            });
     return this;
   }
 

@@ -61,8 +61,7 @@ final class Db {
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 
-  private PreparedStatement prepare(Connection c, String sql, Object... args)
-      throws SQLException {
+  private PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
     PreparedStatement ps = c.prepareStatement(schema.sql(sql));
     for (int i = 0; i < args.length; i++) {
       Object arg = args[i];

@@ -94,18 +94,44 @@ public record EngineSettings(
 
   /** These settings with another fleet cap. */
   public EngineSettings withThreads(int threads) {
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        firstPollWaits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
+    return new EngineSettings(
+        threads,
+        lease,
+        resumeWindow,
+        solveTimeout,
+        pollInterval,
+        pollLead,
+        firstPollWaits,
+        learnAfterSolves,
+        minFirstPollWait,
+        tokenTtl,
+        unsolvableResubmits,
+        transientRetries,
+        threadWait,
+        stuckAfter,
+        lostSubmitHold);
   }
 
   /** These settings with another first-poll wait for one type. */
   public EngineSettings withFirstPollWait(CaptchaType type, Duration wait) {
     Map<CaptchaType, Duration> waits = new EnumMap<>(firstPollWaits);
     waits.put(type, wait);
-    return new EngineSettings(threads, lease, resumeWindow, solveTimeout, pollInterval, pollLead,
-        waits, learnAfterSolves, minFirstPollWait, tokenTtl, unsolvableResubmits,
-        transientRetries, threadWait, stuckAfter, lostSubmitHold);
+    return new EngineSettings(
+        threads,
+        lease,
+        resumeWindow,
+        solveTimeout,
+        pollInterval,
+        pollLead,
+        waits,
+        learnAfterSolves,
+        minFirstPollWait,
+        tokenTtl,
+        unsolvableResubmits,
+        transientRetries,
+        threadWait,
+        stuckAfter,
+        lostSubmitHold);
   }
 
   public Duration firstPollWait(CaptchaType type) {

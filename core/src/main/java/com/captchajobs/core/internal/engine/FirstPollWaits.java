@@ -24,9 +24,9 @@ import java.util.function.BiFunction;
  * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
  * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
  * the wait is the 20th percentile of those estimates. The estimate depends only on the observed
- * window, not on the current wait, so nodes that refresh often cannot run away together: when
- * more than one task in five is found at its first poll the percentile falls below the current
- * wait, when fewer it rises above it, and the wait settles where about one in five is.
+ * window, not on the current wait, so nodes that refresh often cannot run away together: when more
+ * than one task in five is found at its first poll the percentile falls below the current wait,
+ * when fewer it rises above it, and the wait settles where about one in five is.
  */
 public final class FirstPollWaits {
 
@@ -74,7 +74,8 @@ public final class FirstPollWaits {
     List<Long> estimates = new ArrayList<>();
     window.forEach(s -> estimates.add(s.sinceSubmitMillis() - halfInterval));
     Collections.sort(estimates);
-    long next = estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
+    long next =
+        estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
     long floor = settings.minFirstPollWait().toMillis();
     long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);
     return Math.max(floor, Math.min(ceiling, next));

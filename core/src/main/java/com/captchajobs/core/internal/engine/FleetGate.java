@@ -24,7 +24,8 @@ public final class FleetGate {
    * A slot handed to a waiting solve; {@code freedAt} is when the slot was free and the solve
    * waiting, {@code waits} the solve's count of thread waits (names its next submit job).
    */
-  public record Handoff(UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {}
+  public record Handoff(
+      UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {}
 
   private final Db db;
   private final Duration lease;
@@ -73,8 +74,8 @@ public final class FleetGate {
   }
 
   /**
-   * Hands free slots to waiting solves, one atomic statement per pair, until either runs out.
-   * Each returned solve now holds a slot and is QUEUED again: its submit must follow at once.
+   * Hands free slots to waiting solves, one atomic statement per pair, until either runs out. Each
+   * returned solve now holds a slot and is QUEUED again: its submit must follow at once.
    */
   public List<Handoff> dispatch() {
     List<Handoff> handed = new ArrayList<>();
@@ -136,7 +137,8 @@ public final class FleetGate {
   public boolean holds(UUID solveId) {
     return db.queryOne(
             "SELECT 1 FROM captchajobs.gate_slot WHERE solve_id = ? AND lease_until > now()",
-            rs -> true, solveId)
+            rs -> true,
+            solveId)
         .isPresent();
   }
 

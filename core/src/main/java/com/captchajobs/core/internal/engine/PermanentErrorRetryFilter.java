@@ -69,9 +69,9 @@ public class PermanentErrorRetryFilter extends RetryFilter {
 
   /**
    * The error code when the failure is permanent, empty when it may be retried. A failure is
-   * permanent by its type: a {@link PermanentSolveException}, or a {@link CaptchaAiException}
-   * whose class is permanent, anywhere in the cause chain. The code comes from the live exception;
-   * a failure JobRunr rebuilt from storage is labelled {@code UNKNOWN}.
+   * permanent by its type: a {@link PermanentSolveException}, or a {@link CaptchaAiException} whose
+   * class is permanent, anywhere in the cause chain. The code comes from the live exception; a
+   * failure JobRunr rebuilt from storage is labelled {@code UNKNOWN}.
    */
   static Optional<String> permanentCode(FailedState failed) {
     Throwable t;

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the plan with {@code threadsinfo}. After a "no free thread" answer it checks, at most once
- * per interval, whether the plan has lapsed: the provider says no thread is free while none of
- * the key's threads is working. Then it opens the breaker (ERROR_ZERO_BALANCE in
+ * per interval, whether the plan has lapsed: the provider says no thread is free while none of the
+ * key's threads is working. Then it opens the breaker (ERROR_ZERO_BALANCE in
  * docs/captchaai-contract.md).
  */
 public final class PlanCheck {
@@ -55,10 +55,17 @@ public final class PlanCheck {
     try {
       ThreadsInfo info = read();
       if (info.threads() > 0 && info.workingThreads() == 0) {
-        breaker.open(code, "plan lapsed: " + code + " while threadsinfo shows "
-            + info.threads() + " idle threads");
-        log.error("Breaker OPEN: the CaptchaAI plan seems to have lapsed ({} with {} idle threads)",
-            code, info.threads());
+        breaker.open(
+            code,
+            "plan lapsed: "
+                + code
+                + " while threadsinfo shows "
+                + info.threads()
+                + " idle threads");
+        log.error(
+            "Breaker OPEN: the CaptchaAI plan seems to have lapsed ({} with {} idle threads)",
+            code,
+            info.threads());
       }
     } catch (CaptchaAiException e) {
       log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());

@@ -84,9 +84,13 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
     Instant solvedAt = clock.instant();
     repository.markSolved(
-        solve.id(), solved.token(), solved.userAgent(), solvedAt,
+        solve.id(),
+        solved.token(),
+        solved.userAgent(),
+        solvedAt,
         solvedAt.plus(settings.tokenTtl(solve.type())));
-    log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
+    log.info(
+        "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
     handoff.release(solve.id());
     Duration latency = Duration.between(solve.submittedAt(), solvedAt);
     events.solved(solve.type(), latency, request.pollNo());
@@ -98,13 +102,16 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       // The provider may still be solving: the slot stays held until its lease ends.
       repository.markFailed(solve.id(), TIMEOUT, ErrorClass.TRANSIENT, clock.instant());
       events.error(TIMEOUT, ErrorClass.TRANSIENT);
-      log.warn("Solve {} ({}) FAILED: no answer within {}", solve.businessKey(), solve.id(),
+      log.warn(
+          "Solve {} ({}) FAILED: no answer within {}",
+          solve.businessKey(),
+          solve.id(),
           settings.solveTimeout());
       throw new PermanentSolveException(solve.id(), TIMEOUT, ErrorClass.TRANSIENT);
     }
     int nextPoll = request.pollNo() + 1;
-    repository.markPolled(solve.id(), clock.instant(),
-        SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll));
+    repository.markPolled(
+        solve.id(), clock.instant(), SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll));
     jobs.poll(solve, request.submitNo(), nextPoll, next);
   }
 
@@ -128,16 +135,27 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     if (e.permanent()) {
       repository.markFailed(solve.id(), e.errorCode(), errorClass, now);
       handoff.release(solve.id());
-      log.warn("Solve {} ({}) FAILED: {} ({})", solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+      log.warn(
+          "Solve {} ({}) FAILED: {} ({})",
+          solve.businessKey(),
+          solve.id(),
+          e.errorCode(),
+          errorClass);
       throw new PermanentSolveException(solve.id(), e.errorCode(), errorClass);
     }
-    log.warn("Solve {} ({}) poll failed with {} ({}), will retry the same task",
-        solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+    log.warn(
+        "Solve {} ({}) poll failed with {} ({}), will retry the same task",
+        solve.businessKey(),
+        solve.id(),
+        e.errorCode(),
+        errorClass);
     throw e;
   }
 
-  private void record(Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
-    repository.recordPoll(solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
+  private void record(
+      Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
+    repository.recordPoll(
+        solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
     events.polled(solve.type(), Duration.between(intended, called));
   }
 

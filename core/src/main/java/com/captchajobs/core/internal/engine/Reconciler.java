@@ -63,8 +63,11 @@ public final class Reconciler implements Runnable {
       UUID jobId = SolveJobs.jobId(stuck.id(), "recover:" + stuck.updatedAt().toEpochMilli());
       repository.setJob(stuck.id(), jobId);
       jobs.submit(jobId, stuck.id(), stuck.type(), stuck.businessKey(), 0);
-      log.info("Solve {} ({}) {} without a job: re-created its submit job",
-          stuck.businessKey(), stuck.id(), stuck.status());
+      log.info(
+          "Solve {} ({}) {} without a job: re-created its submit job",
+          stuck.businessKey(),
+          stuck.id(),
+          stuck.status());
     }
     handoff.handOff();
   }

@@ -44,8 +44,11 @@ public final class Schema {
    */
   public static Schema named(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("captchajobs.schema must be a lower-case PostgreSQL"
-          + " identifier (letters, digits, underscores; at most 63), was '" + name + "'");
+      throw new IllegalArgumentException(
+          "captchajobs.schema must be a lower-case PostgreSQL"
+              + " identifier (letters, digits, underscores; at most 63), was '"
+              + name
+              + "'");
     }
     return new Schema(name);
   }
@@ -93,9 +96,10 @@ public final class Schema {
 
   private void requireCreatable(DataSource dataSource) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(
-            "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?),"
-                + " has_database_privilege(current_database(), 'CREATE'), current_user")) {
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = ?),"
+                    + " has_database_privilege(current_database(), 'CREATE'), current_user")) {
       ps.setString(1, name);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
@@ -104,17 +108,26 @@ public final class Schema {
         }
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("Could not check schema '" + name + "': " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Could not check schema '" + name + "': " + e.getMessage(), e);
     }
   }
 
   /** The schema does not exist and the database user has no right to create it. */
   public static final class SchemaNotCreatableException extends IllegalStateException {
     SchemaNotCreatableException(String schema, String user) {
-      super("captchajobs.schema: schema '" + schema + "' does not exist and database user '" + user
-          + "' may not create it (no CREATE privilege on the database). Ask an administrator to run"
-          + " CREATE SCHEMA " + schema + " AUTHORIZATION " + user + ", or set captchajobs.schema to"
-          + " a schema this user owns.");
+      super(
+          "captchajobs.schema: schema '"
+              + schema
+              + "' does not exist and database user '"
+              + user
+              + "' may not create it (no CREATE privilege on the database). Ask an administrator to run"
+              + " CREATE SCHEMA "
+              + schema
+              + " AUTHORIZATION "
+              + user
+              + ", or set captchajobs.schema to"
+              + " a schema this user owns.");
     }
   }
 

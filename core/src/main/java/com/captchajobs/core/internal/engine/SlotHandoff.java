@@ -3,10 +3,10 @@ package com.captchajobs.core.internal.engine;
 import java.util.UUID;
 
 /**
- * Releases a solve's slot and hands free slots to waiting solves at once, inside the job that
- * frees them: the handed solve's submit job is enqueued now and, as this job's worker thread goes
- * idle right after, JobRunr fetches it immediately (a server whose worker frees up looks for
- * enqueued work at once) instead of at its next poll.
+ * Releases a solve's slot and hands free slots to waiting solves at once, inside the job that frees
+ * them: the handed solve's submit job is enqueued now and, as this job's worker thread goes idle
+ * right after, JobRunr fetches it immediately (a server whose worker frees up looks for enqueued
+ * work at once) instead of at its next poll.
  */
 public final class SlotHandoff {
 
@@ -44,7 +44,11 @@ public final class SlotHandoff {
       }
       UUID jobId = SolveJobs.jobId(h.solveId(), "handoff:" + h.waits());
       repository.setJob(h.solveId(), jobId);
-      jobs.submit(jobId, h.solveId(), h.type(), h.businessKey(),
+      jobs.submit(
+          jobId,
+          h.solveId(),
+          h.type(),
+          h.businessKey(),
           h.freedAt() == null ? 0 : h.freedAt().toEpochMilli());
     }
     return selfGotSlot;

@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
-/** One solve row, the source of truth for a business key. The token is deliberately not part of it. */
+/**
+ * One solve row, the source of truth for a business key. The token is deliberately not part of it.
+ */
 public record Solve(
     UUID id,
     String businessKey,

@@ -12,9 +12,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Stores a solve request under the caller's business key and creates its submit job (the
- * "enqueue" step of docs/architecture.md). Everything is validated before anything is stored; the
- * same key with the same payload returns the existing solve, with another payload it is a conflict.
+ * Stores a solve request under the caller's business key and creates its submit job (the "enqueue"
+ * step of docs/architecture.md). Everything is validated before anything is stored; the same key
+ * with the same payload returns the existing solve, with another payload it is a conflict.
  */
 public final class SolveEnqueuer {
 
@@ -34,8 +34,12 @@ public final class SolveEnqueuer {
     private final UUID existingId;
 
     public ConflictException(String businessKey, UUID existingId) {
-      super("businessKey '" + businessKey + "' is already used by solve " + existingId
-          + " with a different payload");
+      super(
+          "businessKey '"
+              + businessKey
+              + "' is already used by solve "
+              + existingId
+              + " with a different payload");
       this.existingId = existingId;
     }
 
@@ -52,13 +56,24 @@ public final class SolveEnqueuer {
    * @throws ConflictException when the business key exists with another payload
    */
   public Enqueued enqueue(
-      String businessKey, CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+      String businessKey,
+      CaptchaType type,
+      Map<String, String> params,
+      int priority,
+      String callbackUrl) {
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
-    if (repository.insertIfAbsent(new SolveRepository.NewSolve(
-        id, businessKey, type, task.params(), hash, priority, callbackUrl,
-        SolveJobs.enqueueJobId(id)))) {
+    if (repository.insertIfAbsent(
+        new SolveRepository.NewSolve(
+            id,
+            businessKey,
+            type,
+            task.params(),
+            hash,
+            priority,
+            callbackUrl,
+            SolveJobs.enqueueJobId(id)))) {
       jobs.submit(id, type, businessKey);
       return new Enqueued(id, true);
     }
@@ -71,13 +86,16 @@ public final class SolveEnqueuer {
     return new Enqueued(existing.id(), false);
   }
 
-  static String payloadHash(CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
+  static String payloadHash(
+      CaptchaType type, Map<String, String> params, int priority, String callbackUrl) {
     StringBuilder sb = new StringBuilder(type.name()).append('\n');
     new TreeMap<>(params).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
     sb.append("priority=").append(priority).append('\n');
     sb.append("callbackUrl=").append(callbackUrl == null ? "" : callbackUrl);
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(sb.toString().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

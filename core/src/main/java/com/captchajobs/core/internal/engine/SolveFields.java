@@ -16,7 +16,9 @@ public final class SolveFields {
 
   private SolveFields() {}
 
-  /** @throws InvalidTaskException naming {@code businessKey} */
+  /**
+   * @throws InvalidTaskException naming {@code businessKey}
+   */
   public static void validateBusinessKey(String businessKey) {
     if (businessKey == null) {
       throw new InvalidTaskException("businessKey", "is required");
@@ -25,19 +27,23 @@ public final class SolveFields {
       throw new InvalidTaskException("businessKey", "must not be empty");
     }
     if (businessKey.length() > MAX_BUSINESS_KEY) {
-      throw new InvalidTaskException("businessKey", "must be at most " + MAX_BUSINESS_KEY + " characters");
+      throw new InvalidTaskException(
+          "businessKey", "must be at most " + MAX_BUSINESS_KEY + " characters");
     }
     if (businessKey.chars().anyMatch(Character::isISOControl)) {
       throw new InvalidTaskException("businessKey", "must not contain control characters");
     }
   }
 
-  /** @throws InvalidTaskException naming {@code callbackUrl} */
+  /**
+   * @throws InvalidTaskException naming {@code callbackUrl}
+   */
   public static void validateCallbackUrl(String url) {
     try {
       URI uri = new URI(url);
       String scheme = uri.getScheme();
-      if (uri.getHost() != null && ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
+      if (uri.getHost() != null
+          && ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))) {
         return;
       }
     } catch (URISyntaxException e) {

@@ -27,7 +27,8 @@ public final class SolveJobs {
   private final Duration pollLead;
   private final int transientRetries;
 
-  public SolveJobs(JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
+  public SolveJobs(
+      JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
     this.scheduler = scheduler;
     this.clock = clock;
     this.pollLead = pollLead;
@@ -52,7 +53,8 @@ public final class SolveJobs {
   }
 
   /** A submit job under a given id, started at once. */
-  public UUID submit(UUID jobId, UUID solveId, CaptchaType type, String businessKey, long slotFreedAt) {
+  public UUID submit(
+      UUID jobId, UUID solveId, CaptchaType type, String businessKey, long slotFreedAt) {
     create(
         aJob().withId(jobId).withName("Submit " + type + " " + businessKey),
         type,

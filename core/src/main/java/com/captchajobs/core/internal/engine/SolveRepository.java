@@ -51,7 +51,11 @@ public final class SolveRepository {
       String token, String userAgent, Instant expiresAt, Instant solvedAt, CaptchaType type) {
     @Override
     public String toString() {
-      return "ClaimedToken[token=(" + (token == null ? 0 : token.length()) + " chars), expiresAt=" + expiresAt + "]";
+      return "ClaimedToken[token=("
+          + (token == null ? 0 : token.length())
+          + " chars), expiresAt="
+          + expiresAt
+          + "]";
     }
   }
 
@@ -78,7 +82,9 @@ public final class SolveRepository {
 
   public Optional<Solve> findByBusinessKey(String businessKey) {
     return db.queryOne(
-        "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE business_key = ?", this::map, businessKey);
+        "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE business_key = ?",
+        this::map,
+        businessKey);
   }
 
   public Optional<String> payloadHash(String businessKey) {
@@ -114,10 +120,9 @@ public final class SolveRepository {
   }
 
   /**
-   * Takes the right to move this solve through the gate and in.php, for at most {@code hold}:
-   * false when another run of its submit job holds it, or the solve no longer waits to be
-   * submitted. Runs of one solve's submit job are thereby serialised; a crash leaves the lock to
-   * expire.
+   * Takes the right to move this solve through the gate and in.php, for at most {@code hold}: false
+   * when another run of its submit job holds it, or the solve no longer waits to be submitted. Runs
+   * of one solve's submit job are thereby serialised; a crash leaves the lock to expire.
    */
   public boolean lockForSubmit(UUID id, Duration hold) {
     return db.update(
@@ -131,7 +136,9 @@ public final class SolveRepository {
 
   /** Gives the submit lock back; a no-op when an outcome already cleared it. */
   public void unlockSubmit(UUID id) {
-    db.update("UPDATE captchajobs.solve SET submit_lock_until = NULL WHERE id = ? AND submit_lock_until IS NOT NULL", id);
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = NULL WHERE id = ? AND submit_lock_until IS NOT NULL",
+        id);
   }
 
   /**
@@ -226,8 +233,13 @@ public final class SolveRepository {
             + " UPDATE captchajobs.solve s SET status = 'CLAIMED', claimed_at = ?, token = NULL,"
             + " updated_at = ? FROM c WHERE s.id = c.id"
             + " RETURNING c.token, c.user_agent, c.expires_at, c.solved_at, c.type",
-        rs -> new ClaimedToken(rs.getString(1), rs.getString(2), Db.instant(rs, "expires_at"),
-            Db.instant(rs, "solved_at"), CaptchaType.valueOf(rs.getString("type"))),
+        rs ->
+            new ClaimedToken(
+                rs.getString(1),
+                rs.getString(2),
+                Db.instant(rs, "expires_at"),
+                Db.instant(rs, "solved_at"),
+                CaptchaType.valueOf(rs.getString("type"))),
         id,
         now,
         now,
@@ -236,8 +248,10 @@ public final class SolveRepository {
 
   /** The stored token, for a webhook configured to carry it; empty once claimed or expired. */
   public Optional<String> token(UUID id) {
-    return db.queryOne("SELECT token FROM captchajobs.solve WHERE id = ? AND token IS NOT NULL",
-        rs -> rs.getString(1), id);
+    return db.queryOne(
+        "SELECT token FROM captchajobs.solve WHERE id = ? AND token IS NOT NULL",
+        rs -> rs.getString(1),
+        id);
   }
 
   /** Expires unclaimed tokens; returns how many. */
@@ -255,7 +269,9 @@ public final class SolveRepository {
    */
   public List<Solve> findStuck(Instant before, int limit) {
     return db.query(
-        "SELECT " + COLUMNS + " FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'SUBMITTED')"
+        "SELECT "
+            + COLUMNS
+            + " FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'SUBMITTED')"
             + " AND s.updated_at < ? AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
             + "   WHERE j.id::text = s.job_id::text"
             + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
@@ -327,7 +343,9 @@ public final class SolveRepository {
         Db.instant(rs, "expires_at"),
         Db.instant(rs, "claimed_at"),
         rs.getString("error_code"),
-        rs.getString("error_class") == null ? null : ErrorClass.valueOf(rs.getString("error_class")),
+        rs.getString("error_class") == null
+            ? null
+            : ErrorClass.valueOf(rs.getString("error_class")),
         rs.getInt("submits"),
         rs.getInt("polls"),
         rs.getInt("thread_waits"),
@@ -336,7 +354,9 @@ public final class SolveRepository {
         Db.instant(rs, "updated_at"));
   }
 
-  /** Solves with a callback URL that reached an outcome since the given instant (webhook catch-up). */
+  /**
+   * Solves with a callback URL that reached an outcome since the given instant (webhook catch-up).
+   */
   public List<UUID> outcomesWithCallbackSince(Instant since) {
     return db.query(
         "SELECT id FROM captchajobs.solve WHERE callback_url IS NOT NULL AND updated_at > ?"

@@ -166,18 +166,24 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     switch (e.errorClass()) {
       case THREADS -> {
         // Not a failure of the solve: give the slot back and wait for a thread, no retry spent.
-        long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
+        long jitter =
+            ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
         repository.waitForThread(
             solve.id(), now.plus(settings.threadWait()).plusMillis(jitter), e.errorCode(), now);
         gate.release(solve.id());
-        log.info("Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
-            solve.businessKey(), solve.id(), e.errorCode());
+        log.info(
+            "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
+            solve.businessKey(),
+            solve.id(),
+            e.errorCode());
         planCheck.afterThreadsError(e.errorCode());
       }
       case CREDENTIAL -> {
         breaker.open(e.errorCode(), "in.php answered " + e.errorCode());
-        log.error("Breaker OPEN: CaptchaAI rejected the API key ({}); no node submits until an"
-            + " operator closes it", e.errorCode());
+        log.error(
+            "Breaker OPEN: CaptchaAI rejected the API key ({}); no node submits until an"
+                + " operator closes it",
+            e.errorCode());
         handoff.release(solve.id());
         fail(solve, e.errorCode(), errorClass);
       }
@@ -193,8 +199,12 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
           gate.holdAfterLostSubmit(solve.id(), settings.lostSubmitHold());
         }
         handoff.release(solve.id());
-        log.warn("Solve {} ({}) in.php failed with {} ({}), will retry",
-            solve.businessKey(), solve.id(), e.errorCode(), errorClass);
+        log.warn(
+            "Solve {} ({}) in.php failed with {} ({}), will retry",
+            solve.businessKey(),
+            solve.id(),
+            e.errorCode(),
+            errorClass);
         throw e;
       }
     }

@@ -5,8 +5,8 @@ import org.jobrunr.jobs.lambdas.JobRequest;
 
 /**
  * The submit job's argument: only the solve id (the row holds the rest, never the API key). Kept
- * stable: JobRunr stores the class name with every queued job, so renaming or moving it strands
- * the jobs already stored.
+ * stable: JobRunr stores the class name with every queued job, so renaming or moving it strands the
+ * jobs already stored.
  *
  * @param solveId the solve to submit
  * @param slotFreedAtEpochMilli when the slot handed to this solve was freed, 0 if not a hand-off

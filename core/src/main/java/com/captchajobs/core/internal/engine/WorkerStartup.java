@@ -20,7 +20,10 @@ public final class WorkerStartup implements AutoCloseable {
 
   /** What the start needs to know. */
   public record Settings(
-      int threads, int threadsReserve, boolean preflight, Duration reconcileInterval,
+      int threads,
+      int threadsReserve,
+      boolean preflight,
+      Duration reconcileInterval,
       Duration providerCheckInterval) {}
 
   private final Settings settings;
@@ -31,7 +34,11 @@ public final class WorkerStartup implements AutoCloseable {
   private ScheduledExecutorService executor;
 
   public WorkerStartup(
-      Settings settings, FleetGate gate, PlanCheck planCheck, Breaker breaker, Reconciler reconciler) {
+      Settings settings,
+      FleetGate gate,
+      PlanCheck planCheck,
+      Breaker breaker,
+      Reconciler reconciler) {
     this.settings = settings;
     this.gate = gate;
     this.planCheck = planCheck;
@@ -59,21 +66,36 @@ public final class WorkerStartup implements AutoCloseable {
     } catch (CaptchaAiException e) {
       if (e.errorClass() == ErrorClass.CREDENTIAL) {
         breaker.open(e.errorCode(), "preflight threadsinfo answered " + e.errorCode());
-        log.error("CaptchaAI rejected the API key at start ({}): breaker OPEN, health DOWN, no"
-            + " submissions until an operator closes it", e.errorCode());
+        log.error(
+            "CaptchaAI rejected the API key at start ({}): breaker OPEN, health DOWN, no"
+                + " submissions until an operator closes it",
+            e.errorCode());
       } else {
-        log.warn("Preflight threadsinfo failed ({}, {}): starting without a plan check",
-            e.errorCode(), e.errorClass());
+        log.warn(
+            "Preflight threadsinfo failed ({}, {}): starting without a plan check",
+            e.errorCode(),
+            e.errorClass());
       }
       return;
     }
     int usable = info.threads() - settings.threadsReserve();
-    log.info("CaptchaAI plan: {} threads, {} busy; fleet cap captchaai.threads={} (reserve {})",
-        info.threads(), info.workingThreads(), settings.threads(), settings.threadsReserve());
+    log.info(
+        "CaptchaAI plan: {} threads, {} busy; fleet cap captchaai.threads={} (reserve {})",
+        info.threads(),
+        info.workingThreads(),
+        settings.threads(),
+        settings.threadsReserve());
     if (settings.threads() > usable) {
-      throw new IllegalStateException("captchaai.threads=" + settings.threads()
-          + " exceeds the plan's " + info.threads() + " threads minus captchaai.threads-reserve="
-          + settings.threadsReserve() + " (at most " + usable + " allowed)");
+      throw new IllegalStateException(
+          "captchaai.threads="
+              + settings.threads()
+              + " exceeds the plan's "
+              + info.threads()
+              + " threads minus captchaai.threads-reserve="
+              + settings.threadsReserve()
+              + " (at most "
+              + usable
+              + " allowed)");
     }
   }
 
@@ -82,11 +104,13 @@ public final class WorkerStartup implements AutoCloseable {
     if (executor != null) {
       return;
     }
-    executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "captchajobs-reconciler");
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "captchajobs-reconciler");
+              t.setDaemon(true);
+              return t;
+            });
     long period = settings.reconcileInterval().toMillis();
     executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
     long check = settings.providerCheckInterval().toMillis();

@@ -50,7 +50,8 @@ public final class OwnJobRunr implements AutoCloseable {
   public static OwnJobRunr open(DataSource dataSource, Schema schema) {
     JsonMapper jsonMapper = new Jackson3JsonMapper();
     PostgresStorageProvider storage =
-        new PostgresStorageProvider(dataSource, schema.jobRunrTablePrefix(), DatabaseOptions.CREATE);
+        new PostgresStorageProvider(
+            dataSource, schema.jobRunrTablePrefix(), DatabaseOptions.CREATE);
     storage.setJobMapper(new JobMapper(jsonMapper));
     return new OwnJobRunr(storage, jsonMapper);
   }
@@ -69,23 +70,25 @@ public final class OwnJobRunr implements AutoCloseable {
    */
   public synchronized BackgroundJobServer startServer(
       ServerSettings settings, Map<Class<?>, Object> handlers, List<JobFilter> filters) {
-    JobActivator activator = new JobActivator() {
-      @Override
-      public <T> T activateJob(Class<T> type) {
-        Object handler = handlers.get(type);
-        if (handler == null) {
-          throw new IllegalStateException("No CaptchaJobs handler for " + type.getName());
-        }
-        return type.cast(handler);
-      }
-    };
+    JobActivator activator =
+        new JobActivator() {
+          @Override
+          public <T> T activateJob(Class<T> type) {
+            Object handler = handlers.get(type);
+            if (handler == null) {
+              throw new IllegalStateException("No CaptchaJobs handler for " + type.getName());
+            }
+            return type.cast(handler);
+          }
+        };
     BackgroundJobServerConfiguration configuration =
         BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration()
             .andName(settings.name())
             .andPollInterval(settings.pollInterval())
             .andWorkerCount(settings.workerCount())
             .andInterruptJobsAwaitDurationOnStopBackgroundJobServer(settings.shutdownWait());
-    BackgroundJobServer created = new BackgroundJobServer(storage, jsonMapper, activator, configuration);
+    BackgroundJobServer created =
+        new BackgroundJobServer(storage, jsonMapper, activator, configuration);
     created.setJobFilters(filters);
     created.start();
     server = created;
@@ -94,17 +97,21 @@ public final class OwnJobRunr implements AutoCloseable {
 
   /** Serves the JobRunr dashboard over our jobs only, behind basic authentication. */
   public synchronized void startDashboard(int port, String username, String password) {
-    JobRunrDashboardWebServer web = new JobRunrDashboardWebServer(storage, jsonMapper,
-        JobRunrDashboardWebServerConfiguration.usingStandardDashboardConfiguration()
-            .andPort(port)
-            .andBasicAuthentication(username, password)
-            .andAllowAnonymousDataUsage(false));
+    JobRunrDashboardWebServer web =
+        new JobRunrDashboardWebServer(
+            storage,
+            jsonMapper,
+            JobRunrDashboardWebServerConfiguration.usingStandardDashboardConfiguration()
+                .andPort(port)
+                .andBasicAuthentication(username, password)
+                .andAllowAnonymousDataUsage(false));
     web.start();
     dashboard = web;
   }
 
   /** The background job server's settings. */
-  public record ServerSettings(String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
+  public record ServerSettings(
+      String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
 
   @Override
   public synchronized void close() {
@@ -133,7 +140,8 @@ public final class OwnJobRunr implements AutoCloseable {
         field.setAccessible(true);
         previous = field.get(null);
       } catch (ReflectiveOperationException | RuntimeException e) {
-        log.warn("Could not read JobRunr's static BackgroundJobRequest scheduler: {}", e.toString());
+        log.warn(
+            "Could not read JobRunr's static BackgroundJobRequest scheduler: {}", e.toString());
         field = null;
       }
       JobRequestScheduler ours = new JobRequestScheduler(storage, List.of());

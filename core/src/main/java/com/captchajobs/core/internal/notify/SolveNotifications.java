@@ -1,10 +1,8 @@
 package com.captchajobs.core.internal.notify;
 
-import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
-import javax.sql.DataSource;
-
+import com.captchajobs.core.internal.engine.SolveState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -28,9 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Status changes of solves, pushed by PostgreSQL: the schema's trigger sends {@code
  * pg_notify('captchajobs_solve', '<id>:<STATUS>')} on every insert and status change, delivered at
- * commit to every listening node. One dedicated connection per node listens; a daemon thread
- * blocks in {@link PGConnection#getNotifications(int)} (no table polling) and dispatches to
- * subscribers.
+ * commit to every listening node. One dedicated connection per node listens; a daemon thread blocks
+ * in {@link PGConnection#getNotifications(int)} (no table polling) and dispatches to subscribers.
  *
  * <p>Notifications sent while the connection is down are lost. So after every (re)connect each
  * subscribed solve is looked up once and its current status dispatched, and global listeners get
@@ -81,8 +79,12 @@ public final class SolveNotifications implements AutoCloseable {
    * @param connections opens the dedicated listening connection (a PostgreSQL one)
    * @param currentStatus reads a solve's status from its row, used after a (re)connect
    */
-  /** Listens on a connection of its own from {@code dataSource}; statuses are read from the repository. */
-  public static SolveNotifications forDataSource(DataSource dataSource, SolveRepository repository) {
+  /**
+   * Listens on a connection of its own from {@code dataSource}; statuses are read from the
+   * repository.
+   */
+  public static SolveNotifications forDataSource(
+      DataSource dataSource, SolveRepository repository) {
     return new SolveNotifications(
         DedicatedConnections.of(dataSource), id -> repository.find(id).map(Solve::status));
   }
@@ -123,10 +125,13 @@ public final class SolveNotifications implements AutoCloseable {
    */
   public AutoCloseable subscribe(UUID id, Consumer<SolveState> onStatus) {
     subscribers.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(onStatus);
-    return () -> subscribers.computeIfPresent(id, (k, set) -> {
-      set.remove(onStatus);
-      return set.isEmpty() ? null : set;
-    });
+    return () ->
+        subscribers.computeIfPresent(
+            id,
+            (k, set) -> {
+              set.remove(onStatus);
+              return set.isEmpty() ? null : set;
+            });
   }
 
   /** Adds a listener of every notification; returns a handle that removes it. */
@@ -174,8 +179,11 @@ public final class SolveNotifications implements AutoCloseable {
           return;
         }
         listening = new CountDownLatch(1);
-        log.warn("Lost the {} listener connection ({}); reconnecting in {} ms",
-            CHANNEL, e.getMessage(), backoff);
+        log.warn(
+            "Lost the {} listener connection ({}); reconnecting in {} ms",
+            CHANNEL,
+            e.getMessage(),
+            backoff);
         sleep(backoff);
         backoff = Math.min(backoff * 2, maxBackoff.toMillis());
       } finally {

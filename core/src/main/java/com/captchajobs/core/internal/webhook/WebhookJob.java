@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -26,8 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Delivers a solve's outcome to its {@code callback_url}: a signed JSON POST. Anything but a 2xx
- * answer throws, so JobRunr retries with the engine's backoff; the row is read at delivery time,
- * so a retry reports the same outcome with fresh timestamps.
+ * answer throws, so JobRunr retries with the engine's backoff; the row is read at delivery time, so
+ * a retry reports the same outcome with fresh timestamps.
  */
 public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
 
@@ -66,27 +65,40 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     if (signer == null) {
       // Unsigned outcomes would be forgeable; retrying cannot help until an operator sets it.
       throw new JobRunrException(
-          "captchajobs.webhook.secret is not set: webhook of solve " + solve.id() + " not sent", true);
+          "captchajobs.webhook.secret is not set: webhook of solve " + solve.id() + " not sent",
+          true);
     }
     Instant now = clock.instant();
     byte[] body = body(solve, request, now);
-    Request post = new Request.Builder()
-        .url(solve.callbackUrl())
-        .header(WebhookSigner.SIGNATURE_HEADER, signer.sign(body))
-        .header(WebhookSigner.TIMESTAMP_HEADER, String.valueOf(now.getEpochSecond()))
-        .post(RequestBody.create(body, JSON))
-        .build();
-    String host = Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
+    Request post =
+        new Request.Builder()
+            .url(solve.callbackUrl())
+            .header(WebhookSigner.SIGNATURE_HEADER, signer.sign(body))
+            .header(WebhookSigner.TIMESTAMP_HEADER, String.valueOf(now.getEpochSecond()))
+            .post(RequestBody.create(body, JSON))
+            .build();
+    String host =
+        Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
     try (Response response = http.newCall(post).execute()) {
       if (!response.isSuccessful()) {
-        throw new WebhookDeliveryException("webhook of solve " + solve.id() + " to " + host
-            + " answered HTTP " + response.code());
+        throw new WebhookDeliveryException(
+            "webhook of solve " + solve.id() + " to " + host + " answered HTTP " + response.code());
       }
-      log.info("Webhook {} of solve {} ({}) delivered to {}", request.status(), solve.id(),
-          solve.businessKey(), host);
+      log.info(
+          "Webhook {} of solve {} ({}) delivered to {}",
+          request.status(),
+          solve.id(),
+          solve.businessKey(),
+          host);
     } catch (IOException e) {
       throw new WebhookDeliveryException(
-          "webhook of solve " + solve.id() + " to " + host + " failed: " + e.getClass().getSimpleName(), e);
+          "webhook of solve "
+              + solve.id()
+              + " to "
+              + host
+              + " failed: "
+              + e.getClass().getSimpleName(),
+          e);
     }
   }
 
@@ -115,5 +127,4 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
   private static String text(Instant instant) {
     return instant == null ? null : instant.toString();
   }
-
 }

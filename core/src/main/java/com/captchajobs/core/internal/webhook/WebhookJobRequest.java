@@ -6,8 +6,8 @@ import org.jobrunr.jobs.lambdas.JobRequest;
 
 /**
  * The webhook job's argument: which solve and which outcome, nothing else (the secret, the token
- * and the callback URL stay out of JobRunr's tables and dashboard). Kept stable: JobRunr stores
- * the class name with every queued job.
+ * and the callback URL stay out of JobRunr's tables and dashboard). Kept stable: JobRunr stores the
+ * class name with every queued job.
  */
 public record WebhookJobRequest(UUID solveId, SolveState status) implements JobRequest {
 

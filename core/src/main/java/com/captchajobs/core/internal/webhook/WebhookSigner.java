@@ -10,9 +10,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * HMAC-SHA256 over the exact bytes of a webhook body. A receiver recomputes it over the raw body
- * it read (before any JSON parsing) and compares in constant time; the body carries its own
- * {@code timestamp}, so the signature also covers when it was sent.
+ * HMAC-SHA256 over the exact bytes of a webhook body. A receiver recomputes it over the raw body it
+ * read (before any JSON parsing) and compares in constant time; the body carries its own {@code
+ * timestamp}, so the signature also covers when it was sent.
  */
 public final class WebhookSigner {
 

@@ -1,11 +1,11 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,21 +58,26 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
   @Override
   public void onReconnect() {
     for (UUID id : recentOutcomesWithCallback()) {
-      repository.find(id).ifPresent(s -> {
-        // A SOLVED row that was claimed meanwhile still had a SOLVED outcome to report.
-        SolveState outcome = s.status() == SolveState.FAILED ? SolveState.FAILED : SolveState.SOLVED;
-        create(s, outcome);
-      });
+      repository
+          .find(id)
+          .ifPresent(
+              s -> {
+                // A SOLVED row that was claimed meanwhile still had a SOLVED outcome to report.
+                SolveState outcome =
+                    s.status() == SolveState.FAILED ? SolveState.FAILED : SolveState.SOLVED;
+                create(s, outcome);
+              });
     }
   }
 
   void create(Solve solve, SolveState status) {
-    scheduler.create(aJob()
-        .withId(jobId(solve.id(), status))
-        .withName("Webhook " + status + " " + solve.type() + " " + solve.businessKey())
-        .withLabels("webhook", solve.type().name())
-        .withAmountOfRetries(retries)
-        .withJobRequest(new WebhookJobRequest(solve.id(), status)));
+    scheduler.create(
+        aJob()
+            .withId(jobId(solve.id(), status))
+            .withName("Webhook " + status + " " + solve.type() + " " + solve.businessKey())
+            .withLabels("webhook", solve.type().name())
+            .withAmountOfRetries(retries)
+            .withJobRequest(new WebhookJobRequest(solve.id(), status)));
     log.debug("Webhook job for solve {} ({}) created", solve.id(), status);
   }
 

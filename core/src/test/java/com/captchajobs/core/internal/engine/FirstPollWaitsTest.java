@@ -17,11 +17,23 @@ class FirstPollWaitsTest {
   Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
   FirstPollWaits waits() {
-    Clock clock = new Clock() {
-      @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
-      @Override public Clock withZone(java.time.ZoneId zone) { return this; }
-      @Override public Instant instant() { return now; }
-    };
+    Clock clock =
+        new Clock() {
+          @Override
+          public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(java.time.ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            return now;
+          }
+        };
     return new FirstPollWaits(EngineSettings.defaults(), (type, n) -> List.copyOf(fleet), clock);
   }
 
@@ -51,7 +63,8 @@ class FirstPollWaitsTest {
       fleet.add(new SolveRepository.SolvedSample(6_000));
     }
     later();
-    assertThat(waits.waitFor(CaptchaType.TURNSTILE)).isEqualTo(EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
+    assertThat(waits.waitFor(CaptchaType.TURNSTILE))
+        .isEqualTo(EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
   }
 
   @Test
@@ -81,10 +94,14 @@ class FirstPollWaitsTest {
   @Test
   void theFleetIsReadAtMostOncePerRefresh() {
     int[] reads = {0};
-    FirstPollWaits waits = new FirstPollWaits(EngineSettings.defaults(), (type, n) -> {
-      reads[0]++;
-      return List.of();
-    }, Clock.fixed(now, ZoneOffset.UTC));
+    FirstPollWaits waits =
+        new FirstPollWaits(
+            EngineSettings.defaults(),
+            (type, n) -> {
+              reads[0]++;
+              return List.of();
+            },
+            Clock.fixed(now, ZoneOffset.UTC));
     for (int i = 0; i < 10; i++) {
       waits.waitFor(CaptchaType.IMAGE);
     }

@@ -24,12 +24,16 @@ public class BreakerEndpoint {
   public Map<String, Object> state() {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("keyFingerprint", breaker.fingerprint());
-    breaker.state().ifPresentOrElse(s -> {
-      body.put("open", s.open());
-      body.put("errorCode", s.errorCode());
-      body.put("reason", s.reason());
-      body.put("openedAt", String.valueOf(s.openedAt()));
-    }, () -> body.put("open", false));
+    breaker
+        .state()
+        .ifPresentOrElse(
+            s -> {
+              body.put("open", s.open());
+              body.put("errorCode", s.errorCode());
+              body.put("reason", s.reason());
+              body.put("openedAt", String.valueOf(s.openedAt()));
+            },
+            () -> body.put("open", false));
     return body;
   }
 

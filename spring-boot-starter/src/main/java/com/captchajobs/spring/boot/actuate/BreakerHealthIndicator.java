@@ -22,20 +22,26 @@ public class BreakerHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    Health.Builder builder = breaker.openState()
-        .map(s -> Health.down()
-            .withDetail("breaker", "open")
-            .withDetail("errorCode", String.valueOf(s.errorCode()))
-            .withDetail("reason", String.valueOf(s.reason()))
-            .withDetail("openedAt", String.valueOf(s.openedAt())))
-        .orElseGet(() -> Health.up().withDetail("breaker", "closed"));
-    builder.withDetail("keyFingerprint", breaker.fingerprint())
+    Health.Builder builder =
+        breaker
+            .openState()
+            .map(
+                s ->
+                    Health.down()
+                        .withDetail("breaker", "open")
+                        .withDetail("errorCode", String.valueOf(s.errorCode()))
+                        .withDetail("reason", String.valueOf(s.reason()))
+                        .withDetail("openedAt", String.valueOf(s.openedAt())))
+            .orElseGet(() -> Health.up().withDetail("breaker", "closed"));
+    builder
+        .withDetail("keyFingerprint", breaker.fingerprint())
         .withDetail("gateInFlight", gate.inFlight())
         .withDetail("gateCapacity", gate.capacity())
         .withDetail("gateWaiting", gate.waiting());
     ThreadsInfo last = planCheck.last();
     if (last != null) {
-      builder.withDetail("providerThreads", last.threads())
+      builder
+          .withDetail("providerThreads", last.threads())
           .withDetail("providerWorkingThreads", last.workingThreads());
     }
     return builder.build();

@@ -13,9 +13,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The worker's breaker in Actuator, each part only where its library is present: a health
- * indicator ({@code spring-boot-health}) and the {@code breaker} endpoint ({@code
- * spring-boot-actuator}). Only on workers; what is exposed stays the application's choice.
+ * The worker's breaker in Actuator, each part only where its library is present: a health indicator
+ * ({@code spring-boot-health}) and the {@code breaker} endpoint ({@code spring-boot-actuator}).
+ * Only on workers; what is exposed stays the application's choice.
  */
 @AutoConfiguration(after = CaptchaJobsAutoConfiguration.class)
 @ConditionalOnBean(CaptchaJobs.class)
@@ -48,8 +48,12 @@ public class CaptchaJobsActuatorAutoConfiguration {
 
   /** The worker of a node that is told to be one; an application-defined instance may lack it. */
   static CaptchaJobs.Worker workerOf(CaptchaJobs captchaJobs) {
-    return captchaJobs.worker().orElseThrow(() -> new IllegalStateException(
-        "captchajobs.worker.enabled=true, but the application's own CaptchaJobs bean runs no worker:"
-            + " build it with an API key, or set captchajobs.worker.enabled=false"));
+    return captchaJobs
+        .worker()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "captchajobs.worker.enabled=true, but the application's own CaptchaJobs bean runs no worker:"
+                        + " build it with an API key, or set captchajobs.worker.enabled=false"));
   }
 }

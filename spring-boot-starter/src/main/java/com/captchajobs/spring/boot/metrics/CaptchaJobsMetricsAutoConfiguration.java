@@ -21,7 +21,9 @@ import org.springframework.context.annotation.Bean;
  * gate, breaker and plan gauges. Both find the application's registry when it has one and do
  * nothing otherwise; the host's other meters are left alone.
  */
-@AutoConfiguration(after = DataSourceAutoConfiguration.class, before = CaptchaJobsAutoConfiguration.class)
+@AutoConfiguration(
+    after = DataSourceAutoConfiguration.class,
+    before = CaptchaJobsAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "captchajobs.enabled", matchIfMissing = true)
@@ -36,7 +38,14 @@ public class CaptchaJobsMetricsAutoConfiguration {
 
   @Bean
   public MeterBinder captchaJobsGauges(ObjectProvider<CaptchaJobs> captchaJobs) {
-    return registry -> captchaJobs.ifAvailable(instance -> instance.worker().ifPresent(worker ->
-        new EngineGauges(worker.gate(), worker.breaker(), worker.planCheck()).bindTo(registry)));
+    return registry ->
+        captchaJobs.ifAvailable(
+            instance ->
+                instance
+                    .worker()
+                    .ifPresent(
+                        worker ->
+                            new EngineGauges(worker.gate(), worker.breaker(), worker.planCheck())
+                                .bindTo(registry)));
   }
 }

@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.URI;
@@ -27,6 +26,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 class BreakerAndPreflightTest {
 
   static final String GOOD_KEY = "breakerGoodKeyBREAKERgoodKey1234";
+
   /** Well-formed (32 characters) but unknown to the provider. */
   static final String UNKNOWN_KEY = "unknownKeyUNKNOWNkeyUNKNOWNkey12";
 
@@ -34,7 +34,13 @@ class BreakerAndPreflightTest {
 
   @BeforeAll
   static void start() {
-    sim = CaptchaAiSimulator.builder().account(GOOD_KEY, 5).timeScale(0.05).ipBan(1000, java.time.Duration.ofMinutes(5)).build().start();
+    sim =
+        CaptchaAiSimulator.builder()
+            .account(GOOD_KEY, 5)
+            .timeScale(0.05)
+            .ipBan(1000, java.time.Duration.ofMinutes(5))
+            .build()
+            .start();
   }
 
   @AfterAll
@@ -71,14 +77,24 @@ class BreakerAndPreflightTest {
   }
 
   @Test
-  void aNodeStartedWithARejectedKeyStartsWithTheBreakerOpenAndReportsDown(CapturedOutput output) throws Exception {
-    try (WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), UNKNOWN_KEY, Map.of())) {
-      HttpResponse<String> health = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.port() + "/actuator/health")).build(),
-          HttpResponse.BodyHandlers.ofString());
+  void aNodeStartedWithARejectedKeyStartsWithTheBreakerOpenAndReportsDown(CapturedOutput output)
+      throws Exception {
+    try (WorkerNode node =
+        WorkerNode.start(
+            EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), UNKNOWN_KEY, Map.of())) {
+      HttpResponse<String> health =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + node.port() + "/actuator/health"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
 
       assertThat(health.statusCode()).isEqualTo(503);
-      assertThat(health.body()).contains("\"DOWN\"").contains("ERROR_KEY_DOES_NOT_EXIST").doesNotContain(UNKNOWN_KEY);
+      assertThat(health.body())
+          .contains("\"DOWN\"")
+          .contains("ERROR_KEY_DOES_NOT_EXIST")
+          .doesNotContain(UNKNOWN_KEY);
       assertThat(node.bean(Breaker.class).openState()).isPresent();
       assertThat(output.getAll()).contains("rejected the API key").doesNotContain(UNKNOWN_KEY);
     }
@@ -91,25 +107,38 @@ class BreakerAndPreflightTest {
       Breaker breaker = node.bean(Breaker.class);
       breaker.open("ERROR_IP_NOT_ALLOWED", "test");
       Solves solves = new Solves(node);
-      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-1"), SolveState.FAILED).errorCode())
+      assertThat(
+              solves
+                  .awaitStatus(solves.turnstile("breaker-closed-1"), SolveState.FAILED)
+                  .errorCode())
           .isEqualTo("ERROR_IP_NOT_ALLOWED");
 
       assertThat(breaker.closeBreaker()).isTrue();
-      assertThat(solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveState.SOLVED).submits()).isEqualTo(1);
+      assertThat(
+              solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveState.SOLVED).submits())
+          .isEqualTo(1);
     }
   }
 
   @Test
   void anOperatorClosesTheBreakerThroughTheActuatorEndpoint() throws Exception {
-    try (WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY, Map.of())) {
+    try (WorkerNode node =
+        WorkerNode.start(
+            EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY, Map.of())) {
       node.bean(Breaker.class).open("ERROR_WRONG_USER_KEY", "test");
       HttpClient http = HttpClient.newHttpClient();
       URI uri = URI.create("http://127.0.0.1:" + node.port() + "/actuator/breaker");
 
-      HttpResponse<String> shown = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-      HttpResponse<String> closed = http.send(HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> shown =
+          http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> closed =
+          http.send(
+              HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
 
-      assertThat(shown.body()).contains("\"open\":true").contains("ERROR_WRONG_USER_KEY").doesNotContain(GOOD_KEY);
+      assertThat(shown.body())
+          .contains("\"open\":true")
+          .contains("ERROR_WRONG_USER_KEY")
+          .doesNotContain(GOOD_KEY);
       assertThat(closed.statusCode()).isEqualTo(200);
       assertThat(closed.body()).contains("\"open\":false").contains("\"closedNow\":true");
       assertThat(node.bean(Breaker.class).openState()).isEmpty();
@@ -118,16 +147,26 @@ class BreakerAndPreflightTest {
 
   @Test
   void aWorkerServingTheDashboardWithoutCredentialsRefusesToStartNamingBothProperties() {
-    assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
-            Map.of("captchajobs.dashboard.enabled", "true")))
+    assertThatThrownBy(
+            () ->
+                WorkerNode.start(
+                    EmbeddedPostgresSupport.newDatabase(),
+                    sim.baseUrl(),
+                    GOOD_KEY,
+                    Map.of("captchajobs.dashboard.enabled", "true")))
         .hasStackTraceContaining("captchajobs.dashboard.username")
         .hasStackTraceContaining("captchajobs.dashboard.password");
   }
 
   @Test
   void preflightRefusesACapAboveThePlan() {
-    assertThatThrownBy(() -> WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY,
-            Map.of("captchaai.threads", "10")))
+    assertThatThrownBy(
+            () ->
+                WorkerNode.start(
+                    EmbeddedPostgresSupport.newDatabase(),
+                    sim.baseUrl(),
+                    GOOD_KEY,
+                    Map.of("captchaai.threads", "10")))
         .hasStackTraceContaining("captchaai.threads=10 exceeds the plan's 5 threads");
   }
 }

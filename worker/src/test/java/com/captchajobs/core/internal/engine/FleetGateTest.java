@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +15,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release, reclaim. */
+/**
+ * The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release,
+ * reclaim.
+ */
 class FleetGateTest {
 
   HikariDataSource dataSource;
@@ -28,7 +31,8 @@ class FleetGateTest {
 
   @BeforeEach
   void freshDatabase() {
-    // pooled, as in production: a new backend per statement would measure PostgreSQL's fork, not the gate
+    // pooled, as in production: a new backend per statement would measure PostgreSQL's fork, not
+    // the gate
     dataSource = new HikariDataSource();
     dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
     dataSource.setMaximumPoolSize(30);
@@ -45,15 +49,19 @@ class FleetGateTest {
 
   UUID waitingSolve(int priority) {
     UUID id = UUID.randomUUID();
-    jdbc.update("INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
-        + " status, waiting_since) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', ?, 'WAITING_FOR_THREAD', now())",
-        id, "gate-" + id, priority);
+    jdbc.update(
+        "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
+            + " status, waiting_since) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', ?, 'WAITING_FOR_THREAD', now())",
+        id,
+        "gate-" + id,
+        priority);
     return id;
   }
 
   @Test
   void manyThreadsRacingForOneSlotNeverProduceTwoHolders() throws Exception {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     for (int i = 0; i < 300; i++) {
       waitingSolve(0);
@@ -67,37 +75,43 @@ class FleetGateTest {
     ExecutorService pool = Executors.newFixedThreadPool(24);
     List<Future<?>> runs = new ArrayList<>();
     for (int t = 0; t < 24; t++) {
-      runs.add(pool.submit(() -> {
-        go.await();
-        while (handed.get() < 300) {
-          List<FleetGate.Handoff> got = gate.dispatch();
-          for (FleetGate.Handoff h : got) {
-            try {
-              int now = holders.incrementAndGet();
-              maxHolders.accumulateAndGet(now, Math::max);
-              if (seen.putIfAbsent(h.solveId(), true) != null) {
-                problems.add("handed twice: " + h.solveId());
-              }
-              int inDb = jdbc.queryForObject(
-                  "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", Integer.class);
-              maxHolders.accumulateAndGet(inDb, Math::max);
-              holders.decrementAndGet();
-              jdbc.update("UPDATE captchajobs.solve SET status = 'SOLVED' WHERE id = ?", h.solveId());
-            } catch (RuntimeException e) {
-              problems.add(e.toString());
-            } finally {
-              if (!gate.release(h.solveId())) {
-                problems.add("release found no slot for " + h.solveId());
-              }
-              handed.incrementAndGet();
-            }
-          }
-          if (got.isEmpty() && gate.waiting() == 0) {
-            break;
-          }
-        }
-        return null;
-      }));
+      runs.add(
+          pool.submit(
+              () -> {
+                go.await();
+                while (handed.get() < 300) {
+                  List<FleetGate.Handoff> got = gate.dispatch();
+                  for (FleetGate.Handoff h : got) {
+                    try {
+                      int now = holders.incrementAndGet();
+                      maxHolders.accumulateAndGet(now, Math::max);
+                      if (seen.putIfAbsent(h.solveId(), true) != null) {
+                        problems.add("handed twice: " + h.solveId());
+                      }
+                      int inDb =
+                          jdbc.queryForObject(
+                              "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                              Integer.class);
+                      maxHolders.accumulateAndGet(inDb, Math::max);
+                      holders.decrementAndGet();
+                      jdbc.update(
+                          "UPDATE captchajobs.solve SET status = 'SOLVED' WHERE id = ?",
+                          h.solveId());
+                    } catch (RuntimeException e) {
+                      problems.add(e.toString());
+                    } finally {
+                      if (!gate.release(h.solveId())) {
+                        problems.add("release found no slot for " + h.solveId());
+                      }
+                      handed.incrementAndGet();
+                    }
+                  }
+                  if (got.isEmpty() && gate.waiting() == 0) {
+                    break;
+                  }
+                }
+                return null;
+              }));
     }
     go.countDown();
     for (Future<?> run : runs) {
@@ -113,7 +127,8 @@ class FleetGateTest {
 
   @Test
   void aFreedSlotGoesToTheHighestPriorityThenTheOldestWaitingSolve() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID oldLow = waitingSolve(0);
     UUID newLow = waitingSolve(0);
@@ -129,7 +144,8 @@ class FleetGateTest {
 
   @Test
   void releaseIsIdempotent() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID id = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(1);
@@ -141,22 +157,28 @@ class FleetGateTest {
 
   @Test
   void aSlotOfAServerThatLeftIsReclaimedUnlessItsTaskIsAlreadyAtTheProvider() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-dead");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-dead");
     gate.serverId(UUID.randomUUID()); // never registered: as if JobRunr had dropped it
     gate.resize(2);
     UUID notSubmitted = waitingSolve(0);
     UUID submitted = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(2);
-    jdbc.update("UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = '1' WHERE id = ?", submitted);
+    jdbc.update(
+        "UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = '1' WHERE id = ?", submitted);
 
     assertThat(gate.reclaim()).isEqualTo(1);
-    assertThat(jdbc.queryForList("SELECT solve_id FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", UUID.class))
+    assertThat(
+            jdbc.queryForList(
+                "SELECT solve_id FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                UUID.class))
         .containsExactly(submitted);
   }
 
   @Test
   void aSlotWhoseLeaseEndedIsReclaimed() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMillis(1), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMillis(1), "node-a");
     gate.resize(1);
     UUID id = waitingSolve(0);
     assertThat(gate.dispatch()).hasSize(1);
@@ -169,7 +191,8 @@ class FleetGateTest {
 
   @Test
   void aSlotHeldForALostSubmitStaysTakenUntilItsHoldEndsThoughTheSolveGaveItUp() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(1);
     UUID lost = waitingSolve(0);
     UUID next = waitingSolve(0);
@@ -187,7 +210,8 @@ class FleetGateTest {
 
   @Test
   void theCapacityBoundsTheSlotsHandedOut() {
-    FleetGate gate = new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
     gate.resize(5);
     gate.resize(3); // shrinking keeps the rows but hands out only the first three
     for (int i = 0; i < 6; i++) {

@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.FleetFigures;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -42,8 +41,12 @@ class FleetTest {
 
   @Test
   void threeWorkerJvmsNeverExceedThePlanAndSolveEverythingOnce() {
-    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(400), Duration.ofMillis(1200)).build().start()) {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(400), Duration.ofMillis(1200))
+            .build()
+            .start()) {
       String db = EmbeddedPostgresSupport.newDatabase();
       List<WorkerProcess> workers = new ArrayList<>();
       try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
@@ -56,7 +59,9 @@ class FleetTest {
         for (int i = 0; i < 60; i++) {
           ids.add(solves.turnstile("fleet-" + i));
         }
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+        await()
+            .atMost(Duration.ofMinutes(3))
+            .pollInterval(Duration.ofMillis(200))
             .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
 
         SimulatorStats stats = sim.stats();
@@ -74,8 +79,12 @@ class FleetTest {
 
   @Test
   void killingAWorkerMidRunLosesNoSolveSubmitsNothingTwiceAndFreesItsSlots() {
-    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(1500), Duration.ofMillis(3000)).build().start()) {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(1500), Duration.ofMillis(3000))
+            .build()
+            .start()) {
       String db = EmbeddedPostgresSupport.newDatabase();
       List<WorkerProcess> workers = new ArrayList<>();
       try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
@@ -88,21 +97,41 @@ class FleetTest {
         for (int i = 0; i < 30; i++) {
           ids.add(solves.turnstile("chaos-" + i));
         }
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-            .until(() -> ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count() >= 5);
-        int heldByVictim = solves.jdbc().queryForObject(
-            "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'", Integer.class);
+        await()
+            .atMost(Duration.ofMinutes(2))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count()
+                        >= 5);
+        int heldByVictim =
+            solves
+                .jdbc()
+                .queryForObject(
+                    "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'",
+                    Integer.class);
         workers.get(0).kill();
 
-        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
+        await()
+            .atMost(Duration.ofMinutes(4))
+            .pollInterval(Duration.ofMillis(500))
             .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
         SimulatorStats stats = sim.stats();
         assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
         assertThat(stats.submitsByPageUrl().values()).hasSize(30).allMatch(n -> n == 1L);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
-        await().atMost(Duration.ofSeconds(30)).until(() -> solves.jdbc().queryForObject(
-            "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL", Integer.class) == 0);
-        System.out.printf("[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved, one submit each%n",
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    solves
+                            .jdbc()
+                            .queryForObject(
+                                "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                                Integer.class)
+                        == 0);
+        System.out.printf(
+            "[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved, one submit each%n",
             heldByVictim);
       } finally {
         workers.forEach(WorkerProcess::close);
@@ -113,21 +142,37 @@ class FleetTest {
   static void printFigures(String run, Solves solves, SimulatorStats stats) {
     List<Double> handoff = FleetFigures.handoffDelays(solves.jdbc());
     List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
-    long solved = solves.jdbc().queryForObject("SELECT count(*) FROM captchajobs.solve WHERE status = 'SOLVED'", Long.class);
+    long solved =
+        solves
+            .jdbc()
+            .queryForObject(
+                "SELECT count(*) FROM captchajobs.solve WHERE status = 'SOLVED'", Long.class);
     System.out.printf("[fleet] %s%n", run);
-    System.out.printf("[fleet]   simulator max in flight: %d (cap %d)%n", stats.maxInFlight(), PLAN_THREADS);
-    System.out.printf("[fleet]   gate-slot utilisation under backlog: %.1f %%%n",
+    System.out.printf(
+        "[fleet]   simulator max in flight: %d (cap %d)%n", stats.maxInFlight(), PLAN_THREADS);
+    System.out.printf(
+        "[fleet]   gate-slot utilisation under backlog: %.1f %%%n",
         100 * FleetFigures.gateUtilisationUnderBacklog(solves.jdbc(), PLAN_THREADS));
-    System.out.printf("[fleet]   provider-thread utilisation under backlog: %.1f %%%n",
+    System.out.printf(
+        "[fleet]   provider-thread utilisation under backlog: %.1f %%%n",
         100 * FleetFigures.providerUtilisationUnderBacklog(solves.jdbc(), stats, PLAN_THREADS));
-    System.out.printf("[fleet]   freed slot -> next in.php: p50 %.3f s, p95 %.3f s (n=%d)%n",
-        FleetFigures.percentile(handoff, 0.5), FleetFigures.percentile(handoff, 0.95), handoff.size());
-    System.out.printf("[fleet]   poll lateness: p50 %.3f s, p95 %.3f s (n=%d)%n",
-        FleetFigures.percentile(lateness, 0.5), FleetFigures.percentile(lateness, 0.95), lateness.size());
-    System.out.printf("[fleet]   fetch lag (simulator): mean %.2f s, p95 %.2f s%n",
+    System.out.printf(
+        "[fleet]   freed slot -> next in.php: p50 %.3f s, p95 %.3f s (n=%d)%n",
+        FleetFigures.percentile(handoff, 0.5),
+        FleetFigures.percentile(handoff, 0.95),
+        handoff.size());
+    System.out.printf(
+        "[fleet]   poll lateness: p50 %.3f s, p95 %.3f s (n=%d)%n",
+        FleetFigures.percentile(lateness, 0.5),
+        FleetFigures.percentile(lateness, 0.95),
+        lateness.size());
+    System.out.printf(
+        "[fleet]   fetch lag (simulator): mean %.2f s, p95 %.2f s%n",
         stats.fetchLagMeanSeconds(), stats.fetchLagP95Seconds());
-    System.out.printf("[fleet]   in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f%n",
-        (double) stats.acceptedSubmits() / solved, (double) stats.resCalls() / solved,
+    System.out.printf(
+        "[fleet]   in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f%n",
+        (double) stats.acceptedSubmits() / solved,
+        (double) stats.resCalls() / solved,
         (double) FleetFigures.jobrunrJobs(solves.jdbc()) / solved);
   }
 }

@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.FleetFigures;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -28,31 +27,53 @@ class PollRhythmTest {
 
   @Test
   void pollsOfSolvesNeedingSeveralPollsAreMeasuredAgainstTheirIntendedInstants() {
-    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, 20)
-            .solveTime("turnstile", Duration.ofSeconds(6), Duration.ofSeconds(16)).build().start();
-        WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
-            "captchaai.threads", "20", "captchaai.first-poll-wait.TURNSTILE", "5s",
-            "captchaai.learn-after-solves", "1000"))) {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder()
+                .account(KEY, 20)
+                .solveTime("turnstile", Duration.ofSeconds(6), Duration.ofSeconds(16))
+                .build()
+                .start();
+        WorkerNode node =
+            WorkerNode.start(
+                EmbeddedPostgresSupport.newDatabase(),
+                sim.baseUrl(),
+                KEY,
+                Map.of(
+                    "captchaai.threads",
+                    "20",
+                    "captchaai.first-poll-wait.TURNSTILE",
+                    "5s",
+                    "captchaai.learn-after-solves",
+                    "1000"))) {
       Solves solves = new Solves(node);
       List<UUID> ids = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         ids.add(solves.turnstile("rhythm-" + i));
       }
-      await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(250))
           .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
 
       List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
       SimulatorStats stats = sim.stats();
       assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
       assertThat(lateness).hasSizeGreaterThan(ids.size());
-      System.out.printf("[rhythm] %d polls for %d solves: lateness p50 %.3f s, p95 %.3f s, max %.3f s%n",
-          lateness.size(), ids.size(), FleetFigures.percentile(lateness, 0.5),
-          FleetFigures.percentile(lateness, 0.95), FleetFigures.percentile(lateness, 1.0));
-      System.out.printf("[rhythm] in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f,"
+      System.out.printf(
+          "[rhythm] %d polls for %d solves: lateness p50 %.3f s, p95 %.3f s, max %.3f s%n",
+          lateness.size(),
+          ids.size(),
+          FleetFigures.percentile(lateness, 0.5),
+          FleetFigures.percentile(lateness, 0.95),
+          FleetFigures.percentile(lateness, 1.0));
+      System.out.printf(
+          "[rhythm] in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f,"
               + " fetch lag mean %.2f s p95 %.2f s%n",
-          (double) stats.acceptedSubmits() / ids.size(), (double) stats.resCalls() / ids.size(),
+          (double) stats.acceptedSubmits() / ids.size(),
+          (double) stats.resCalls() / ids.size(),
           (double) FleetFigures.jobrunrJobs(solves.jdbc()) / ids.size(),
-          stats.fetchLagMeanSeconds(), stats.fetchLagP95Seconds());
+          stats.fetchLagMeanSeconds(),
+          stats.fetchLagP95Seconds());
     }
   }
 }

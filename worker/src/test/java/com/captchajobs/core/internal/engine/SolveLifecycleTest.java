@@ -1,14 +1,13 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
-import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
@@ -41,11 +40,16 @@ class SolveLifecycleTest {
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
-    node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
-        "captchaai.first-poll-wait.TURNSTILE", "1s",
-        "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
-        "captchaai.stuck-after", "3s",
-        "logging.level.com.captchajobs", "DEBUG"));
+    node =
+        WorkerNode.start(
+            EmbeddedPostgresSupport.newDatabase(),
+            sim.baseUrl(),
+            KEY,
+            Map.of(
+                "captchaai.first-poll-wait.TURNSTILE", "1s",
+                "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                "captchaai.stuck-after", "3s",
+                "logging.level.com.captchajobs", "DEBUG"));
     solves = new Solves(node);
   }
 
@@ -75,26 +79,36 @@ class SolveLifecycleTest {
     assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(270)));
     assertThat(solved.submits()).isEqualTo(1);
     assertThat(submitsFor("lifecycle-1")).isEqualTo(1);
-    List<String> seen = solves.jdbc().queryForList(
-        "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+    List<String> seen =
+        solves
+            .jdbc()
+            .queryForList(
+                "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no",
+                String.class,
+                id);
     assertThat(seen).last().isEqualTo("SOLVED");
   }
 
   @Test
   void aPermanentCodeCostsOneInPhpCallAndEndsTheJobFailedWithoutRetry() {
-    UUID id = solves.enqueue("lifecycle-permanent", CaptchaType.TURNSTILE,
-        Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-permanent")));
+    UUID id =
+        solves.enqueue(
+            "lifecycle-permanent",
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-permanent")));
     Solve failed = solves.awaitStatus(id, SolveState.FAILED);
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(failed.errorClass()).isEqualTo(ErrorClass.REQUEST);
     UUID jobId = SolveJobs.enqueueJobId(id);
-    org.awaitility.Awaitility.await().until(() -> states(jobId).get(states(jobId).size() - 1).getName() == StateName.FAILED);
+    org.awaitility.Awaitility.await()
+        .until(() -> states(jobId).get(states(jobId).size() - 1).getName() == StateName.FAILED);
     List<JobState> history = states(jobId);
     assertThat(history).filteredOn(s -> s instanceof FailedState).hasSize(1);
     assertThat(history).noneMatch(s -> s instanceof ScheduledState);
     assertThat(node.bean(StorageProvider.class).getJobById(jobId).getLabels())
-        .containsExactly("TURNSTILE", "key:lifecycle-permanent", "error:ERROR_BAD_TOKEN_OR_PAGEURL");
+        .containsExactly(
+            "TURNSTILE", "key:lifecycle-permanent", "error:ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(sim.stats().rejectedSubmitsByCode()).containsKey("ERROR_BAD_TOKEN_OR_PAGEURL");
   }
 
@@ -120,8 +134,13 @@ class SolveLifecycleTest {
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(solved.submits()).isEqualTo(1);
     assertThat(submitsFor("lifecycle-transient-res")).isEqualTo(1);
-    List<String> outcomes = solves.jdbc().queryForList(
-        "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no", String.class, id);
+    List<String> outcomes =
+        solves
+            .jdbc()
+            .queryForList(
+                "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no",
+                String.class,
+                id);
     assertThat(outcomes).contains("HTTP_500");
   }
 
@@ -145,7 +164,8 @@ class SolveLifecycleTest {
     sim.injectNext(Endpoint.IN, Fault.SLOW); // a 2 s in.php call: a wide window for the race
     UUID id = solves.turnstile("lifecycle-concurrent");
     SubmitJob submitJob = node.bean(SubmitJob.class);
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
     List<java.util.concurrent.Future<?>> runs = new java.util.ArrayList<>();
     for (int i = 0; i < 4; i++) {
       runs.add(pool.submit(() -> submitJob.submit(id, 0)));
@@ -171,8 +191,15 @@ class SolveLifecycleTest {
   @Test
   void aCrashBetweenInPhpAndTheFirstPollResumesTheStoredTaskInsteadOfSubmittingAgain() {
     // Long first wait, so that the first poll job is still waiting when we "crash".
-    UUID id = solves.enqueue("lifecycle-crash", CaptchaType.RECAPTCHA_V3,
-        Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-crash")));
+    UUID id =
+        solves.enqueue(
+            "lifecycle-crash",
+            CaptchaType.RECAPTCHA_V3,
+            Map.of(
+                "sitekey",
+                "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                "pageUrl",
+                Solves.pageUrl("lifecycle-crash")));
     Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     // The crash: the poll job is lost, the row keeps the task id committed before it.
     node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
@@ -186,8 +213,15 @@ class SolveLifecycleTest {
 
   @Test
   void aSolveACrashLeftWithoutAnyJobIsResumedByTheRepairPass() {
-    UUID id = solves.enqueue("lifecycle-orphan", CaptchaType.RECAPTCHA_V3,
-        Map.of("sitekey", "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf", "pageUrl", Solves.pageUrl("lifecycle-orphan")));
+    UUID id =
+        solves.enqueue(
+            "lifecycle-orphan",
+            CaptchaType.RECAPTCHA_V3,
+            Map.of(
+                "sitekey",
+                "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                "pageUrl",
+                Solves.pageUrl("lifecycle-orphan")));
     Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     // The crash: the poll job is gone and nobody reruns the submit job.
     node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
@@ -200,21 +234,32 @@ class SolveLifecycleTest {
 
   @Test
   void anUnsolvableTaskIsSubmittedOnceMoreThenFails() {
-    UUID id = solves.enqueue("lifecycle-unsolvable", CaptchaType.TURNSTILE,
-        Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", "https://shop.example.test/unsolvable/lifecycle"));
+    UUID id =
+        solves.enqueue(
+            "lifecycle-unsolvable",
+            CaptchaType.TURNSTILE,
+            Map.of(
+                "sitekey",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "pageUrl",
+                "https://shop.example.test/unsolvable/lifecycle"));
     Solve failed = solves.awaitStatus(id, SolveState.FAILED, Duration.ofSeconds(90));
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
     assertThat(failed.errorClass()).isEqualTo(ErrorClass.UNSOLVABLE);
     assertThat(failed.submits()).isEqualTo(2);
-    assertThat(sim.stats().submitsByPageUrl().get("https://shop.example.test/unsolvable/lifecycle")).isEqualTo(2L);
+    assertThat(sim.stats().submitsByPageUrl().get("https://shop.example.test/unsolvable/lifecycle"))
+        .isEqualTo(2L);
   }
 
   @Test
   void theApiKeyAppearsNowhereInJobsTablesOrLogs(CapturedOutput output) {
     UUID ok = solves.turnstile("lifecycle-secrets-ok");
-    UUID bad = solves.enqueue("lifecycle-secrets-bad", CaptchaType.TURNSTILE,
-        Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-secrets-bad")));
+    UUID bad =
+        solves.enqueue(
+            "lifecycle-secrets-bad",
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("lifecycle-secrets-bad")));
     solves.awaitStatus(ok, SolveState.SOLVED);
     solves.awaitStatus(bad, SolveState.FAILED);
 
@@ -222,7 +267,11 @@ class SolveLifecycleTest {
     assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));
     assertThat(output.getAll()).contains("lifecycle-secrets-ok").doesNotContain(KEY);
     String token = solves.token(ok);
-    assertThat(solves.jdbc().queryForList("SELECT jobAsJson FROM captchajobs.jobrunr_jobs", String.class))
-        .isNotEmpty().noneMatch(json -> json.contains(token));
+    assertThat(
+            solves
+                .jdbc()
+                .queryForList("SELECT jobAsJson FROM captchajobs.jobrunr_jobs", String.class))
+        .isNotEmpty()
+        .noneMatch(json -> json.contains(token));
   }
 }

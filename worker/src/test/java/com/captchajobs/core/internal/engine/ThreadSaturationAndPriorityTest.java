@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.engine.SolveState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
@@ -26,11 +25,26 @@ class ThreadSaturationAndPriorityTest {
   @Test
   void zeroBalanceNeitherFailsTheSolveNorSpendsARetry() {
     // Another client uses the same key: the provider has 1 thread while our cap says 2.
-    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, 1)
-            .solveTime("turnstile", Duration.ofSeconds(2), Duration.ofSeconds(2)).build().start();
-        WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
-            "captchaai.threads", "2", "captchaai.preflight", "false",
-            "captchaai.first-poll-wait.TURNSTILE", "2s", "captchaai.thread-wait", "1s"))) {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder()
+                .account(KEY, 1)
+                .solveTime("turnstile", Duration.ofSeconds(2), Duration.ofSeconds(2))
+                .build()
+                .start();
+        WorkerNode node =
+            WorkerNode.start(
+                EmbeddedPostgresSupport.newDatabase(),
+                sim.baseUrl(),
+                KEY,
+                Map.of(
+                    "captchaai.threads",
+                    "2",
+                    "captchaai.preflight",
+                    "false",
+                    "captchaai.first-poll-wait.TURNSTILE",
+                    "2s",
+                    "captchaai.thread-wait",
+                    "1s"))) {
       Solves solves = new Solves(node);
       UUID a = solves.turnstile("saturation-a");
       UUID b = solves.turnstile("saturation-b");
@@ -49,33 +63,66 @@ class ThreadSaturationAndPriorityTest {
 
   @Test
   void aHighPrioritySolveEnqueuedBehindABacklogIsSubmittedBeforeIt() {
-    try (CaptchaAiSimulator sim = CaptchaAiSimulator.builder().account(KEY, 5)
-            .solveTime("turnstile", Duration.ofMillis(800), Duration.ofMillis(800)).build().start();
-        WorkerNode node = WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of(
-            "captchaai.threads", "1", "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder()
+                .account(KEY, 5)
+                .solveTime("turnstile", Duration.ofMillis(800), Duration.ofMillis(800))
+                .build()
+                .start();
+        WorkerNode node =
+            WorkerNode.start(
+                EmbeddedPostgresSupport.newDatabase(),
+                sim.baseUrl(),
+                KEY,
+                Map.of("captchaai.threads", "1", "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
       Solves solves = new Solves(node);
       SolveEnqueuer enqueuer = node.bean(SolveEnqueuer.class);
       List<UUID> backlog = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         backlog.add(solves.turnstile("backlog-" + i));
       }
-      await().atMost(Duration.ofSeconds(30)).until(() ->
-          backlog.stream().filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD).count() >= 3);
-      UUID urgent = enqueuer.enqueue("checkout-urgent", CaptchaType.TURNSTILE,
-          Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl("checkout-urgent")), 10, null).id();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  backlog.stream()
+                          .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+                          .count()
+                      >= 3);
+      UUID urgent =
+          enqueuer
+              .enqueue(
+                  "checkout-urgent",
+                  CaptchaType.TURNSTILE,
+                  Map.of(
+                      "sitekey",
+                      "0x4AAAAAAADnPIDROrmt1Wwj",
+                      "pageUrl",
+                      Solves.pageUrl("checkout-urgent")),
+                  10,
+                  null)
+              .id();
       // Once the urgent solve has reached the queue (parked, or straight through), every backlog
       // solve still waiting then must be submitted after it.
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(10))
           .until(() -> solves.get(urgent).status() != SolveState.QUEUED);
-      List<UUID> waitingWhenUrgentQueued = backlog.stream()
-          .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD).toList();
+      List<UUID> waitingWhenUrgentQueued =
+          backlog.stream()
+              .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+              .toList();
 
-      await().atMost(Duration.ofSeconds(90)).until(() ->
-          backlog.stream().allMatch(id -> solves.get(id).status().isFinal()) && solves.get(urgent).status().isFinal());
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  backlog.stream().allMatch(id -> solves.get(id).status().isFinal())
+                      && solves.get(urgent).status().isFinal());
       Solve first = solves.get(urgent);
       assertThat(waitingWhenUrgentQueued).isNotEmpty();
-      assertThat(waitingWhenUrgentQueued).allSatisfy(id ->
-          assertThat(solves.get(id).submittedAt()).isAfter(first.submittedAt()));
+      assertThat(waitingWhenUrgentQueued)
+          .allSatisfy(id -> assertThat(solves.get(id).submittedAt()).isAfter(first.submittedAt()));
     }
   }
 }

@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.notify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
@@ -35,8 +35,12 @@ class SolveNotificationsTest {
     dataSource.setUrl(url);
     Schema.defaultSchema().migrate(dataSource);
     repository = new SolveRepository(dataSource, Schema.defaultSchema());
-    notifications = new SolveNotifications(() -> DriverManager.getConnection(url),
-        id -> repository.find(id).map(Solve::status), Duration.ofMillis(200)).start();
+    notifications =
+        new SolveNotifications(
+                () -> DriverManager.getConnection(url),
+                id -> repository.find(id).map(Solve::status),
+                Duration.ofMillis(200))
+            .start();
     assertThat(notifications.awaitListening(Duration.ofSeconds(10))).isTrue();
   }
 
@@ -47,8 +51,16 @@ class SolveNotificationsTest {
 
   UUID insert(String businessKey) {
     UUID id = UUID.randomUUID();
-    repository.insertIfAbsent(new SolveRepository.NewSolve(id, businessKey, CaptchaType.TURNSTILE,
-        Map.of("sitekey", "k", "pageUrl", "https://a.test/"), "0".repeat(64), 0, null, UUID.randomUUID()));
+    repository.insertIfAbsent(
+        new SolveRepository.NewSolve(
+            id,
+            businessKey,
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "k", "pageUrl", "https://a.test/"),
+            "0".repeat(64),
+            0,
+            null,
+            UUID.randomUUID()));
     return id;
   }
 
@@ -60,8 +72,16 @@ class SolveNotificationsTest {
     notifications.subscribe(id, seen::add);
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
 
-    repository.insertIfAbsent(new SolveRepository.NewSolve(id, "notify-1", CaptchaType.TURNSTILE,
-        Map.of("sitekey", "k", "pageUrl", "https://a.test/"), "0".repeat(64), 0, null, UUID.randomUUID()));
+    repository.insertIfAbsent(
+        new SolveRepository.NewSolve(
+            id,
+            "notify-1",
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "k", "pageUrl", "https://a.test/"),
+            "0".repeat(64),
+            0,
+            null,
+            UUID.randomUUID()));
     repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID());
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
@@ -71,20 +91,22 @@ class SolveNotificationsTest {
   }
 
   @Test
-  void afterALostConnectionItReconnectsAndSubscribersGetTheCurrentStatusOfTheRow() throws Exception {
+  void afterALostConnectionItReconnectsAndSubscribersGetTheCurrentStatusOfTheRow()
+      throws Exception {
     UUID id = insert("notify-2");
     List<SolveState> seen = new CopyOnWriteArrayList<>();
     AutoCloseable subscription = notifications.subscribe(id, seen::add);
     List<Boolean> reconnects = new CopyOnWriteArrayList<>();
-    notifications.addListener(new SolveNotifications.Listener() {
-      @Override
-      public void onStatus(UUID solveId, SolveState status) {}
+    notifications.addListener(
+        new SolveNotifications.Listener() {
+          @Override
+          public void onStatus(UUID solveId, SolveState status) {}
 
-      @Override
-      public void onReconnect() {
-        reconnects.add(true);
-      }
-    });
+          @Override
+          public void onReconnect() {
+            reconnects.add(true);
+          }
+        });
 
     notifications.dropConnection();
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());

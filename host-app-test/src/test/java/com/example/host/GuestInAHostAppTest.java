@@ -41,6 +41,7 @@ class GuestInAHostAppTest {
 
   static final String KEY = "hostapp0hostapp0hostapp0hostapp0";
   static final String WORKER = "host-test-worker";
+  static final Path WORKER_JAR = Path.of("..", "worker", "target", "captchajobs-worker.jar");
 
   static CaptchaAiSimulator simulator;
   static WorkerProcess worker;
@@ -48,33 +49,26 @@ class GuestInAHostAppTest {
   static JdbcTemplate jdbc;
 
   @BeforeAll
-  static void startWorkerThenHost() {
+  static void startHostThenWorker() {
     simulator = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.1).build().start();
     String url = EmbeddedPostgresSupport.newDatabase();
-    worker =
-        WorkerProcess.startJar(
-                Path.of("..", "worker", "target", "captchajobs-worker.jar"),
-                WORKER,
-                url,
-                simulator.baseUrl(),
-                KEY,
-                Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s"))
-            .awaitUp();
-    host =
-        new SpringApplicationBuilder(HostApplication.class)
-            .properties(
-                Map.of(
-                    "spring.datasource.url", url,
-                    "server.port", "0",
-                    "server.address", "127.0.0.1",
-                    "jobrunr.background-job-server.enabled", "true",
-                    "jobrunr.background-job-server.poll-interval-in-seconds", "5",
-                    "jobrunr.jobs.default-number-of-retries", "1",
-                    "jobrunr.jobs.retry-back-off-time-seed", "1",
-                    "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
-                    "management.endpoints.web.exposure.include", "health"))
-            .run();
+    host = new SpringApplicationBuilder(HostApplication.class).properties(hostProperties(url)).run();
     jdbc = new JdbcTemplate(host.getBean(javax.sql.DataSource.class));
+    worker = WorkerProcess.startJar(WORKER_JAR, WORKER, url, simulator.baseUrl(), KEY,
+        Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
+  }
+
+  static Map<String, Object> hostProperties(String url) {
+    return Map.of(
+        "spring.datasource.url", url,
+        "server.port", "0",
+        "server.address", "127.0.0.1",
+        "jobrunr.background-job-server.enabled", "true",
+        "jobrunr.background-job-server.poll-interval-in-seconds", "5",
+        "jobrunr.jobs.default-number-of-retries", "1",
+        "jobrunr.jobs.retry-back-off-time-seed", "1",
+        "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
+        "management.endpoints.web.exposure.include", "health");
   }
 
   @AfterAll

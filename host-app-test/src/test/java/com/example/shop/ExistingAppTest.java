@@ -42,6 +42,14 @@ class ExistingAppTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     String db = EmbeddedPostgresSupport.newDatabase();
+    shop =
+        new SpringApplicationBuilder(ShopApplication.class)
+            .properties(
+                Map.of(
+                    "spring.datasource.url", db,
+                    "server.port", "0",
+                    "captchajobs.worker.enabled", "false"))
+            .run();
     worker =
         WorkerProcess.startJar(
                 Path.of("..", "worker", "target", "captchajobs-worker.jar"),
@@ -51,14 +59,6 @@ class ExistingAppTest {
                 KEY,
                 Map.of("captchaai.first-poll-wait.TURNSTILE", "1s"))
             .awaitUp();
-    shop =
-        new SpringApplicationBuilder(ShopApplication.class)
-            .properties(
-                Map.of(
-                    "spring.datasource.url", db,
-                    "server.port", "0",
-                    "captchajobs.worker.enabled", "false"))
-            .run();
     solves = shop.getBean(Solves.class);
   }
 

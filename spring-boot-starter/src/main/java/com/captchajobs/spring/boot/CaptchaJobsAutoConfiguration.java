@@ -4,8 +4,13 @@ import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.internal.engine.EngineEvents;
 import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -14,6 +19,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Wires {@link CaptchaJobs} from the application's {@link DataSource} and the {@code captchaai.*}
@@ -31,6 +37,9 @@ import org.springframework.core.env.Environment;
   WebhookProperties.class
 })
 public class CaptchaJobsAutoConfiguration {
+
+  private static final String BEAN_NAME = "captchaJobs";
+  private static final String HOST_JOBRUNR_STORAGE = "org.jobrunr.storage.StorageProvider";
 
   /** The key is also read from this environment variable (relaxed binding alone would not). */
   public static final String API_KEY_ENV = "CAPTCHAAI_API_KEY";
@@ -89,6 +98,34 @@ public class CaptchaJobsAutoConfiguration {
       builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
     }
     return builder.build();
+  }
+
+  /**
+   * In an application with JobRunr of its own, its storage is set up before ours: JobRunr 8.7
+   * looks for its migrations table by name in every schema, so on a fresh database it would take
+   * our {@code <schema>.jobrunr_migrations} for its own if ours came first.
+   */
+  @Bean
+  static BeanFactoryPostProcessor captchaJobsAfterTheApplicationsJobRunr() {
+    return beanFactory -> {
+      ClassLoader loader = beanFactory.getBeanClassLoader();
+      if (!ClassUtils.isPresent(HOST_JOBRUNR_STORAGE, loader)
+          || !beanFactory.containsBeanDefinition(BEAN_NAME)) {
+        return;
+      }
+      Class<?> storage = ClassUtils.resolveClassName(HOST_JOBRUNR_STORAGE, loader);
+      String[] names = beanFactory.getBeanNamesForType(storage, true, false);
+      if (names.length == 0) {
+        return;
+      }
+      BeanDefinition ours = beanFactory.getBeanDefinition(BEAN_NAME);
+      Set<String> dependsOn = new LinkedHashSet<>();
+      if (ours.getDependsOn() != null) {
+        dependsOn.addAll(List.of(ours.getDependsOn()));
+      }
+      dependsOn.addAll(List.of(names));
+      ours.setDependsOn(dependsOn.toArray(String[]::new));
+    };
   }
 
   @Bean

@@ -1,0 +1,80 @@
+package com.example.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.worker.testing.WorkerProcess;
+import java.util.HashMap;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A host meeting a database on which a CaptchaJobs worker node already created its schema. Its
+ * Flyway starts as if we were not there. Its JobRunr, if it never ran on this database, needs
+ * {@code jobrunr.database.table-prefix=public.}: JobRunr 8.7 otherwise finds our {@code
+ * captchajobs.jobrunr_migrations} by name and takes it for its own (docs/architecture.md).
+ */
+class HostStartingAfterOurWorkerTest {
+
+  static final String KEY = "afterwkr0afterwkr0afterwkr0after";
+
+  static CaptchaAiSimulator simulator;
+  static WorkerProcess worker;
+  static String url;
+
+  @BeforeAll
+  static void startOurWorkerOnAFreshDatabase() {
+    simulator = CaptchaAiSimulator.builder().account(KEY, 2).timeScale(0.1).build().start();
+    url = EmbeddedPostgresSupport.newDatabase();
+    worker = WorkerProcess.startJar(GuestInAHostAppTest.WORKER_JAR, "after-worker", url,
+        simulator.baseUrl(), KEY, Map.of("captchaai.threads", "2")).awaitUp();
+  }
+
+  @AfterAll
+  static void stop() {
+    worker.close();
+    simulator.close();
+  }
+
+  @Test
+  void aHostsFlywayStartingAfterOurWorkerKeepsItsOwnHistoryInPublic() {
+    Map<String, Object> props = new HashMap<>(GuestInAHostAppTest.hostProperties(url));
+    props.put("spring.autoconfigure.exclude",
+        "org.jobrunr.spring.autoconfigure.JobRunrAutoConfiguration,"
+            + "org.jobrunr.spring.autoconfigure.storage.JobRunrSqlStorageAutoConfiguration,"
+            + "org.jobrunr.spring.autoconfigure.metrics.JobRunrMetricsAutoConfiguration");
+    try (ConfigurableApplicationContext host =
+        new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
+      JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
+
+      assertThat(jdbc.queryForList(
+              "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
+              String.class))
+          .containsExactly("1");
+      assertThat(jdbc.queryForObject("SELECT count(*) FROM public.host_order", Long.class)).isZero();
+    }
+  }
+
+  @Test
+  void aHostsFirstEverJobRunrStartingAfterOurWorkerStartsWithThePublicPrefix() {
+    Map<String, Object> props = new HashMap<>(GuestInAHostAppTest.hostProperties(url));
+    props.put("jobrunr.database.table-prefix", "public.");
+    try (ConfigurableApplicationContext host =
+        new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
+      JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
+
+      assertThat(jdbc.queryForObject(
+              "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+                  + " AND table_name = 'jobrunr_jobs'",
+              Long.class))
+          .isEqualTo(1);
+    }
+  }
+}

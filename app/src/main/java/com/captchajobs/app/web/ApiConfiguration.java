@@ -31,6 +31,18 @@ public class ApiConfiguration {
     return registration;
   }
 
+  /** The frame of the OpenAPI description at {@code /v3/api-docs}. */
+  @Bean
+  public io.swagger.v3.oas.models.OpenAPI captchaJobsOpenApi() {
+    return ApiDescription.base();
+  }
+
+  /** Request bodies, examples and every answer of the OpenAPI description. */
+  @Bean
+  public org.springdoc.core.customizers.OpenApiCustomizer captchaJobsOpenApiCustomizer() {
+    return ApiDescription.customizer();
+  }
+
   /** Sends server-sent events off the notification thread. */
   @Bean(destroyMethod = "shutdownNow")
   public ExecutorService captchaJobsSseExecutor() {

@@ -109,6 +109,17 @@ public final class CaptchaJobs implements AutoCloseable {
   }
 
   /**
+   * CaptchaJobs' own JobRunr jobs by state ({@code AWAITING}, {@code SCHEDULED}, {@code ENQUEUED},
+   * {@code PROCESSING}, {@code FAILED}, {@code SUCCEEDED}, {@code DELETED}), never a host's; one
+   * query per call, so callers that poll it should cache it.
+   */
+  public Map<String, Long> jobCounts() {
+    return part(org.jobrunr.storage.StorageProvider.class)
+        .map(OwnJobRunr::jobCounts)
+        .orElse(Map.of());
+  }
+
+  /**
    * One of the engine's parts by type (repository, enqueuer, gate, breaker, JobRunr storage, ...),
    * for tools and tests that look inside. Not API: the types are internal and may change.
    */

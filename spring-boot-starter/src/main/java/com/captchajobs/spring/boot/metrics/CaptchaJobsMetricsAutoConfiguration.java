@@ -45,7 +45,11 @@ public class CaptchaJobsMetricsAutoConfiguration {
                     .worker()
                     .ifPresent(
                         worker ->
-                            new EngineGauges(worker.gate(), worker.breaker(), worker.planCheck())
+                            new EngineGauges(
+                                    worker.gate(),
+                                    worker.breaker(),
+                                    worker.planCheck(),
+                                    instance::jobCounts)
                                 .bindTo(registry)));
   }
 }

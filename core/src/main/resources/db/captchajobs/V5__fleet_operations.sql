@@ -14,3 +14,6 @@ CREATE INDEX captchajobs_solve_created ON solve (created_at DESC, id);
 ALTER TABLE solve ADD COLUMN requeues            integer NOT NULL DEFAULT 0;
 ALTER TABLE solve ADD COLUMN requeued_at         timestamptz;
 ALTER TABLE solve ADD COLUMN requeued_error_code varchar(64);
+
+-- Dead solves of the last minutes, for the fleet gauge captchajobs.solves.failed.recent.
+CREATE INDEX captchajobs_solve_failed ON solve (updated_at) WHERE status = 'FAILED';

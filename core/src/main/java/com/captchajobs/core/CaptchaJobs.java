@@ -11,6 +11,7 @@ import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
 import com.captchajobs.core.internal.engine.Schema;
+import com.captchajobs.core.internal.engine.SolveBrowser;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveJobs;
@@ -378,7 +379,8 @@ public final class CaptchaJobs implements AutoCloseable {
                     notifications,
                     solves.enqueuer(),
                     jobRunr.scheduler(),
-                    jobRunr.storage()));
+                    jobRunr.storage(),
+                    new SolveBrowser(dataSource, named)));
         Worker worker = null;
         if (client != null || apiKey != null) {
           worker =

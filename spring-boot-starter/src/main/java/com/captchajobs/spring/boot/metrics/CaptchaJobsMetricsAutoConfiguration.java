@@ -2,6 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.engine.SolveBrowser;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -49,7 +50,15 @@ public class CaptchaJobsMetricsAutoConfiguration {
                                     worker.gate(),
                                     worker.breaker(),
                                     worker.planCheck(),
-                                    instance::jobCounts)
+                                    instance::jobCounts,
+                                    () ->
+                                        instance
+                                            .part(SolveBrowser.class)
+                                            .map(
+                                                b ->
+                                                    b.failedWithin(
+                                                        EngineGauges.DEAD_SOLVES_WINDOW))
+                                            .orElse(0L))
                                 .bindTo(registry)));
   }
 }

@@ -36,31 +36,36 @@ public final class EngineGauges implements MeterBinder {
   private final FleetGate gate;
   private final Breaker breaker;
   private final PlanCheck planCheck;
-  private final Supplier<Map<String, Long>> jobCounts;
 
   private final Cached<FleetGate.Reading> reading;
   private final Cached<Map<String, Long>> jobs;
   private final Cached<Boolean> breakerOpen;
+  private final Cached<Long> deadSolves;
+
+  /** The window of {@code captchajobs.solves.failed.recent}. */
+  public static final Duration DEAD_SOLVES_WINDOW = Duration.ofMinutes(10);
 
   public EngineGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
-    this(gate, breaker, planCheck, Map::of);
+    this(gate, breaker, planCheck, Map::of, () -> 0L);
   }
 
   /**
    * @param jobCounts CaptchaJobs' jobs by state ({@code CaptchaJobs::jobCounts})
+   * @param deadSolves solves that ended FAILED within {@link #DEAD_SOLVES_WINDOW}
    */
   public EngineGauges(
       FleetGate gate,
       Breaker breaker,
       PlanCheck planCheck,
-      Supplier<Map<String, Long>> jobCounts) {
+      Supplier<Map<String, Long>> jobCounts,
+      Supplier<Long> deadSolves) {
     this.gate = gate;
     this.breaker = breaker;
     this.planCheck = planCheck;
-    this.jobCounts = jobCounts;
     this.reading = new Cached<>(() -> gate.read(REPORTER_LEASE));
     this.jobs = new Cached<>(jobCounts);
     this.breakerOpen = new Cached<>(() -> breaker.openState().isPresent());
+    this.deadSolves = new Cached<>(deadSolves);
   }
 
   @Override
@@ -100,6 +105,13 @@ public final class EngineGauges implements MeterBinder {
           .tag("state", state)
           .register(registry);
     }
+    gauge(
+        registry,
+        "captchajobs.solves.failed.recent",
+        "fleet: solves that ended FAILED in the last 10 minutes (published by the reporter, 0"
+            + " elsewhere)",
+        this,
+        g -> g.reading.get().reporter() ? g.deadSolves.get() : 0);
     gauge(
         registry,
         "captchajobs.breaker.open",

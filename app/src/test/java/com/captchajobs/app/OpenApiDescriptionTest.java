@@ -41,7 +41,13 @@ class OpenApiDescriptionTest {
           "POST /api/solves", Set.of("200", "202", "400", "401", "409", "413", "415"),
           "GET /api/solves/{id}", Set.of("200", "401", "404"),
           "POST /api/solves/{id}/claim", Set.of("200", "401", "404", "409", "410"),
-          "GET /api/solves/{id}/events", Set.of("200", "401", "404"));
+          "GET /api/solves/{id}/events", Set.of("200", "401", "404"),
+          "GET /api/admin/solves", Set.of("200", "400", "401", "403"),
+          "GET /api/admin/batches/{batch}", Set.of("200", "401", "403", "404"),
+          "GET /api/admin/gate", Set.of("200", "401", "403"),
+          "GET /api/admin/breakers", Set.of("200", "401", "403"),
+          "DELETE /api/admin/breakers/{keyFingerprint}", Set.of("200", "401", "403", "404"),
+          "POST /api/admin/solves/{id}/requeue", Set.of("202", "401", "403", "404", "409"));
 
   static ConfigurableApplicationContext app;
   static JsonNode served;
@@ -53,10 +59,14 @@ class OpenApiDescriptionTest {
         AppApplication.builder()
             .properties(
                 Map.of(
-                    "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
-                    "server.port", "0",
-                    "server.address", "127.0.0.1",
-                    "captchajobs.api.tokens", TestApps.API_TOKEN))
+                    "spring.datasource.url",
+                    EmbeddedPostgresSupport.newDatabase(),
+                    "server.port",
+                    "0",
+                    "server.address",
+                    "127.0.0.1",
+                    "captchajobs.api.tokens",
+                    TestApps.API_TOKEN))
             .run();
     Api api = new Api(TestApps.port(app), null);
     HttpResponse<String> r = api.send(api.request("/v3/api-docs", null).GET().build());
@@ -123,8 +133,7 @@ class OpenApiDescriptionTest {
   @Test
   void theEnqueueBodyHasOneExampleForEveryCaptchaType() {
     JsonNode examples =
-        served
-            .at("/paths/~1api~1solves/post/requestBody/content/application~1json/examples");
+        served.at("/paths/~1api~1solves/post/requestBody/content/application~1json/examples");
     Set<String> names = new TreeSet<>();
     examples.propertyNames().forEach(names::add);
     assertThat(names)

@@ -6,12 +6,12 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.internal.engine.FirstPollWaits;
 import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
 import com.captchajobs.core.internal.engine.Schema;
-import com.captchajobs.core.internal.engine.SolveBrowser;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveJobs;
@@ -368,9 +368,15 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications =
             SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
+        OperatorQueries operatorQueries = new OperatorQueries(dataSource, named);
         Solves solves =
             new Solves(
-                new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
+                new SolveEnqueuer(repository, jobs),
+                repository,
+                notifications,
+                clock,
+                events,
+                operatorQueries);
         List<Object> inside =
             new ArrayList<>(
                 List.of(
@@ -380,7 +386,7 @@ public final class CaptchaJobs implements AutoCloseable {
                     solves.enqueuer(),
                     jobRunr.scheduler(),
                     jobRunr.storage(),
-                    new SolveBrowser(dataSource, named)));
+                    operatorQueries));
         Worker worker = null;
         if (client != null || apiKey != null) {
           worker =

@@ -29,9 +29,9 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 
 /**
  * The OpenAPI 3 description of the REST API, served at {@code /v3/api-docs} and committed as {@code
- * docs/openapi.json}. springdoc finds the paths and methods in the controllers; this class adds what
- * it cannot see: the hand-read request body with one example per captcha type, and every answer,
- * the problem+json ones included, per operation.
+ * docs/openapi.json}. springdoc finds the paths and methods in the controllers; this class adds
+ * what it cannot see: the hand-read request body with one example per captcha type, and every
+ * answer, the problem+json ones included, per operation.
  */
 final class ApiDescription {
 
@@ -87,9 +87,68 @@ final class ApiDescription {
                 case "/api/solves/{id}" -> status(item.getGet());
                 case "/api/solves/{id}/claim" -> claim(item.getPost());
                 case "/api/solves/{id}/events" -> events(item.getGet());
+                case "/api/admin/solves" -> admin(item.getGet(), "listSolves", "400");
+                case "/api/admin/batches/{batch}" -> admin(item.getGet(), "batchSummary", "404");
+                case "/api/admin/gate" -> admin(item.getGet(), "gate");
+                case "/api/admin/breakers" -> admin(item.getGet(), "breakers");
+                case "/api/admin/breakers/{keyFingerprint}" ->
+                    admin(item.getDelete(), "closeBreaker", "404");
+                case "/api/admin/solves/{id}/requeue" ->
+                    admin(item.getPost(), "requeueSolve", "404", "409");
                 default -> {}
               }
             });
+  }
+
+  /**
+   * An operator view: its 2xx as springdoc found it (as application/json), 401, 403 for a token
+   * that is not an operator's, and the given problems.
+   */
+  private static void admin(Operation op, String operationId, String... problems) {
+    if (op == null) {
+      return;
+    }
+    op.operationId(operationId)
+        .addTagsItem("operator")
+        .description("Operator view: needs one of captchajobs.api.operator-tokens.");
+    ApiResponses responses = new ApiResponses();
+    String ok = "requeueSolve".equals(operationId) ? "202" : "200";
+    ApiResponse found = found(op, ok.equals("202") ? "The solve, queued afresh" : "The view");
+    responses.addApiResponse(ok, found);
+    responses.addApiResponse("401", unauthorized());
+    responses.addApiResponse(
+        "403",
+        problem(
+            "An API token that is not an operator's",
+            403,
+            "Forbidden",
+            "Authorization",
+            "the operator views need one of captchajobs.api.operator-tokens",
+            Map.of()));
+    for (String code : problems) {
+      responses.addApiResponse(
+          code,
+          switch (code) {
+            case "400" ->
+                problem(
+                    "A bad filter or page, naming it",
+                    400,
+                    "Invalid request",
+                    "status",
+                    "status must be one of QUEUED, ...",
+                    Map.of());
+            case "404" -> notFound();
+            default ->
+                problem(
+                    "The solve is not FAILED",
+                    409,
+                    "Not failed",
+                    null,
+                    "only a FAILED solve can be requeued; this one is SOLVED",
+                    Map.of());
+          });
+    }
+    op.responses(responses);
   }
 
   private static void enqueue(Operation op) {
@@ -103,7 +162,8 @@ final class ApiDescription {
                 + " A request returns at once; a worker node does the solving.");
     MediaType body = new MediaType().schema(ref("SolveRequest"));
     examples().forEach((type, example) -> body.addExamples(type.name(), example));
-    op.requestBody(new RequestBody().required(true).content(new Content().addMediaType(JSON, body)));
+    op.requestBody(
+        new RequestBody().required(true).content(new Content().addMediaType(JSON, body)));
     Header location =
         new Header().description("/api/solves/{id}").schema(new StringSchema().format("uri"));
     op.responses(
@@ -252,7 +312,13 @@ final class ApiDescription {
 
   /** The 200 springdoc derived from the return type, as application/json. */
   private static ApiResponse found(Operation op, String description) {
-    ApiResponse ok = op.getResponses() == null ? null : op.getResponses().get("200");
+    ApiResponse ok =
+        op.getResponses() == null
+            ? null
+            : op.getResponses().values().stream()
+                .filter(r -> r.getContent() != null)
+                .findFirst()
+                .orElse(null);
     Schema<?> schema = null;
     if (ok != null && ok.getContent() != null) {
       schema =
@@ -302,7 +368,10 @@ final class ApiDescription {
         m.put("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj");
         m.put("pageUrl", "https://example.com/login");
       }
-      case IMAGE -> m.put("body", "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
+      case IMAGE ->
+          m.put(
+              "body",
+              "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
       case CLOUDFLARE_CHALLENGE -> {
         m.put("pageUrl", "https://example.com/");
         m.put("proxy", "user:password@203.0.113.7:3128");
@@ -403,8 +472,7 @@ final class ApiDescription {
   private static ApiResponse json(String description, Schema<?> schema, Object example) {
     return new ApiResponse()
         .description(description)
-        .content(
-            new Content().addMediaType(JSON, new MediaType().schema(schema).example(example)));
+        .content(new Content().addMediaType(JSON, new MediaType().schema(schema).example(example)));
   }
 
   private static Map<String, Object> acceptedExample(String status) {

@@ -30,9 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Grafana dashboard ({@code ops/grafana/}) and the alert rules ({@code ops/prometheus/}) name
- * only metrics a worker really exports: a worker runs solves against the simulator (some wait for
- * a thread, some meet ERROR_ZERO_BALANCE, one is claimed), then every metric of every panel and
- * rule expression must be in its {@code /actuator/prometheus} output with the labels the expression
+ * only metrics a worker really exports: a worker runs solves against the simulator (some wait for a
+ * thread, some meet ERROR_ZERO_BALANCE, one is claimed), then every metric of every panel and rule
+ * expression must be in its {@code /actuator/prometheus} output with the labels the expression
  * groups or filters by, and every exact label value it filters on.
  */
 class DashboardAndAlertMetricsTest {
@@ -43,11 +43,11 @@ class DashboardAndAlertMetricsTest {
 
   static final Pattern METRIC = Pattern.compile("\\bcaptchajobs_[a-z_]+");
   static final Pattern BY = Pattern.compile("\\bby\\s*\\(([^)]*)\\)");
-  static final Pattern MATCHER =
-      Pattern.compile("(captchajobs_[a-z_]+)\\{([^}]*)}");
+  static final Pattern MATCHER = Pattern.compile("(captchajobs_[a-z_]+)\\{([^}]*)}");
   static final Pattern EQUALS = Pattern.compile("([a-z_]+)\\s*=\\s*\"([^\"]*)\"");
   static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s");
-  static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+  static final Pattern LABEL =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   @Test
   void everyMetricOfTheDashboardAndTheAlertRulesIsExportedWithItsLabels() throws IOException {
@@ -107,7 +107,8 @@ class DashboardAndAlertMetricsTest {
               "captchaai.first-poll-wait.TURNSTILE", "1s");
       try (WorkerNode node =
           WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, props)) {
-        // the provider now has fewer threads than our cap: the third submit meets ERROR_ZERO_BALANCE
+        // the provider now has fewer threads than our cap: the third submit meets
+        // ERROR_ZERO_BALANCE
         sim.setThreads(KEY, 2);
         Solves solves = new Solves(node);
         List<UUID> ids = new ArrayList<>();

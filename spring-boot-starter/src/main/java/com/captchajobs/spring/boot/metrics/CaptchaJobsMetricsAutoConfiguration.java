@@ -2,7 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.internal.engine.EngineEvents;
-import com.captchajobs.core.internal.engine.SolveBrowser;
+import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -53,11 +53,10 @@ public class CaptchaJobsMetricsAutoConfiguration {
                                     instance::jobCounts,
                                     () ->
                                         instance
-                                            .part(SolveBrowser.class)
+                                            .part(OperatorQueries.class)
                                             .map(
                                                 b ->
-                                                    b.failedWithin(
-                                                        EngineGauges.DEAD_SOLVES_WINDOW))
+                                                    b.failedWithin(EngineGauges.DEAD_SOLVES_WINDOW))
                                             .orElse(0L))
                                 .bindTo(registry)));
   }

@@ -70,7 +70,14 @@ public final class SolveJobs {
    * intended instant itself; when that is closer than the lead it is enqueued at once.
    */
   public UUID poll(Solve solve, int submitNo, int pollNo, Instant intendedAt) {
-    UUID id = pollJobId(solve.id(), submitNo, pollNo);
+    return poll(pollJobId(solve.id(), submitNo, pollNo), solve, submitNo, pollNo, intendedAt);
+  }
+
+  /**
+   * A poll job under a given id: a resumed task's first poll gets a fresh one, since a job of the
+   * derived id may exist already, ended (JobRunr would skip the new one).
+   */
+  public UUID poll(UUID id, Solve solve, int submitNo, int pollNo, Instant intendedAt) {
     Instant scheduleAt = intendedAt.minus(pollLead);
     create(
         aJob()

@@ -158,6 +158,21 @@ public final class SolveRepository {
         id);
   }
 
+  /**
+   * After a task id that could not be stored: no run of the submit job may call in.php before
+   * {@code hold} ends (the submit lock is extended), the code kept for the record.
+   */
+  public void holdAfterLostTaskId(UUID id, Duration hold, String code) {
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = now() + ? * interval '1 millisecond',"
+            + " not_before = now() + ? * interval '1 millisecond', error_code = ?,"
+            + " error_class = 'TRANSIENT', updated_at = now() WHERE id = ? AND task_id IS NULL",
+        hold.toMillis(),
+        hold.toMillis(),
+        code,
+        id);
+  }
+
   /** Counts a res.php call that did not end the solve; {@code nextJobId} is the next poll. */
   public void markPolled(UUID id, Instant now, UUID nextJobId) {
     db.update(
@@ -263,22 +278,77 @@ public final class SolveRepository {
         now);
   }
 
+  /** A solve the repair pass found without a live job; {@code repairs} names its next job. */
+  public record Stuck(Solve solve, int repairs) {}
+
   /**
-   * Solves that should be moving, have not changed since {@code before}, and have no live JobRunr
-   * job (none recorded, or it ended, or it is gone): a crash left them without one.
+   * Unfinished solves without a live JobRunr job (none recorded, or it ended, or it is gone), one
+   * page after the keyset ({@code afterUpdatedAt}, {@code afterId}), oldest first. QUEUED and
+   * SUBMITTED rows qualify once unchanged for {@code quiet} (database clock): the moment between
+   * storing a job id and creating the job is not a wedge. WAITING_FOR_THREAD rows are parked on
+   * purpose and qualify only once past their deadline, {@code deadline} after creation.
    */
-  public List<Solve> findStuck(Instant before, int limit) {
+  public List<Stuck> findStuck(
+      Duration quiet, Duration deadline, Instant afterUpdatedAt, UUID afterId, int limit) {
     return db.query(
         "SELECT "
             + COLUMNS
-            + " FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'SUBMITTED')"
-            + " AND s.updated_at < ? AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
-            + "   WHERE j.id::text = s.job_id::text"
+            + ", repairs FROM captchajobs.solve s"
+            + " WHERE (s.status IN ('QUEUED', 'SUBMITTED')"
+            + "   OR (s.status = 'WAITING_FOR_THREAD'"
+            + "     AND s.created_at < now() - ? * interval '1 millisecond'))"
+            + " AND s.updated_at < now() - ? * interval '1 millisecond'"
+            + " AND (s.updated_at, s.id) > (?, ?)"
+            + " AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
+            + "   WHERE j.id = CAST(s.job_id AS char(36))"
             + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
-            + " ORDER BY s.updated_at LIMIT ?",
-        this::map,
-        before,
+            + " ORDER BY s.updated_at, s.id LIMIT ?",
+        rs -> new Stuck(map(rs), rs.getInt("repairs")),
+        deadline.toMillis(),
+        quiet.toMillis(),
+        afterUpdatedAt,
+        afterId,
         limit);
+  }
+
+  /**
+   * Records a recovery job for a stuck solve, counting the repair: false when another pass or a
+   * job moved the solve since it was read ({@code repairs} changed, or it ended).
+   */
+  public boolean markRepaired(UUID id, int repairs, UUID jobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET repairs = repairs + 1, job_id = ?, updated_at = now()"
+                + " WHERE id = ? AND repairs = ?"
+                + " AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')",
+            jobId,
+            id,
+            repairs)
+        == 1;
+  }
+
+  /**
+   * Fails an unfinished solve whose life, {@code deadline} from its creation on the database clock,
+   * is over; true when this call failed it.
+   */
+  public boolean failIfPastDeadline(UUID id, Duration deadline, String code, ErrorClass errorClass) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+                + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+                + " WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')"
+                + " AND created_at < now() - ? * interval '1 millisecond'",
+            code,
+            errorClass,
+            id,
+            deadline.toMillis())
+        == 1;
+  }
+
+  /**
+   * Runs the repair pass body unless another node runs it now (an advisory lock held for the
+   * pass); false when skipped.
+   */
+  public boolean exclusively(Runnable pass) {
+    return db.exclusively("repair-pass", pass);
   }
 
   /** The last poll number recorded for a submission, 0 when it was never polled. */

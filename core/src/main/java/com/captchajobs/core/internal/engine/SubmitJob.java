@@ -99,6 +99,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       }
       return;
     }
+    boolean unlock = true;
     try {
       if (!gate.confirm(solveId)) {
         repository.markWaiting(solveId, now);
@@ -110,12 +111,13 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       }
       callInPhp(solve, slotFreedAtEpochMilli);
     } catch (TaskIdNotStoredException e) {
-      throw e; // the submit lock stays until the hold ends: no new in.php call before
-    } catch (RuntimeException | Error e) {
-      repository.unlockSubmit(solveId);
+      unlock = false; // the submit lock stays until the hold ends: no new in.php call before
       throw e;
+    } finally {
+      if (unlock) {
+        repository.unlockSubmit(solveId);
+      }
     }
-    repository.unlockSubmit(solveId);
   }
 
   /**
@@ -273,7 +275,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         long jitter =
             ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
         repository.waitForThread(
-            solve.id(), now.plus(settings.threadWait()).plusMillis(jitter), e.errorCode(), now);
+            solve.id(), settings.threadWait().plusMillis(jitter), e.errorCode());
         gate.release(solve.id());
         log.info(
             "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",

@@ -423,13 +423,7 @@ public final class CaptchaJobs implements AutoCloseable {
           new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       Reconciler reconciler =
           new Reconciler(
-              repository,
-              gate,
-              handoff,
-              jobs,
-              engine.stuckAfter(),
-              engine.solveDeadline(),
-              clock);
+              repository, gate, handoff, jobs, engine.stuckAfter(), engine.solveDeadline(), clock);
       WebhookJob webhookJob =
           new WebhookJob(
               repository,

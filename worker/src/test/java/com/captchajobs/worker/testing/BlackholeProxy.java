@@ -12,14 +12,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP proxy on 127.0.0.1 whose open connections can be made half-open: {@link #blackholeOpen()}
  * stops forwarding on every connection open now, without closing either side (what a NAT that
- * forgot a connection, or a failover without a reset, looks like to both ends). New connections
- * are forwarded normally.
+ * forgot a connection, or a failover without a reset, looks like to both ends). New connections are
+ * forwarded normally.
  */
 public final class BlackholeProxy implements AutoCloseable {
 
   private final ServerSocket server;
   private final int targetPort;
   private final List<Pipe> pipes = new CopyOnWriteArrayList<>();
+  private volatile boolean down;
 
   public BlackholeProxy(int targetPort) throws IOException {
     this.targetPort = targetPort;
@@ -38,10 +39,29 @@ public final class BlackholeProxy implements AutoCloseable {
     pipes.forEach(p -> p.blackholed = true);
   }
 
+  /**
+   * The far end goes away: every open connection is reset and new ones are refused until {@link
+   * #up()} (what a database restart or a failover looks like to its clients).
+   */
+  public void down() {
+    down = true;
+    pipes.forEach(Pipe::close);
+    pipes.clear();
+  }
+
+  /** Connections are accepted and forwarded again. */
+  public void up() {
+    down = false;
+  }
+
   private void accept() {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
+        if (down) {
+          client.close();
+          continue;
+        }
         Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         Pipe pipe = new Pipe(client, upstream);
         pipes.add(pipe);

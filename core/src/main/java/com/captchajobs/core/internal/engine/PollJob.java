@@ -84,13 +84,11 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
-    Instant solvedAt = clock.instant();
-    repository.markSolved(
-        solve.id(),
-        solved.token(),
-        solved.userAgent(),
-        solvedAt,
-        solvedAt.plus(settings.tokenTtl(solve.type())));
+    Instant solvedAt =
+        repository
+            .markSolved(
+                solve.id(), solved.token(), solved.userAgent(), settings.tokenTtl(solve.type()))
+            .orElseGet(clock::instant);
     log.info(
         "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
     handoff.release(solve.id());

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A recovery job's id is named by the solve's repair count, incremented in the statement that
  * records the job: no two repairs of a solve share an id, so JobRunr never skips one as a
- * duplicate. The pass walks every stuck solve, oldest first, page by page: no number of wedged
- * rows hides another.
+ * duplicate. The pass walks every stuck solve, oldest first, page by page: no number of wedged rows
+ * hides another.
  */
 public final class Reconciler implements Runnable {
 
@@ -65,12 +65,11 @@ public final class Reconciler implements Runnable {
   }
 
   private void pass() {
-    Instant now = clock.instant();
     int reclaimed = gate.reclaim();
     if (reclaimed > 0) {
       log.info("Reclaimed {} leaked gate slot(s)", reclaimed);
     }
-    int expired = repository.expireTokens(now);
+    int expired = repository.expireTokens();
     if (expired > 0) {
       log.info("Expired {} unclaimed token(s)", expired);
     }

@@ -78,7 +78,10 @@ public final class SolveJobs {
    * derived id may exist already, ended (JobRunr would skip the new one).
    */
   public UUID poll(UUID id, Solve solve, int submitNo, int pollNo, Instant intendedAt) {
-    Instant scheduleAt = intendedAt.minus(pollLead);
+    // JobRunr schedules on the system clock; the engine's clock may be another (a test's, or a
+    // node's that is off): what counts is the distance from now, not the instant.
+    Instant now = clock.instant();
+    Duration delay = Duration.between(now, intendedAt.minus(pollLead));
     create(
         aJob()
             .withId(id)
@@ -86,7 +89,7 @@ public final class SolveJobs {
         solve.type(),
         solve.businessKey(),
         new PollJobRequest(solve.id(), submitNo, pollNo, intendedAt.toEpochMilli()),
-        scheduleAt.isAfter(clock.instant()) ? scheduleAt : null);
+        delay.isNegative() || delay.isZero() ? null : Instant.now().plus(delay));
     return id;
   }
 

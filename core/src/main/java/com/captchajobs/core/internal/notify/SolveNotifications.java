@@ -209,7 +209,9 @@ public final class SolveNotifications implements AutoCloseable {
     }
   }
 
-  /** A round trip within the network timeout, or an SQLException that makes the thread reconnect. */
+  /**
+   * A round trip within the network timeout, or an SQLException that makes the thread reconnect.
+   */
   private static void checkAlive(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("SELECT 1");

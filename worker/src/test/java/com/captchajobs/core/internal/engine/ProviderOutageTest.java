@@ -68,14 +68,9 @@ class ProviderOutageTest {
     for (int i = 0; i < 15; i++) {
       ids.add(solves.turnstile("outage-" + i));
     }
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> sim.stats().acceptedSubmits() >= 3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> sim.stats().acceptedSubmits() >= 3);
     sim.startOutage(Fault.HTML_502);
-    await()
-        .pollDelay(Duration.ofSeconds(12))
-        .atMost(Duration.ofSeconds(13))
-        .until(() -> true);
+    await().pollDelay(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(13)).until(() -> true);
     sim.endOutage();
 
     long recovered = System.nanoTime();
@@ -111,8 +106,7 @@ class ProviderOutageTest {
       UUID jobId =
           solves
               .jdbc()
-              .queryForObject(
-                  "SELECT job_id FROM captchajobs.solve WHERE id = ?", UUID.class, id);
+              .queryForObject("SELECT job_id FROM captchajobs.solve WHERE id = ?", UUID.class, id);
       StorageProvider storage = node.bean(StorageProvider.class);
       await()
           .atMost(Duration.ofSeconds(10))

@@ -154,8 +154,7 @@ class SolveNotificationsTest {
   }
 
   @Test
-  void aHalfOpenListenConnectionIsNoticedAndTheOutcomeStillArrivesWithinSeconds()
-      throws Exception {
+  void aHalfOpenListenConnectionIsNoticedAndTheOutcomeStillArrivesWithinSeconds() throws Exception {
     int port = Integer.parseInt(url.replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
     try (BlackholeProxy proxy = new BlackholeProxy(port)) {
       String proxied = url.replace(":" + port + "/", ":" + proxy.port() + "/");
@@ -177,7 +176,8 @@ class SolveNotificationsTest {
         long started = System.nanoTime();
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
         long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.println("HALF-OPEN LISTEN connection: outcome delivered after " + millis + " ms");
+        System.out.println(
+            "HALF-OPEN LISTEN connection: outcome delivered after " + millis + " ms");
       } finally {
         listening.close();
       }

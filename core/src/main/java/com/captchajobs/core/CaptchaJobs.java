@@ -441,7 +441,8 @@ public final class CaptchaJobs implements AutoCloseable {
       PollJob pollJob =
           new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       Reconciler reconciler =
-          new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
+          new Reconciler(
+              repository, gate, handoff, jobs, engine.stuckAfter(), engine.solveDeadline(), clock);
       WebhookJob webhookJob =
           new WebhookJob(
               repository,

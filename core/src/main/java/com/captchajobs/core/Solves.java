@@ -167,7 +167,7 @@ public final class Solves {
    */
   public ClaimedToken claim(UUID id) {
     Instant now = clock.instant();
-    Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id, now);
+    Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id);
     if (claimed.isPresent()) {
       SolveRepository.ClaimedToken t = claimed.get();
       if (t.solvedAt() != null) {
@@ -180,12 +180,9 @@ public final class Solves {
       case CLAIMED -> new TokenAlreadyClaimedException(id);
       case EXPIRED -> new TokenExpiredException(id, s.expiresAt());
       case FAILED -> new SolveFailedException(id, s.errorCode(), s.errorClass());
-      // SOLVED but not claimable: past expires_at (the repair pass has not marked it yet), or a
-      // concurrent claim won between our two statements.
-      case SOLVED ->
-          s.expiresAt() != null && !s.expiresAt().isAfter(now)
-              ? new TokenExpiredException(id, s.expiresAt())
-              : new TokenAlreadyClaimedException(id);
+      // SOLVED but not claimable: past expires_at on the database clock (the repair pass has not
+      // marked it yet); a concurrent claim that won would show CLAIMED here.
+      case SOLVED -> new TokenExpiredException(id, s.expiresAt());
       default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
     };
   }

@@ -138,6 +138,20 @@ public final class CaptchaAiSimulator implements AutoCloseable {
         Objects.requireNonNull(endpoint, "endpoint"), Objects.requireNonNull(fault, "fault"));
   }
 
+  /**
+   * A provider outage: from now on every call to every endpoint fails with {@code fault} (e.g.
+   * {@link Fault#HTML_502}) until {@link #endOutage()}. Tasks accepted before go on being solved
+   * meanwhile, as at the real provider; their answers wait to be fetched.
+   */
+  public void startOutage(Fault fault) {
+    engine.startOutage(Objects.requireNonNull(fault, "fault"));
+  }
+
+  /** Ends {@link #startOutage}: calls are answered normally again. */
+  public void endOutage() {
+    engine.endOutage();
+  }
+
   /** Changes (or adds) a key's plan at runtime; 0 threads makes it ERROR_KEY_DOES_NOT_EXIST. */
   public void setThreads(String key, int threads) {
     engine.setThreads(key, threads);

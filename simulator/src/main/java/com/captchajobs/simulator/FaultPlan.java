@@ -12,6 +12,7 @@ final class FaultPlan {
   private final Map<Endpoint, Queue<Fault>> injected = new EnumMap<>(Endpoint.class);
   private final Map<Fault, Double> probabilities;
   private final Random random;
+  private volatile Fault outage;
 
   FaultPlan(Map<Fault, Double> probabilities, Random random) {
     this.probabilities = new LinkedHashMap<>(probabilities);
@@ -28,8 +29,27 @@ final class FaultPlan {
     injected.get(endpoint).add(fault);
   }
 
-  /** The fault for this call, or null. Rolls once per call when probabilities are configured. */
+  /** Every call to every endpoint gets {@code fault} until {@link #endOutage()}. */
+  void startOutage(Fault fault) {
+    if (fault == Fault.LOST_RESPONSE) {
+      throw new IllegalArgumentException("an outage answers every call: LOST_RESPONSE is IN only");
+    }
+    outage = fault;
+  }
+
+  void endOutage() {
+    outage = null;
+  }
+
+  /**
+   * The fault for this call, or null: an outage first, then a pending one-shot injection, else one
+   * seeded roll when probabilities are configured.
+   */
   Fault next(Endpoint endpoint) {
+    Fault during = outage;
+    if (during != null) {
+      return during;
+    }
     Fault fault = injected.get(endpoint).poll();
     if (fault != null || probabilities.isEmpty()) {
       return fault;

@@ -278,6 +278,14 @@ final class SimulatorEngine {
     return faults.next(endpoint);
   }
 
+  void startOutage(Fault fault) {
+    faults.startOutage(fault);
+  }
+
+  void endOutage() {
+    faults.endOutage();
+  }
+
   void injectNext(Endpoint endpoint, Fault fault) {
     faults.injectNext(endpoint, fault);
   }

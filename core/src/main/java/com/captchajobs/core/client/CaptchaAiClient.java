@@ -88,10 +88,13 @@ public final class CaptchaAiClient {
 
   /**
    * The one place our OkHttp settings and interceptors are installed. Order matters: logging is
-   * outermost so it sees the call as made and times all of it; User-Agent is set inside it.
+   * outermost so it sees the call as made and times all of it; User-Agent is set inside it. OkHttp
+   * never resends a call on its own (no retry on connection failure): an in.php POST that may have
+   * reached the provider is resent only when the engine decides so.
    */
   private OkHttpClient.Builder configure(OkHttpClient.Builder builder) {
     return builder
+        .retryOnConnectionFailure(false)
         .connectTimeout(connectTimeout)
         .readTimeout(readTimeout)
         .writeTimeout(readTimeout)

@@ -26,7 +26,12 @@ public enum ErrorClass {
   /** Rate limits, server errors, network trouble and unrecognised replies: back off and retry. */
   TRANSIENT(false),
   /** The task is still being solved: poll again. */
-  NOT_READY(false);
+  NOT_READY(false),
+  /**
+   * Not a provider code: the solve's deadline ({@code captchaai.solve-deadline}) passed before an
+   * answer. Ends the solve.
+   */
+  DEADLINE(true);
 
   private static final Map<String, ErrorClass> CODES =
       Map.ofEntries(

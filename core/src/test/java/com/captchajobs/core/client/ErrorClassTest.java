@@ -69,14 +69,15 @@ class ErrorClassTest {
   }
 
   @Test
-  void onlyCredentialRequestImageProxyAndUnsolvableArePermanent() {
+  void onlyCredentialRequestImageProxyUnsolvableAndDeadlineArePermanent() {
     assertThat(Arrays.stream(ErrorClass.values()).filter(ErrorClass::permanent))
         .containsExactly(
             ErrorClass.CREDENTIAL,
             ErrorClass.REQUEST,
             ErrorClass.IMAGE,
             ErrorClass.PROXY,
-            ErrorClass.UNSOLVABLE);
+            ErrorClass.UNSOLVABLE,
+            ErrorClass.DEADLINE);
   }
 
   @Test

@@ -92,6 +92,13 @@ public class CaptchaAiProperties {
    */
   private Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
+  /**
+   * The bound on a solve's life, counted from its enqueue on the database clock. Within it a
+   * provider outage, timeouts or a stale task lead to the next attempt; past it the solve is FAILED
+   * with the code {@code DEADLINE_EXCEEDED} (class {@code deadline}).
+   */
+  private Duration solveDeadline = EngineSettings.DEFAULT_SOLVE_DEADLINE;
+
   /** Interval of the repair pass (leaked slots, expired tokens, stuck solves, waiting solves). */
   private Duration reconcileInterval = CaptchaJobs.Builder.DEFAULT_RECONCILE_INTERVAL;
 
@@ -118,6 +125,9 @@ public class CaptchaAiProperties {
     require(
         minFirstPollWait.compareTo(Duration.ofSeconds(1)) >= 0,
         "captchaai.min-first-poll-wait must be at least 1s");
+    require(
+        solveDeadline.compareTo(solveTimeout) > 0,
+        "captchaai.solve-deadline must be longer than captchaai.solve-timeout");
     require(unsolvableResubmits >= 0, "captchaai.unsolvable-resubmits must not be negative");
     require(transientRetries >= 0, "captchaai.transient-retries must not be negative");
     require(learnAfterSolves >= 1, "captchaai.learn-after-solves must be at least 1");
@@ -158,7 +168,8 @@ public class CaptchaAiProperties {
         transientRetries,
         threadWait,
         stuckAfter,
-        lostSubmitHold);
+        lostSubmitHold,
+        solveDeadline);
   }
 
   @Override
@@ -346,6 +357,14 @@ public class CaptchaAiProperties {
 
   public void setLostSubmitHold(Duration lostSubmitHold) {
     this.lostSubmitHold = lostSubmitHold;
+  }
+
+  public Duration getSolveDeadline() {
+    return solveDeadline;
+  }
+
+  public void setSolveDeadline(Duration solveDeadline) {
+    this.solveDeadline = solveDeadline;
   }
 
   public Duration getReconcileInterval() {

@@ -52,6 +52,15 @@ class CaptchaAiPropertiesTest {
   }
 
   @Test
+  void aSolveDeadlineNoLongerThanTheSolveTimeoutIsRejectedNamingBothKeys() {
+    CaptchaAiProperties properties = new CaptchaAiProperties();
+    properties.setSolveDeadline(Duration.ofSeconds(120));
+
+    assertThatThrownBy(properties::validate)
+        .hasMessage("captchaai.solve-deadline must be longer than captchaai.solve-timeout");
+  }
+
+  @Test
   void theKeyNeverShowsInToString() {
     CaptchaAiProperties properties = new CaptchaAiProperties();
     properties.setApiKey("secretSECRETsecretSECRETsecret12");

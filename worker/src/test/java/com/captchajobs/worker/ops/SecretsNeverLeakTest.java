@@ -18,7 +18,6 @@ import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,7 +123,7 @@ class SecretsNeverLeakTest {
         awaitStatus(repository, solved, SolveState.SOLVED);
         tokens.add(token(node, solved));
         awaitStatus(repository, claimed, SolveState.SOLVED);
-        tokens.add(repository.claim(claimed, Instant.now()).orElseThrow().token());
+        tokens.add(repository.claim(claimed).orElseThrow().token());
         awaitStatus(repository, retried, SolveState.SOLVED);
         tokens.add(token(node, retried));
         awaitStatus(repository, permanent, SolveState.FAILED);

@@ -27,6 +27,16 @@ public final class WorkerNode implements AutoCloseable {
   /** Starts a worker with the given properties on top of test defaults. */
   public static WorkerNode start(
       String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    return start(jdbcUrl, baseUrl, apiKey, extra, new Class<?>[0]);
+  }
+
+  /** Like {@link #start(String, String, String, Map)}, with extra configuration classes. */
+  public static WorkerNode start(
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      Map<String, String> extra,
+      Class<?>... configurations) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put("spring.datasource.url", jdbcUrl);
     props.put("captchaai.base-url", baseUrl);
@@ -38,6 +48,7 @@ public final class WorkerNode implements AutoCloseable {
     props.putAll(extra);
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(WorkerApplication.class)
+            .sources(configurations)
             .properties(WorkerApplication.defaults())
             .properties(props)
             .run();

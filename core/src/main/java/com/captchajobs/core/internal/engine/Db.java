@@ -61,6 +61,41 @@ final class Db {
     return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
   }
 
+  /**
+   * Runs {@code body} while this connection's transaction holds the advisory lock named {@code
+   * name} (per schema), or does nothing when another session holds it. The lock ends with the
+   * transaction, so a node that dies mid-pass releases it with its connection.
+   *
+   * @return whether the lock was taken and the body ran
+   */
+  boolean exclusively(String name, Runnable body) {
+    long key =
+        UUID.nameUUIDFromBytes(
+                (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .getMostSignificantBits();
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        boolean locked;
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?)")) {
+          ps.setLong(1, key);
+          try (ResultSet rs = ps.executeQuery()) {
+            locked = rs.next() && rs.getBoolean(1);
+          }
+        }
+        if (locked) {
+          body.run();
+        }
+        return locked;
+      } finally {
+        c.rollback(); // ends the transaction and with it the lock
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new EngineDataException("SELECT pg_try_advisory_xact_lock(?)", e);
+    }
+  }
+
   private PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
     PreparedStatement ps = c.prepareStatement(schema.sql(sql));
     for (int i = 0; i < args.length; i++) {

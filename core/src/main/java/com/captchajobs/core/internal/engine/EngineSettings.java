@@ -24,7 +24,8 @@ public record EngineSettings(
     int transientRetries,
     Duration threadWait,
     Duration stuckAfter,
-    Duration lostSubmitHold) {
+    Duration lostSubmitHold,
+    Duration solveDeadline) {
 
   public static final int DEFAULT_THREADS = 5;
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
@@ -39,6 +40,15 @@ public record EngineSettings(
   public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
   public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
+
+  /**
+   * The bound on a solve's life from its enqueue (database clock): within it transient trouble
+   * leads to the next attempt, past it the solve is FAILED with {@link #DEADLINE_EXCEEDED}.
+   */
+  public static final Duration DEFAULT_SOLVE_DEADLINE = Duration.ofMinutes(10);
+
+  /** The code of a solve failed because its deadline passed. */
+  public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
   /** CaptchaAI's documented first waits (see "Timings" in docs/captchaai-contract.md). */
   public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
@@ -84,10 +94,14 @@ public record EngineSettings(
         DEFAULT_TRANSIENT_RETRIES,
         DEFAULT_THREAD_WAIT,
         DEFAULT_STUCK_AFTER,
-        DEFAULT_LOST_SUBMIT_HOLD);
+        DEFAULT_LOST_SUBMIT_HOLD,
+        DEFAULT_SOLVE_DEADLINE);
   }
 
   public EngineSettings {
+    if (solveDeadline == null) {
+      solveDeadline = DEFAULT_SOLVE_DEADLINE;
+    }
     firstPollWaits = Map.copyOf(complete(firstPollWaits, defaultFirstPollWaits()));
     tokenTtl = Map.copyOf(complete(tokenTtl, defaultTokenTtl()));
   }
@@ -109,7 +123,8 @@ public record EngineSettings(
         transientRetries,
         threadWait,
         stuckAfter,
-        lostSubmitHold);
+        lostSubmitHold,
+        solveDeadline);
   }
 
   /** These settings with another first-poll wait for one type. */
@@ -131,7 +146,29 @@ public record EngineSettings(
         transientRetries,
         threadWait,
         stuckAfter,
-        lostSubmitHold);
+        lostSubmitHold,
+        solveDeadline);
+  }
+
+  /** These settings with another solve deadline. */
+  public EngineSettings withSolveDeadline(Duration solveDeadline) {
+    return new EngineSettings(
+        threads,
+        lease,
+        resumeWindow,
+        solveTimeout,
+        pollInterval,
+        pollLead,
+        firstPollWaits,
+        learnAfterSolves,
+        minFirstPollWait,
+        tokenTtl,
+        unsolvableResubmits,
+        transientRetries,
+        threadWait,
+        stuckAfter,
+        lostSubmitHold,
+        solveDeadline);
   }
 
   public Duration firstPollWait(CaptchaType type) {

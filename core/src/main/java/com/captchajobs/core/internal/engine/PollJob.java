@@ -15,14 +15,16 @@ import org.slf4j.LoggerFactory;
  * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
  * task id at its intended instant. Token: stored with its expiry, the slot handed to the next
  * waiting solve. Not ready: the next poll 5 s after this one's intended instant, until the solve
- * timeout. A transient failure is retried by JobRunr on the same task id; it never leads to a new
- * submission.
+ * timeout; then the task is stale: it is given up (its slot stays taken a while, as after a lost
+ * reply) and the solve is submitted afresh. A transient failure is retried by JobRunr on the same
+ * task id. Whatever the trouble, past {@code captchaai.solve-deadline} the solve is FAILED with
+ * {@code DEADLINE_EXCEEDED}.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
   private static final Logger log = LoggerFactory.getLogger(PollJob.class);
 
-  /** The code recorded when no answer came within the solve timeout. */
+  /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";
 
   private final SolveRepository repository;
@@ -82,13 +84,11 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
-    Instant solvedAt = clock.instant();
-    repository.markSolved(
-        solve.id(),
-        solved.token(),
-        solved.userAgent(),
-        solvedAt,
-        solvedAt.plus(settings.tokenTtl(solve.type())));
+    Instant solvedAt =
+        repository
+            .markSolved(
+                solve.id(), solved.token(), solved.userAgent(), settings.tokenTtl(solve.type()))
+            .orElseGet(clock::instant);
     log.info(
         "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
     handoff.release(solve.id());
@@ -99,15 +99,9 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private void onNotReady(Solve solve, PollJobRequest request, Instant intended) {
     Instant next = intended.plus(settings.pollInterval());
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
-      // The provider may still be solving: the slot stays held until its lease ends.
-      repository.markFailed(solve.id(), TIMEOUT, ErrorClass.TRANSIENT, clock.instant());
-      events.error(TIMEOUT, ErrorClass.TRANSIENT);
-      log.warn(
-          "Solve {} ({}) FAILED: no answer within {}",
-          solve.businessKey(),
-          solve.id(),
-          settings.solveTimeout());
-      throw new PermanentSolveException(solve.id(), TIMEOUT, ErrorClass.TRANSIENT);
+      failIfPastDeadline(solve);
+      submitAfresh(solve, request);
+      return;
     }
     int nextPoll = request.pollNo() + 1;
     repository.markPolled(
@@ -143,6 +137,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
           errorClass);
       throw new PermanentSolveException(solve.id(), e.errorCode(), errorClass);
     }
+    failIfPastDeadline(solve);
     log.warn(
         "Solve {} ({}) poll failed with {} ({}), will retry the same task",
         solve.businessKey(),
@@ -150,6 +145,45 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
         e.errorCode(),
         errorClass);
     throw e;
+  }
+
+  /**
+   * No answer within the solve timeout: the task is given up and the solve submitted again. The
+   * provider may still be working on the old task, so its slot stays taken by a phantom holder for
+   * {@code captchaai.lost-submit-hold}, and the solve queues for a slot like any other.
+   */
+  private void submitAfresh(Solve solve, PollJobRequest request) {
+    java.util.UUID jobId = SolveJobs.jobId(solve.id(), "stale:" + request.submitNo());
+    repository.forgetTask(solve.id(), false, TIMEOUT, clock.instant(), jobId);
+    handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
+    events.error(TIMEOUT, ErrorClass.TRANSIENT);
+    log.warn(
+        "Solve {} ({}) task {} gave no answer within {}: submitting afresh",
+        solve.businessKey(),
+        solve.id(),
+        solve.taskId(),
+        settings.solveTimeout());
+    jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+  }
+
+  /** Ends the solve as a dead job when its deadline passed (database clock). */
+  private void failIfPastDeadline(Solve solve) {
+    if (repository.failIfPastDeadline(
+        solve.id(),
+        settings.solveDeadline(),
+        EngineSettings.DEADLINE_EXCEEDED,
+        ErrorClass.DEADLINE)) {
+      // The task may still run at the provider: its slot stays taken until the lease ends.
+      events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+      log.warn(
+          "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
+          solve.businessKey(),
+          solve.id(),
+          EngineSettings.DEADLINE_EXCEEDED,
+          settings.solveDeadline());
+      throw new PermanentSolveException(
+          solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    }
   }
 
   private void record(

@@ -26,6 +26,14 @@ public final class SlotHandoff {
     handOff();
   }
 
+  /**
+   * The solve gives its slot up, but the slot stays taken by a phantom holder for {@code hold}: a
+   * task of it may still run at the provider (see {@link FleetGate#holdAfterLostSubmit}).
+   */
+  public void holdForAbandonedTask(UUID solveId, java.time.Duration hold) {
+    gate.holdAfterLostSubmit(solveId, hold);
+  }
+
   /** Pairs free slots with waiting solves and starts their submit jobs. */
   public void handOff() {
     handOffExcept(null);

@@ -70,8 +70,18 @@ public final class SolveJobs {
    * intended instant itself; when that is closer than the lead it is enqueued at once.
    */
   public UUID poll(Solve solve, int submitNo, int pollNo, Instant intendedAt) {
-    UUID id = pollJobId(solve.id(), submitNo, pollNo);
-    Instant scheduleAt = intendedAt.minus(pollLead);
+    return poll(pollJobId(solve.id(), submitNo, pollNo), solve, submitNo, pollNo, intendedAt);
+  }
+
+  /**
+   * A poll job under a given id: a resumed task's first poll gets a fresh one, since a job of the
+   * derived id may exist already, ended (JobRunr would skip the new one).
+   */
+  public UUID poll(UUID id, Solve solve, int submitNo, int pollNo, Instant intendedAt) {
+    // JobRunr schedules on the system clock; the engine's clock may be another (a test's, or a
+    // node's that is off): what counts is the distance from now, not the instant.
+    Instant now = clock.instant();
+    Duration delay = Duration.between(now, intendedAt.minus(pollLead));
     create(
         aJob()
             .withId(id)
@@ -79,7 +89,7 @@ public final class SolveJobs {
         solve.type(),
         solve.businessKey(),
         new PollJobRequest(solve.id(), submitNo, pollNo, intendedAt.toEpochMilli()),
-        scheduleAt.isAfter(clock.instant()) ? scheduleAt : null);
+        delay.isNegative() || delay.isZero() ? null : Instant.now().plus(delay));
     return id;
   }
 

@@ -19,6 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The solve table. Every method is one statement, so every state change is committed before the
  * caller does anything else (the task id in particular: invariant 3 of docs/architecture.md).
+ * Instants that are compared with others (updated_at, expiries, not_before, leases, deadlines) are
+ * written and compared on the database's clock ({@code now()}), never a node's: nodes may disagree
+ * about the time (invariant 11). The {@code now} parameters some methods still take are kept for
+ * their callers and no longer written.
  */
 public final class SolveRepository {
 
@@ -97,25 +101,25 @@ public final class SolveRepository {
   /** Parks a solve that found no free thread; false when it is no longer waiting to submit. */
   public boolean markWaiting(UUID id, Instant now) {
     return db.update(
-            "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD', waiting_since = ?,"
-                + " thread_waits = thread_waits + 1, updated_at = ?"
+            "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD', waiting_since = now(),"
+                + " thread_waits = thread_waits + 1, updated_at = now()"
                 + " WHERE id = ? AND status = 'QUEUED'",
-            now,
-            now,
             id)
         == 1;
   }
 
-  /** The provider had no free thread: wait and submit again later, without spending a retry. */
-  public void waitForThread(UUID id, Instant notBefore, String code, Instant now) {
+  /**
+   * The provider had no free thread: wait {@code wait} (database clock) and submit again later,
+   * without spending a retry.
+   */
+  public void waitForThread(UUID id, Duration wait, String code) {
     db.update(
-        "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD', not_before = ?,"
-            + " waiting_since = ?, thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
-            + " updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
-        notBefore,
-        now,
+        "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD',"
+            + " not_before = now() + ? * interval '1 millisecond',"
+            + " waiting_since = now(), thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
+            + " updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
+        wait.toMillis(),
         code,
-        now,
         id);
   }
 
@@ -150,20 +154,33 @@ public final class SolveRepository {
     db.update(
         "UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
-            + " submit_lock_until = NULL, job_id = ?, updated_at = ? WHERE id = ?",
+            + " submit_lock_until = NULL, job_id = ?, updated_at = now() WHERE id = ?",
         taskId,
         at,
         pollJobId,
-        at,
+        id);
+  }
+
+  /**
+   * After a task id that could not be stored: no run of the submit job may call in.php before
+   * {@code hold} ends (the submit lock is extended), the code kept for the record.
+   */
+  public void holdAfterLostTaskId(UUID id, Duration hold, String code) {
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = now() + ? * interval '1 millisecond',"
+            + " not_before = now() + ? * interval '1 millisecond', error_code = ?,"
+            + " error_class = 'TRANSIENT', updated_at = now() WHERE id = ? AND task_id IS NULL",
+        hold.toMillis(),
+        hold.toMillis(),
+        code,
         id);
   }
 
   /** Counts a res.php call that did not end the solve; {@code nextJobId} is the next poll. */
   public void markPolled(UUID id, Instant now, UUID nextJobId) {
     db.update(
-        "UPDATE captchajobs.solve SET polls = polls + 1, job_id = ?, updated_at = ? WHERE id = ?",
+        "UPDATE captchajobs.solve SET polls = polls + 1, job_id = ?, updated_at = now() WHERE id = ?",
         nextJobId,
-        now,
         id);
   }
 
@@ -172,16 +189,20 @@ public final class SolveRepository {
     db.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
   }
 
-  public void markSolved(
-      UUID id, String token, String userAgent, Instant solvedAt, Instant expiresAt) {
-    db.update(
-        "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = ?,"
-            + " expires_at = ?, polls = polls + 1, updated_at = ? WHERE id = ? AND status = 'SUBMITTED'",
+  /**
+   * Stores the token; solved and expiry instants are on the database clock ({@code ttl} after now),
+   * like every check of them. Returns the stored solve instant, empty when the row was no longer
+   * SUBMITTED.
+   */
+  public Optional<Instant> markSolved(UUID id, String token, String userAgent, Duration ttl) {
+    return db.queryOne(
+        "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
+            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + 1, updated_at = now()"
+            + " WHERE id = ? AND status = 'SUBMITTED' RETURNING solved_at",
+        rs -> Db.instant(rs, "solved_at"),
         token,
         userAgent,
-        solvedAt,
-        expiresAt,
-        solvedAt,
+        ttl.toMillis(),
         id);
   }
 
@@ -189,11 +210,10 @@ public final class SolveRepository {
   public void markFailed(UUID id, String code, ErrorClass errorClass, Instant now) {
     db.update(
         "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
-            + " token = NULL, submit_lock_until = NULL, updated_at = ?"
+            + " token = NULL, submit_lock_until = NULL, updated_at = now()"
             + " WHERE id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
         code,
         errorClass,
-        now,
         id);
   }
 
@@ -201,10 +221,9 @@ public final class SolveRepository {
   public void markRetrying(UUID id, String code, ErrorClass errorClass, Instant now) {
     db.update(
         "UPDATE captchajobs.solve SET status = 'QUEUED', error_code = ?, error_class = ?,"
-            + " submit_lock_until = NULL, updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
+            + " submit_lock_until = NULL, updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
         code,
         errorClass,
-        now,
         id);
   }
 
@@ -217,21 +236,20 @@ public final class SolveRepository {
     db.update(
         "UPDATE captchajobs.solve SET status = 'QUEUED', task_id = NULL, submitted_at = NULL,"
             + " unsolvable_resubmits = unsolvable_resubmits + ?, error_code = ?, job_id = ?,"
-            + " updated_at = ? WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED')",
+            + " updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED')",
         unsolvable ? 1 : 0,
         code,
         jobId,
-        now,
         id);
   }
 
-  /** Hands the token out once: only a SOLVED row before its expiry, atomically. */
-  public Optional<ClaimedToken> claim(UUID id, Instant now) {
+  /** Hands the token out once: only a SOLVED row before its expiry (database clock), atomically. */
+  public Optional<ClaimedToken> claim(UUID id) {
     return db.queryOne(
         "WITH c AS (SELECT id, token, user_agent, expires_at, solved_at, type FROM captchajobs.solve"
-            + " WHERE id = ? AND status = 'SOLVED' AND expires_at > ? FOR UPDATE)"
-            + " UPDATE captchajobs.solve s SET status = 'CLAIMED', claimed_at = ?, token = NULL,"
-            + " updated_at = ? FROM c WHERE s.id = c.id"
+            + " WHERE id = ? AND status = 'SOLVED' AND expires_at > now() FOR UPDATE)"
+            + " UPDATE captchajobs.solve s SET status = 'CLAIMED', claimed_at = now(), token = NULL,"
+            + " updated_at = now() FROM c WHERE s.id = c.id"
             + " RETURNING c.token, c.user_agent, c.expires_at, c.solved_at, c.type",
         rs ->
             new ClaimedToken(
@@ -240,10 +258,7 @@ public final class SolveRepository {
                 Db.instant(rs, "expires_at"),
                 Db.instant(rs, "solved_at"),
                 CaptchaType.valueOf(rs.getString("type"))),
-        id,
-        now,
-        now,
-        now);
+        id);
   }
 
   /** The stored token, for a webhook configured to carry it; empty once claimed or expired. */
@@ -254,31 +269,85 @@ public final class SolveRepository {
         id);
   }
 
-  /** Expires unclaimed tokens; returns how many. */
-  public int expireTokens(Instant now) {
+  /** Expires unclaimed tokens (database clock); returns how many. */
+  public int expireTokens() {
     return db.update(
-        "UPDATE captchajobs.solve SET status = 'EXPIRED', token = NULL, updated_at = ?"
-            + " WHERE status = 'SOLVED' AND expires_at <= ?",
-        now,
-        now);
+        "UPDATE captchajobs.solve SET status = 'EXPIRED', token = NULL, updated_at = now()"
+            + " WHERE status = 'SOLVED' AND expires_at <= now()");
   }
 
+  /** A solve the repair pass found without a live job; {@code repairs} names its next job. */
+  public record Stuck(Solve solve, int repairs) {}
+
   /**
-   * Solves that should be moving, have not changed since {@code before}, and have no live JobRunr
-   * job (none recorded, or it ended, or it is gone): a crash left them without one.
+   * Unfinished solves without a live JobRunr job (none recorded, or it ended, or it is gone), one
+   * page after the keyset ({@code afterUpdatedAt}, {@code afterId}), oldest first. QUEUED and
+   * SUBMITTED rows qualify once unchanged for {@code quiet} (database clock): the moment between
+   * storing a job id and creating the job is not a wedge. WAITING_FOR_THREAD rows are parked on
+   * purpose and qualify only once past their deadline, {@code deadline} after creation.
    */
-  public List<Solve> findStuck(Instant before, int limit) {
+  public List<Stuck> findStuck(
+      Duration quiet, Duration deadline, Instant afterUpdatedAt, UUID afterId, int limit) {
     return db.query(
         "SELECT "
             + COLUMNS
-            + " FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'SUBMITTED')"
-            + " AND s.updated_at < ? AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
-            + "   WHERE j.id::text = s.job_id::text"
+            + ", repairs FROM captchajobs.solve s"
+            + " WHERE (s.status IN ('QUEUED', 'SUBMITTED')"
+            + "   OR (s.status = 'WAITING_FOR_THREAD'"
+            + "     AND s.created_at < now() - ? * interval '1 millisecond'))"
+            + " AND s.updated_at < now() - ? * interval '1 millisecond'"
+            + " AND (s.updated_at, s.id) > (?, ?)"
+            + " AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
+            + "   WHERE j.id = CAST(s.job_id AS char(36))"
             + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
-            + " ORDER BY s.updated_at LIMIT ?",
-        this::map,
-        before,
+            + " ORDER BY s.updated_at, s.id LIMIT ?",
+        rs -> new Stuck(map(rs), rs.getInt("repairs")),
+        deadline.toMillis(),
+        quiet.toMillis(),
+        afterUpdatedAt,
+        afterId,
         limit);
+  }
+
+  /**
+   * Records a recovery job for a stuck solve, counting the repair: false when another pass or a job
+   * moved the solve since it was read ({@code repairs} changed, or it ended).
+   */
+  public boolean markRepaired(UUID id, int repairs, UUID jobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET repairs = repairs + 1, job_id = ?, updated_at = now()"
+                + " WHERE id = ? AND repairs = ?"
+                + " AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')",
+            jobId,
+            id,
+            repairs)
+        == 1;
+  }
+
+  /**
+   * Fails an unfinished solve whose life, {@code deadline} from its creation on the database clock,
+   * is over; true when this call failed it.
+   */
+  public boolean failIfPastDeadline(
+      UUID id, Duration deadline, String code, ErrorClass errorClass) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+                + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+                + " WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')"
+                + " AND created_at < now() - ? * interval '1 millisecond'",
+            code,
+            errorClass,
+            id,
+            deadline.toMillis())
+        == 1;
+  }
+
+  /**
+   * Runs the repair pass body unless another node runs it now (an advisory lock held for the pass);
+   * false when skipped.
+   */
+  public boolean exclusively(Runnable pass) {
+    return db.exclusively("repair-pass", pass);
   }
 
   /** The last poll number recorded for a submission, 0 when it was never polled. */

@@ -75,6 +75,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     if (solve == null || solve.status().isFinal()) {
       return;
     }
+    failIfPastDeadline(solve);
     Instant now = clock.instant();
     if (solve.taskId() != null) {
       if (solve.submittedAt().plus(settings.resumeWindow()).isAfter(now)) {
@@ -98,6 +99,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       }
       return;
     }
+    boolean unlock = true;
     try {
       if (!gate.confirm(solveId)) {
         repository.markWaiting(solveId, now);
@@ -108,8 +110,54 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
       }
       callInPhp(solve, slotFreedAtEpochMilli);
+    } catch (TaskIdNotStoredException e) {
+      unlock = false; // the submit lock stays until the hold ends: no new in.php call before
+      throw e;
     } finally {
-      repository.unlockSubmit(solveId);
+      if (unlock) {
+        repository.unlockSubmit(solveId);
+      }
+    }
+  }
+
+  /**
+   * Ends a solve whose deadline passed (database clock) as a dead job. Its slot is given back only
+   * when no task of it can be in flight; a submitted task keeps it until its lease ends.
+   */
+  private void failIfPastDeadline(Solve solve) {
+    if (!repository.failIfPastDeadline(
+        solve.id(),
+        settings.solveDeadline(),
+        EngineSettings.DEADLINE_EXCEEDED,
+        ErrorClass.DEADLINE)) {
+      return;
+    }
+    if (solve.taskId() == null) {
+      handoff.release(solve.id());
+    }
+    events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    log.warn(
+        "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
+        solve.businessKey(),
+        solve.id(),
+        EngineSettings.DEADLINE_EXCEEDED,
+        settings.solveDeadline());
+    throw new PermanentSolveException(
+        solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+  }
+
+  /**
+   * In.php created a task whose id could not be stored: treated as a lost reply. Retried by
+   * JobRunr; the solve's submit lock and a phantom slot stay until the lost-submit hold ends.
+   */
+  public static final class TaskIdNotStoredException extends RuntimeException {
+    public TaskIdNotStoredException(UUID solveId, Throwable cause) {
+      super("the task id of solve " + solveId + " could not be stored", cause);
+    }
+
+    /** For JobRunr, which rebuilds a failed job's exception from its stored message. */
+    public TaskIdNotStoredException(String message) {
+      super(message);
     }
   }
 
@@ -132,7 +180,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         lastPoll == 0
             ? max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type())))
             : now;
-    repository.setJob(solve.id(), jobs.poll(solve, submitNo, lastPoll + 1, intended));
+    UUID pollJobId = UUID.randomUUID(); // stored before the job exists, like every job id
+    repository.setJob(solve.id(), pollJobId);
+    jobs.poll(pollJobId, solve, submitNo, lastPoll + 1, intended);
     events.submitted(solve.type(), true);
     log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
   }
@@ -147,8 +197,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     }
     Instant at = clock.instant();
     int submitNo = solve.submits() + 1;
+    // The task id before anything else: nothing may stand between in.php's answer and its commit.
+    storeTaskId(solve, taskId, at, SolveJobs.pollJobId(solve.id(), submitNo, 1));
     Instant firstPoll = at.plus(firstPollWaits.waitFor(solve.type()));
-    repository.markSubmitted(solve.id(), taskId, at, SolveJobs.pollJobId(solve.id(), submitNo, 1));
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
     events.submitted(solve.type(), false);
     if (slotFreedAtEpochMilli > 0) {
@@ -158,6 +209,61 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     }
     jobs.poll(solve, submitNo, 1, firstPoll);
   }
+
+  /** Attempts at storing a task id in-process, and the pause before the first retry (doubled). */
+  static final int STORE_ATTEMPTS = 4;
+
+  static final Duration STORE_RETRY_PAUSE = Duration.ofMillis(250);
+
+  private void storeTaskId(Solve solve, String taskId, Instant at, UUID pollJobId) {
+    RuntimeException last = null;
+    long pause = STORE_RETRY_PAUSE.toMillis();
+    for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
+      try {
+        repository.markSubmitted(solve.id(), taskId, at, pollJobId);
+        return;
+      } catch (RuntimeException e) {
+        last = e;
+        log.warn(
+            "Solve {} ({}) task {}: storing the task id failed (attempt {} of {}): {}",
+            solve.businessKey(),
+            solve.id(),
+            taskId,
+            attempt,
+            STORE_ATTEMPTS,
+            e.toString());
+      }
+      if (attempt < STORE_ATTEMPTS) {
+        try {
+          Thread.sleep(pause);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+        pause *= 2;
+      }
+    }
+    // As if the answer had been lost: the task exists at the provider but not in our table.
+    log.error(
+        "Solve {} ({}) task {} was created by in.php but its id could not be stored: treated as a"
+            + " lost reply, slot held and no new submission for {}",
+        solve.businessKey(),
+        solve.id(),
+        taskId,
+        settings.lostSubmitHold());
+    try {
+      gate.holdAfterLostSubmit(solve.id(), settings.lostSubmitHold());
+      repository.holdAfterLostTaskId(solve.id(), settings.lostSubmitHold(), LOST_TASK_ID);
+    } catch (RuntimeException e) {
+      // The submit lock taken before in.php still stands for its own span.
+      log.warn("Solve {} ({}): could not record the hold: {}", solve.businessKey(), solve.id(), e);
+    }
+    events.error(LOST_TASK_ID, ErrorClass.TRANSIENT);
+    throw new TaskIdNotStoredException(solve.id(), last);
+  }
+
+  /** The code recorded when in.php answered but the task id could not be stored. */
+  public static final String LOST_TASK_ID = "TASK_ID_NOT_STORED";
 
   private void onSubmitError(Solve solve, CaptchaAiException e) {
     Instant now = clock.instant();
@@ -169,7 +275,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         long jitter =
             ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
         repository.waitForThread(
-            solve.id(), now.plus(settings.threadWait()).plusMillis(jitter), e.errorCode(), now);
+            solve.id(), settings.threadWait().plusMillis(jitter), e.errorCode());
         gate.release(solve.id());
         log.info(
             "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",

@@ -28,6 +28,7 @@ final class DedicatedConnections {
         props.setProperty("password", hikari.getPassword());
       }
       props.setProperty("ApplicationName", "captchajobs-notifications");
+      props.setProperty("tcpKeepAlive", "true");
       return () -> DriverManager.getConnection(url, props);
     }
     return dataSource::getConnection;

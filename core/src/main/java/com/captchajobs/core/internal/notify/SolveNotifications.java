@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * commit to every listening node. One dedicated connection per node listens; a daemon thread blocks
  * in {@link PGConnection#getNotifications(int)} (no table polling) and dispatches to subscribers.
  *
+ * <p>A connection can die without telling: a NAT that forgot it, a failover without a reset (a
+ * half-open connection), where a read just waits. So the connection uses TCP keepalive, and every
+ * {@link #LIVENESS_INTERVAL_MILLIS} the thread runs {@code SELECT 1} under a network timeout of
+ * {@link #LIVENESS_TIMEOUT_MILLIS}: no answer is a lost connection, and the thread reconnects.
+ *
  * <p>Notifications sent while the connection is down are lost. So after every (re)connect each
  * subscribed solve is looked up once and its current status dispatched, and global listeners get
  * {@link Listener#onReconnect()} to catch up in their own way.
@@ -48,6 +53,12 @@ public final class SolveNotifications implements AutoCloseable {
 
   /** How long one blocking read waits; bounds how fast {@link #close()} is noticed. */
   static final int READ_TIMEOUT_MILLIS = 500;
+
+  /** How often the listening connection proves it is alive. */
+  static final int LIVENESS_INTERVAL_MILLIS = 2_000;
+
+  /** How long the liveness check (and any other statement on the connection) may wait. */
+  static final int LIVENESS_TIMEOUT_MILLIS = 3_000;
 
   private static final Logger log = LoggerFactory.getLogger(SolveNotifications.class);
 
@@ -158,6 +169,7 @@ public final class SolveNotifications implements AutoCloseable {
     while (!closed) {
       try (Connection c = connections.open()) {
         connection = c;
+        c.setNetworkTimeout(Runnable::run, LIVENESS_TIMEOUT_MILLIS);
         try (Statement s = c.createStatement()) {
           s.execute("LISTEN " + CHANNEL);
         }
@@ -166,12 +178,17 @@ public final class SolveNotifications implements AutoCloseable {
         backoff = 100;
         log.debug("Listening on {}", CHANNEL);
         catchUp();
+        long nextCheck = System.nanoTime() + LIVENESS_INTERVAL_MILLIS * 1_000_000L;
         while (!closed) {
           PGNotification[] batch = pg.getNotifications(READ_TIMEOUT_MILLIS);
           if (batch != null) {
             for (PGNotification n : batch) {
               dispatch(n.getParameter());
             }
+          }
+          if (System.nanoTime() - nextCheck >= 0) {
+            checkAlive(c);
+            nextCheck = System.nanoTime() + LIVENESS_INTERVAL_MILLIS * 1_000_000L;
           }
         }
       } catch (SQLException | RuntimeException e) {
@@ -189,6 +206,15 @@ public final class SolveNotifications implements AutoCloseable {
       } finally {
         connection = null;
       }
+    }
+  }
+
+  /**
+   * A round trip within the network timeout, or an SQLException that makes the thread reconnect.
+   */
+  private static void checkAlive(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("SELECT 1");
     }
   }
 

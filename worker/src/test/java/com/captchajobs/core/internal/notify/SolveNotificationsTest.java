@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.worker.testing.BlackholeProxy;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +28,11 @@ class SolveNotificationsTest {
 
   SolveRepository repository;
   SolveNotifications notifications;
+  String url;
 
   @BeforeEach
   void start() throws Exception {
-    String url = EmbeddedPostgresSupport.newDatabase();
+    url = EmbeddedPostgresSupport.newDatabase();
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
     dataSource.setUrl(url);
     Schema.defaultSchema().migrate(dataSource);
@@ -116,5 +118,69 @@ class SolveNotificationsTest {
 
     subscription.close();
     assertThat(notifications.subscribedSolves()).isZero();
+  }
+
+  @Test
+  void aListenBackendKilledOnTheServerIsReplacedAndTheOutcomeStillArrivesWithinSeconds()
+      throws Exception {
+    String named = url + "&ApplicationName=captchajobs-notifications";
+    SolveNotifications listening =
+        new SolveNotifications(
+                () -> DriverManager.getConnection(named),
+                id -> repository.find(id).map(Solve::status),
+                Duration.ofMillis(200))
+            .start();
+    try {
+      assertThat(listening.awaitListening(Duration.ofSeconds(10))).isTrue();
+      UUID id = insert("notify-killed");
+      List<SolveState> seen = new CopyOnWriteArrayList<>();
+      listening.subscribe(id, seen::add);
+
+      try (var c = DriverManager.getConnection(url);
+          var s = c.createStatement();
+          var rs =
+              s.executeQuery(
+                  "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                      + " WHERE application_name = 'captchajobs-notifications'")) {
+        rs.next();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+      }
+      repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveState.FAILED));
+    } finally {
+      listening.close();
+    }
+  }
+
+  @Test
+  void aHalfOpenListenConnectionIsNoticedAndTheOutcomeStillArrivesWithinSeconds() throws Exception {
+    int port = Integer.parseInt(url.replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
+    try (BlackholeProxy proxy = new BlackholeProxy(port)) {
+      String proxied = url.replace(":" + port + "/", ":" + proxy.port() + "/");
+      SolveNotifications listening =
+          new SolveNotifications(
+                  () -> DriverManager.getConnection(proxied),
+                  id -> repository.find(id).map(Solve::status),
+                  Duration.ofMillis(200))
+              .start();
+      try {
+        assertThat(listening.awaitListening(Duration.ofSeconds(10))).isTrue();
+        UUID id = insert("notify-half-open");
+        List<SolveState> seen = new CopyOnWriteArrayList<>();
+        listening.subscribe(id, seen::add);
+
+        proxy.blackholeOpen(); // neither end learns that nothing gets through any more
+        repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+
+        long started = System.nanoTime();
+        await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        System.out.println(
+            "HALF-OPEN LISTEN connection: outcome delivered after " + millis + " ms");
+      } finally {
+        listening.close();
+      }
+    }
   }
 }

@@ -18,6 +18,7 @@ import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
@@ -356,6 +357,9 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications =
             SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
+        Dispatcher dispatcher = new Dispatcher(dataSource, nodeName);
+        jobs.tellReady(dispatcher);
+        parts.push(dispatcher);
         Solves solves =
             new Solves(
                 new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
@@ -371,7 +375,9 @@ public final class CaptchaJobs implements AutoCloseable {
         Worker worker = null;
         if (client != null || apiKey != null) {
           worker =
-              startWorker(named, engine, jobRunr, repository, jobs, notifications, parts, inside);
+              startWorker(
+                  named, engine, jobRunr, repository, jobs, notifications, dispatcher, parts,
+                  inside);
         }
         if (dashboardPort != null) {
           jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
@@ -390,6 +396,7 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveRepository repository,
         SolveJobs jobs,
         SolveNotifications notifications,
+        Dispatcher dispatcher,
         Deque<AutoCloseable> parts,
         List<Object> inside) {
       CaptchaAiClient captchaAi =
@@ -455,6 +462,7 @@ public final class CaptchaJobs implements AutoCloseable {
                   new PermanentErrorRetryFilter(
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
+      dispatcher.fetchInto(server, notifications);
       parts.push(
           notifications.addListener(
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));

@@ -98,6 +98,7 @@ public final class BenchRun {
     boolean chaosMode = o.mode() == BenchOptions.Mode.CHAOS;
     List<AppNode.Request> requests = requests(o, label);
     long[] machineStart = ProcStats.machineTicks();
+    boolean statementsCounted = db.resetStatements();
     double pgCpuStart = ProcStats.treeCpuSeconds(db.pid());
     double benchCpuStart = benchCpuSeconds();
     try (Sampler sampler = new Sampler(db, Duration.ofMillis(250), () -> fleet)) {
@@ -124,6 +125,11 @@ public final class BenchRun {
       fleet.forEach(WorkerJvm::sample);
       long[] machineEnd = ProcStats.machineTicks();
       double pgCpu = ProcStats.treeCpuSeconds(db.pid()) - pgCpuStart;
+      long statements = statementsCounted ? db.statements() : -1;
+      if (statementsCounted) {
+        log("statements most often run:");
+        db.topStatements(25).forEach(line -> log("  " + line));
+      }
       double benchCpu = benchCpuSeconds() - benchCpuStart;
       SimulatorStats stats = sim.stats();
       List<SimulatorProbe.TaskView> tasks = SimulatorProbe.tasks(sim);
@@ -135,6 +141,7 @@ public final class BenchRun {
         List<Rows.Solve> solves = Rows.solves(c);
         List<Rows.Poll> polls = Rows.polls(c);
         List<Double> handoffs = Rows.handoffSeconds(c);
+        List<Double> enqueueToSubmit = Rows.enqueueToSubmitSeconds(c);
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
         fleet.forEach(WorkerJvm::close);
@@ -164,7 +171,9 @@ public final class BenchRun {
             solves,
             polls,
             handoffs,
+            enqueueToSubmit,
             jobs,
+            statements,
             permanent,
             sampler.samples(),
             nodes,

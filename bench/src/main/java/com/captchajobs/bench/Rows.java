@@ -34,12 +34,33 @@ final class Rows {
   /** A JobRunr job of a solve that failed permanently: how many FAILED states its history holds. */
   record JobHistory(String businessKey, String jobName, int failedStates) {}
 
+  /**
+   * Enqueue → in.php of solves that found a slot free: submitted once, not handed a freed slot (a
+   * solve that waited for one has a hand-off row).
+   */
+  static List<Double> enqueueToSubmitSeconds(Connection c) throws SQLException {
+    List<Double> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                Database.BENCH_TAG
+                    + "SELECT EXTRACT(EPOCH FROM (s.submitted_at - s.created_at))::float8"
+                    + " FROM captchajobs.solve s WHERE s.submits = 1"
+                    + " AND s.submitted_at IS NOT NULL AND NOT EXISTS"
+                    + " (SELECT 1 FROM captchajobs.slot_handoff h WHERE h.solve_id = s.id)")) {
+      while (rs.next()) {
+        out.add(rs.getDouble(1));
+      }
+    }
+    return out;
+  }
+
   static List<Solve> solves(Connection c) throws SQLException {
     List<Solve> out = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
+                Database.BENCH_TAG + "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
                     + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
       while (rs.next()) {
         out.add(
@@ -67,7 +88,7 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
+                Database.BENCH_TAG + "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
       while (rs.next()) {
         out.add(
             new Poll(
@@ -87,7 +108,7 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
+                Database.BENCH_TAG + "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
@@ -99,7 +120,7 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
+                Database.BENCH_TAG + "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -111,7 +132,7 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
+                Database.BENCH_TAG + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
                     + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
                     + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
       while (rs.next()) {

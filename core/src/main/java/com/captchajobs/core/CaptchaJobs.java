@@ -413,6 +413,8 @@ public final class CaptchaJobs implements AutoCloseable {
       SlotHandoff handoff = new SlotHandoff(gate, jobs, repository);
       FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
       PlanCheck planCheck = new PlanCheck(captchaAi, breaker, clock, providerCheckInterval);
+      PollJob pollJob =
+          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       SubmitJob submitJob =
           new SubmitJob(
               repository,
@@ -421,13 +423,12 @@ public final class CaptchaJobs implements AutoCloseable {
               breaker,
               captchaAi,
               jobs,
+              pollJob,
               waits,
               planCheck,
               engine,
               events,
               clock);
-      PollJob pollJob =
-          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       Reconciler reconciler =
           new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
       WebhookJob webhookJob =

@@ -59,8 +59,8 @@ public class CaptchaAiProperties {
   private Duration pollLead = EngineSettings.DEFAULT_POLL_LEAD;
 
   /**
-   * Longest prior of the wait before the first poll, per type: the prior is the 20th percentile of
-   * the type's documented solve-time range, capped by this.
+   * Wait before the first poll, per type, before solves of it were seen (the prior); by default the
+   * 20th percentile of the type's documented solve-time range.
    */
   private Map<CaptchaType, Duration> firstPollWait =
       new EnumMap<>(EngineSettings.defaultFirstPollWaits());

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior
- * drawn from its documented solve-time range ({@link EngineSettings#documentedSolveTimes()}): the
- * 20th percentile of that range, never longer than the configured first-poll wait. Observed solves
+ * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior,
+ * its configured first-poll wait, by default drawn from its documented solve-time range ({@link
+ * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves
  * take over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
  * prior, which counts as {@code k = captchaai.learn-after-solves} solves, and the wait learned from
  * the {@code n} solves seen (at most the last 50), so the prior's weight shrinks with every solve
@@ -39,8 +39,6 @@ public final class FirstPollWaits {
 
   private static final double TARGET_READY_AT_FIRST_POLL = 0.2;
   private static final int WINDOW = 50;
-  private static final Map<CaptchaType, EngineSettings.SolveTimes> DOCUMENTED =
-      EngineSettings.documentedSolveTimes();
 
   private final EngineSettings settings;
   private final BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent;
@@ -72,17 +70,9 @@ public final class FirstPollWaits {
     return Duration.ofMillis(learned.get(type));
   }
 
-  /** The wait before anything was seen: from the type's documented range, see the class comment. */
+  /** The wait before anything was seen: the configured first-poll wait of the type. */
   long prior(CaptchaType type) {
-    EngineSettings.SolveTimes range = DOCUMENTED.get(type);
-    long configured = settings.firstPollWait(type).toMillis();
-    if (range == null) {
-      return configured;
-    }
-    long min = range.min().toMillis();
-    long fromRange =
-        min + Math.round(TARGET_READY_AT_FIRST_POLL * (range.max().toMillis() - min));
-    return Math.min(configured, fromRange);
+    return settings.firstPollWait(type).toMillis();
   }
 
   long blend(CaptchaType type, List<SolveRepository.SolvedSample> window) {

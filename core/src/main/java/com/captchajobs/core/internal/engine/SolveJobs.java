@@ -76,6 +76,15 @@ public final class SolveJobs {
    * interval early or late, so the job is scheduled {@code pollLead} earlier and waits for the
    * intended instant itself; when that is closer than the lead it is enqueued at once.
    */
+  /** The poll job of {@code request}, see {@link #poll(Solve, int, int, Instant)}. */
+  public UUID poll(Solve solve, PollJobRequest request) {
+    return poll(
+        solve,
+        request.submitNo(),
+        request.pollNo(),
+        Instant.ofEpochMilli(request.intendedAtEpochMilli()));
+  }
+
   public UUID poll(Solve solve, int submitNo, int pollNo, Instant intendedAt) {
     UUID id = pollJobId(solve.id(), submitNo, pollNo);
     Instant scheduleAt = intendedAt.minus(pollLead);

@@ -42,14 +42,24 @@ class FirstPollWaitsTest {
   }
 
   @Test
-  void aTypeNeverSeenStartsFromItsDocumentedRangeNotFromTheLongDocumentedWait() {
+  void aTypeNeverSeenStartsFromThe20thPercentileOfItsDocumentedRange() {
     FirstPollWaits waits = waits();
-    // Turnstile 3-9 s: 20th percentile 4.2 s, below the 5 s floor
+    // Turnstile 3-9 s: 4.2 s, below the 5 s floor (it was a flat 10 s before)
     assertThat(waits.waitFor(CaptchaType.TURNSTILE)).isEqualTo(Duration.ofSeconds(5));
-    // Cloudflare 10-25 s: 13 s instead of the documented 20 s
+    // Cloudflare 10-25 s: 13 s
     assertThat(waits.waitFor(CaptchaType.CLOUDFLARE_CHALLENGE)).isEqualTo(Duration.ofSeconds(13));
-    // reCAPTCHA v2 12-40 s: 17.6 s, but never longer than the configured 15 s
-    assertThat(waits.waitFor(CaptchaType.RECAPTCHA_V2)).isEqualTo(Duration.ofSeconds(15));
+    // reCAPTCHA v2 12-40 s: 17.6 s
+    assertThat(waits.waitFor(CaptchaType.RECAPTCHA_V2)).isEqualTo(Duration.ofMillis(17_600));
+  }
+
+  @Test
+  void aConfiguredFirstPollWaitIsThePriorOfItsType() {
+    FirstPollWaits waits =
+        new FirstPollWaits(
+            EngineSettings.defaults().withFirstPollWait(CaptchaType.IMAGE, Duration.ofSeconds(9)),
+            (type, n) -> List.of(),
+            Clock.fixed(now, ZoneOffset.UTC));
+    assertThat(waits.waitFor(CaptchaType.IMAGE)).isEqualTo(Duration.ofSeconds(9));
   }
 
   @Test

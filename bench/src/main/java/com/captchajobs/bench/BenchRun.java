@@ -141,9 +141,9 @@ public final class BenchRun {
         List<Rows.Solve> solves = Rows.solves(c);
         List<Rows.Poll> polls = Rows.polls(c);
         List<Double> handoffs = Rows.handoffSeconds(c);
-        List<Double> enqueueToSubmit = Rows.enqueueToSubmitSeconds(c);
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
+        List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, c);
         fleet.forEach(WorkerJvm::close);
         List<RunData.Node> nodes =
             fleet.stream()
@@ -187,6 +187,36 @@ public final class BenchRun {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
     }
+  }
+
+  /** Probe solves, enqueued one at a time after the run while every slot is free. */
+  static final int PROBES = 20;
+
+  /**
+   * Enqueue → in.php with a free slot: the run itself enqueues everything at once, so its solves
+   * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued one
+   * at a time (the next 100 ms after the previous one was submitted) and their {@code created_at} →
+   * {@code submitted_at} is measured. They are not counted in any other figure (read after them).
+   */
+  private static List<Double> probeEnqueueToSubmit(
+      BenchOptions o, String label, AppNode app, Connection c) throws SQLException {
+    String prefix =
+        "probe-"
+            + label.replaceAll("[^a-zA-Z0-9-]", "-")
+            + "-"
+            + Long.toString(System.currentTimeMillis(), 36)
+            + "-";
+    CaptchaType type = o.mix().draw(1, o.seed()).get(0);
+    for (int i = 0; i < PROBES; i++) {
+      String key = prefix + i;
+      app.enqueue(new AppNode.Request(key, type, false));
+      long deadline = System.currentTimeMillis() + 5_000;
+      while (!Rows.submitted(c, key) && System.currentTimeMillis() < deadline) {
+        ProcStats.pause(Duration.ofMillis(10));
+      }
+      ProcStats.pause(Duration.ofMillis(100));
+    }
+    return Rows.enqueueToSubmitSeconds(c, prefix);
   }
 
   /** Waits until every solve ended (printing progress); false on timeout. */

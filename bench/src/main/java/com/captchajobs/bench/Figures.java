@@ -136,7 +136,7 @@ public final class Figures {
             + secs(enqueueToSubmit, 0.5)
             + ", n="
             + enqueueToSubmit.size()
-            + " solves that found a slot free, max "
+            + " probe solves enqueued with every slot free, max "
             + secs(enqueueToSubmit, 1.0)
             + ")",
         "p95 ≤ 0.25 s",

@@ -35,10 +35,10 @@ final class Rows {
   record JobHistory(String businessKey, String jobName, int failedStates) {}
 
   /**
-   * Enqueue → in.php of solves that found a slot free: submitted once, not handed a freed slot (a
-   * solve that waited for one has a hand-off row).
+   * Enqueue → in.php of the solves whose business key starts with {@code prefix} that found a slot
+   * free: submitted once, not handed a freed slot (a solve that waited for one has a hand-off row).
    */
-  static List<Double> enqueueToSubmitSeconds(Connection c) throws SQLException {
+  static List<Double> enqueueToSubmitSeconds(Connection c, String prefix) throws SQLException {
     List<Double> out = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
@@ -46,13 +46,28 @@ final class Rows {
                 Database.BENCH_TAG
                     + "SELECT EXTRACT(EPOCH FROM (s.submitted_at - s.created_at))::float8"
                     + " FROM captchajobs.solve s WHERE s.submits = 1"
-                    + " AND s.submitted_at IS NOT NULL AND NOT EXISTS"
+                    + " AND s.submitted_at IS NOT NULL AND s.business_key LIKE '"
+                    + prefix.replace("'", "")
+                    + "%' AND NOT EXISTS"
                     + " (SELECT 1 FROM captchajobs.slot_handoff h WHERE h.solve_id = s.id)")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
     }
     return out;
+  }
+
+  /** Whether the solve of {@code businessKey} was submitted. */
+  static boolean submitted(Connection c, String businessKey) throws SQLException {
+    try (var st =
+        c.prepareStatement(
+            Database.BENCH_TAG
+                + "SELECT 1 FROM captchajobs.solve WHERE business_key = ? AND submitted_at IS NOT NULL")) {
+      st.setString(1, businessKey);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next();
+      }
+    }
   }
 
   static List<Solve> solves(Connection c) throws SQLException {

@@ -7,7 +7,12 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +27,9 @@ class DispatchWithoutPollTest {
 
   static final String KEY = "dispatch0dispatch0dispatch0dispa";
   static final Duration JOBRUNR_POLL = Duration.ofSeconds(30);
+
+  /** Far below the poll interval: only a wake-up submits the solve this early. */
+  static final Duration LONG_BEFORE_THE_POLL = Duration.ofSeconds(10);
 
   CaptchaAiSimulator simulator;
   PGSimpleDataSource dataSource;
@@ -39,7 +47,8 @@ class DispatchWithoutPollTest {
   }
 
   @Test
-  void aSolveEnqueuedWhileASlotIsFreeIsSubmittedWithinOneSecondThoughJobRunrPollsEveryThirtySeconds() {
+  void aSolveEnqueuedWhileASlotIsFreeIsSubmittedWithinOneSecondThoughJobRunrPollsEveryThirtySeconds()
+      throws SQLException {
     try (CaptchaJobs worker =
             CaptchaJobs.builder()
                 .dataSource(dataSource)
@@ -62,17 +71,40 @@ class DispatchWithoutPollTest {
 
       // Enqueued on a node without a worker: the wake-up crosses nodes through PostgreSQL.
       app.solves().enqueue(turnstile("dispatch-1"));
-      await()
-          .atMost(Duration.ofSeconds(1))
-          .pollInterval(Duration.ofMillis(10))
-          .until(() -> simulator.stats(KEY).acceptedSubmits() == 2);
+      assertThat(
+              await()
+                  .atMost(LONG_BEFORE_THE_POLL)
+                  .until(() -> enqueueToInPhp("dispatch-1"), Optional::isPresent)
+                  .get())
+          .isLessThanOrEqualTo(Duration.ofSeconds(1));
+      assertThat(simulator.stats(KEY).acceptedSubmits()).isEqualTo(2);
 
       // Enqueued on the worker node itself.
       worker.solves().enqueue(turnstile("dispatch-2"));
-      await()
-          .atMost(Duration.ofSeconds(1))
-          .pollInterval(Duration.ofMillis(10))
-          .until(() -> simulator.stats(KEY).acceptedSubmits() == 3);
+      assertThat(
+              await()
+                  .atMost(LONG_BEFORE_THE_POLL)
+                  .until(() -> enqueueToInPhp("dispatch-2"), Optional::isPresent)
+                  .get())
+          .isLessThanOrEqualTo(Duration.ofSeconds(1));
+      assertThat(simulator.stats(KEY).acceptedSubmits()).isEqualTo(3);
+    }
+  }
+
+  /** Stored → submitted, from the row's own instants (in.php is called just before the latter). */
+  private Optional<Duration> enqueueToInPhp(String businessKey) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT created_at, submitted_at FROM captchajobs.solve WHERE business_key = ?")) {
+      s.setString(1, businessKey);
+      try (ResultSet rs = s.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getTimestamp(2) == null
+            ? Optional.empty()
+            : Optional.of(
+                Duration.between(rs.getTimestamp(1).toInstant(), rs.getTimestamp(2).toInstant()));
+      }
     }
   }
 

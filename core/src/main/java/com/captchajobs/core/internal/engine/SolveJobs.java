@@ -26,6 +26,7 @@ public final class SolveJobs {
   private final Clock clock;
   private final Duration pollLead;
   private final int transientRetries;
+  private volatile JobsReady ready = JobsReady.NONE;
 
   public SolveJobs(
       JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
@@ -33,6 +34,11 @@ public final class SolveJobs {
     this.clock = clock;
     this.pollLead = pollLead;
     this.transientRetries = transientRetries;
+  }
+
+  /** Whom to tell when a job is ready to run now; set once the node knows how to dispatch. */
+  public void tellReady(JobsReady ready) {
+    this.ready = ready;
   }
 
   public static UUID jobId(UUID solveId, String step) {
@@ -61,7 +67,17 @@ public final class SolveJobs {
         businessKey,
         new SubmitJobRequest(solveId, slotFreedAt),
         null);
+    ready.submitReady();
     return jobId;
+  }
+
+  /** The poll job of {@code request}, see {@link #poll(Solve, int, int, Instant)}. */
+  public UUID poll(Solve solve, PollJobRequest request) {
+    return poll(
+        solve,
+        request.submitNo(),
+        request.pollNo(),
+        Instant.ofEpochMilli(request.intendedAtEpochMilli()));
   }
 
   /**
@@ -82,6 +98,7 @@ public final class SolveJobs {
     // node's that is off): what counts is the distance from now, not the instant.
     Instant now = clock.instant();
     Duration delay = Duration.between(now, intendedAt.minus(pollLead));
+    boolean atOnce = delay.isNegative() || delay.isZero();
     create(
         aJob()
             .withId(id)
@@ -89,7 +106,10 @@ public final class SolveJobs {
         solve.type(),
         solve.businessKey(),
         new PollJobRequest(solve.id(), submitNo, pollNo, intendedAt.toEpochMilli()),
-        delay.isNegative() || delay.isZero() ? null : Instant.now().plus(delay));
+        atOnce ? null : Instant.now().plus(delay));
+    if (atOnce) {
+      ready.pollReady();
+    }
     return id;
   }
 

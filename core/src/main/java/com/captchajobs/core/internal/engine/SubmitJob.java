@@ -219,8 +219,8 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   /**
    * Calls in.php and commits the task id; then either schedules the first poll job or, when the
-   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for the
-   * running job to make itself.
+   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for
+   * the running job to make itself.
    */
   private Optional<PollJobRequest> callInPhp(
       Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {

@@ -19,6 +19,7 @@ import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
 import com.captchajobs.core.internal.webhook.WebhookTrigger;
@@ -27,12 +28,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import javax.sql.DataSource;
+import okhttp3.Dns;
 import okhttp3.OkHttpClient;
 import org.jobrunr.server.BackgroundJobServer;
 import org.slf4j.Logger;
@@ -182,6 +190,8 @@ public final class CaptchaJobs implements AutoCloseable {
     private boolean webhookIncludeToken = false;
     private Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
     private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
+    private final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
+    private final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
     private Integer dashboardPort;
     private String dashboardUsername;
     private String dashboardPassword;
@@ -298,6 +308,24 @@ public final class CaptchaJobs implements AutoCloseable {
     /** HMAC secret of webhook signatures; without it solves with a callback URL get no webhook. */
     public Builder webhookSecret(String webhookSecret) {
       this.webhookSecret = webhookSecret;
+      return this;
+    }
+
+    /**
+     * Hosts a webhook may reach although they resolve to a loopback, private, link-local or other
+     * non-public address, and over plain http ({@code captchajobs.webhook.allowed-hosts}).
+     */
+    public Builder webhookAllowedHosts(Collection<String> hosts) {
+      hosts.forEach(h -> webhookAllowedHosts.add(h));
+      return this;
+    }
+
+    /**
+     * The secret that signs the webhooks of one API client's solves ({@code
+     * captchajobs.api.clients.<name>.webhook-secret}); the others use {@link #webhookSecret}.
+     */
+    public Builder webhookClientSecret(String client, String secret) {
+      webhookClientSecrets.put(client, secret);
       return this;
     }
 
@@ -427,7 +455,8 @@ public final class CaptchaJobs implements AutoCloseable {
           new WebhookJob(
               repository,
               webhookHttp(),
-              webhookSecret == null ? null : new WebhookSigner(webhookSecret),
+              webhookSigners(),
+              new WebhookEgress(webhookAllowedHosts, Dns.SYSTEM),
               webhookIncludeToken,
               clock);
       if (webhookSecret == null) {
@@ -481,12 +510,20 @@ public final class CaptchaJobs implements AutoCloseable {
       return new Worker(gate, breaker, planCheck, server);
     }
 
+    private Function<String, WebhookSigner> webhookSigners() {
+      WebhookSigner fallback = webhookSecret == null ? null : new WebhookSigner(webhookSecret);
+      Map<String, WebhookSigner> own = new HashMap<>();
+      webhookClientSecrets.forEach((client, secret) -> own.put(client, new WebhookSigner(secret)));
+      return client -> own.getOrDefault(client, fallback);
+    }
+
     private OkHttpClient webhookHttp() {
       return new OkHttpClient.Builder()
           .connectTimeout(webhookTimeout)
           .readTimeout(webhookTimeout)
           .callTimeout(webhookTimeout.multipliedBy(2))
           .followRedirects(false)
+          .followSslRedirects(false)
           .build();
     }
 

@@ -137,6 +137,12 @@ public final class SolveRepository {
         businessKey);
   }
 
+  /** The client that owns the solve. */
+  public Optional<String> clientOf(UUID id) {
+    return db.queryOne(
+        "SELECT client FROM captchajobs.solve WHERE id = ?", rs -> rs.getString(1), id);
+  }
+
   /** The client's solves not yet final (queued, waiting, submitted), for its cap. */
   public int countUnfinished(String client) {
     return db.queryOne(

@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
+import com.captchajobs.core.internal.engine.Retention;
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
@@ -192,6 +193,8 @@ public final class CaptchaJobs implements AutoCloseable {
     private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
     private final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
     private final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
+    private Duration retention = Retention.DEFAULT_RETENTION;
+    private Duration retentionInterval = Duration.ofHours(1);
     private Integer dashboardPort;
     private String dashboardUsername;
     private String dashboardPassword;
@@ -326,6 +329,21 @@ public final class CaptchaJobs implements AutoCloseable {
      */
     public Builder webhookClientSecret(String client, String secret) {
       webhookClientSecrets.put(client, secret);
+      return this;
+    }
+
+    /**
+     * Age after which final solves, poll timings and hand-off rows are deleted by the worker nodes
+     * ({@code captchajobs.retention}, 7 days by default).
+     */
+    public Builder retention(Duration retention) {
+      this.retention = retention;
+      return this;
+    }
+
+    /** How often a worker node runs the retention pass (one node at a time; 1 hour). */
+    public Builder retentionInterval(Duration retentionInterval) {
+      this.retentionInterval = retentionInterval;
       return this;
     }
 
@@ -489,6 +507,9 @@ public final class CaptchaJobs implements AutoCloseable {
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
       startup.startBackground();
       parts.push(startup);
+      Retention retentionPass =
+          new Retention(dataSource, named, retention, clock).schedule(retentionInterval);
+      parts.push(retentionPass);
       inside.addAll(
           List.of(
               captchaAi,
@@ -501,6 +522,7 @@ public final class CaptchaJobs implements AutoCloseable {
               pollJob,
               reconciler,
               webhookJob,
+              retentionPass,
               server));
       log.info(
           "CaptchaJobs worker {} started: fleet cap {} threads, schema {}",
@@ -539,6 +561,11 @@ public final class CaptchaJobs implements AutoCloseable {
       require(nodeName != null && !nodeName.isBlank(), "captchajobs.worker.name must not be empty");
       require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
       require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
+      require(
+          retention.compareTo(Duration.ofHours(1)) >= 0, "captchajobs.retention must be at least 1h");
+      require(
+          retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
+          "captchajobs.retention-interval must be at least 1s");
       if (dashboardPort != null) {
         require(
             dashboardUsername != null

@@ -81,7 +81,9 @@ public class CaptchaJobsAutoConfiguration {
           .webhookIncludeToken(webhook.isIncludeToken())
           .webhookTimeout(webhook.getTimeout())
           .webhookRetries(webhook.getRetries())
-          .webhookAllowedHosts(webhook.getAllowedHosts());
+          .webhookAllowedHosts(webhook.getAllowedHosts())
+          .retention(captchaJobs.getRetention())
+          .retentionInterval(captchaJobs.getRetentionInterval());
       WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);
       if (webhook.hasSecret()) {
         builder.webhookSecret(webhook.getSecret());

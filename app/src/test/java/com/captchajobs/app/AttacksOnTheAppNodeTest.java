@@ -100,7 +100,8 @@ class AttacksOnTheAppNodeTest {
     HttpResponse<String> r = management.send(management.request(path, authorization).build());
 
     assertThat(r.statusCode()).isEqualTo(status);
-    assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+    assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/problem+json");
     assertThat(r.body()).doesNotContain("captchajobs", "jvm_", "open\"");
   }
 
@@ -129,7 +130,8 @@ class AttacksOnTheAppNodeTest {
         management.send(management.request("/actuator/breaker", null).DELETE().build());
 
     assertThat(r.statusCode()).isEqualTo(401);
-    assertThat(r.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> v.startsWith("Bearer"));
+    assertThat(r.headers().firstValue("WWW-Authenticate"))
+        .hasValueSatisfying(v -> v.startsWith("Bearer"));
   }
 
   @Test
@@ -161,7 +163,8 @@ class AttacksOnTheAppNodeTest {
 
   @Test
   void anonymousProbesSeeStatusButNoHealthDetails() {
-    HttpResponse<String> health = management.send(management.request("/actuator/health", null).build());
+    HttpResponse<String> health =
+        management.send(management.request("/actuator/health", null).build());
     HttpResponse<String> liveness =
         management.send(management.request("/actuator/health/liveness", null).build());
     HttpResponse<String> readiness =
@@ -180,7 +183,8 @@ class AttacksOnTheAppNodeTest {
 
   @Test
   void anOperatorTokenCannotCallTheSolvesApi() {
-    HttpResponse<String> r = new Api(TestApps.port(app), OPS).get("/api/solves/" + UUID.randomUUID());
+    HttpResponse<String> r =
+        new Api(TestApps.port(app), OPS).get("/api/solves/" + UUID.randomUUID());
 
     assertThat(r.statusCode()).isEqualTo(403);
   }
@@ -266,7 +270,8 @@ class AttacksOnTheAppNodeTest {
     HttpResponse<String> third = slow.post("/api/solves", RestFlowTest.turnstile("slow-3"));
 
     assertThat(third.statusCode()).isEqualTo(429);
-    assertThat(third.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+    assertThat(third.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/problem+json");
     assertThat(third.headers().firstValue("Retry-After"))
         .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
     assertThat(rowsOf("slow")).isEqualTo(2);
@@ -331,14 +336,46 @@ class AttacksOnTheAppNodeTest {
   static Stream<Arguments> hostileFields() {
     String longKey = "k".repeat(201);
     return Stream.of(
-        Arguments.of("a NUL in businessKey", body("nul\\u0000key", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null), "businessKey"),
-        Arguments.of("U+202E in businessKey", body("bidi\\u202Ekey", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null), "businessKey"),
-        Arguments.of("a NUL in sitekey", body("nul-sitekey", "0x4AAAA\\u0000AAADnPIDROrmt1Wwj", "https://example.com/a", null), "sitekey"),
-        Arguments.of("U+202E in pageUrl", body("bidi-page", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/\\u202Ea", null), "pageUrl"),
-        Arguments.of("U+202E in callbackUrl", body("bidi-callback", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", "https://hooks.example.com/\\u202Ex"), "callbackUrl"),
-        Arguments.of("an oversize businessKey", body(longKey, "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null), "businessKey"),
-        Arguments.of("an oversize sitekey", body("long-sitekey", "x".repeat(4097), "https://example.com/a", null), "sitekey"),
-        Arguments.of("an oversize callbackUrl", body("long-callback", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", "https://hooks.example.com/" + "p".repeat(2100)), "callbackUrl"));
+        Arguments.of(
+            "a NUL in businessKey",
+            body("nul\\u0000key", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null),
+            "businessKey"),
+        Arguments.of(
+            "U+202E in businessKey",
+            body("bidi\\u202Ekey", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null),
+            "businessKey"),
+        Arguments.of(
+            "a NUL in sitekey",
+            body("nul-sitekey", "0x4AAAA\\u0000AAADnPIDROrmt1Wwj", "https://example.com/a", null),
+            "sitekey"),
+        Arguments.of(
+            "U+202E in pageUrl",
+            body("bidi-page", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/\\u202Ea", null),
+            "pageUrl"),
+        Arguments.of(
+            "U+202E in callbackUrl",
+            body(
+                "bidi-callback",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "https://example.com/a",
+                "https://hooks.example.com/\\u202Ex"),
+            "callbackUrl"),
+        Arguments.of(
+            "an oversize businessKey",
+            body(longKey, "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null),
+            "businessKey"),
+        Arguments.of(
+            "an oversize sitekey",
+            body("long-sitekey", "x".repeat(4097), "https://example.com/a", null),
+            "sitekey"),
+        Arguments.of(
+            "an oversize callbackUrl",
+            body(
+                "long-callback",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "https://example.com/a",
+                "https://hooks.example.com/" + "p".repeat(2100)),
+            "callbackUrl"));
   }
 
   @ParameterizedTest(name = "{0} is refused with 400 naming {2}")

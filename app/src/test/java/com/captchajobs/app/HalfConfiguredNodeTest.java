@@ -92,7 +92,8 @@ class HalfConfiguredNodeTest {
     assertThatThrownBy(
             () ->
                 AppApplication.builder()
-                    .properties(Map.of(
+                    .properties(
+                        Map.of(
                             "server.port",
                             "0",
                             "management.server.port",

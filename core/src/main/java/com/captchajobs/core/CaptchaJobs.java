@@ -30,10 +30,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -562,7 +562,8 @@ public final class CaptchaJobs implements AutoCloseable {
       require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
       require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
       require(
-          retention.compareTo(Duration.ofHours(1)) >= 0, "captchajobs.retention must be at least 1h");
+          retention.compareTo(Duration.ofHours(1)) >= 0,
+          "captchajobs.retention must be at least 1h");
       require(
           retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
           "captchajobs.retention-interval must be at least 1s");

@@ -48,8 +48,7 @@ public final class Solves {
       SolveNotifications notifications,
       Clock clock,
       EngineEvents events) {
-    this(
-        enqueuer, repository, notifications, clock, events, SolveRepository.JAVA_API_CLIENT, true);
+    this(enqueuer, repository, notifications, clock, events, SolveRepository.JAVA_API_CLIENT, true);
   }
 
   private Solves(
@@ -77,8 +76,8 @@ public final class Solves {
    * {@value SolveRepository#JAVA_API_CLIENT}: a trusted client that enqueues under its own keys and
    * may read any solve by id.
    *
-   * @throws IllegalArgumentException when the name is blank, longer than 100 characters or
-   *     reserved for the Java API
+   * @throws IllegalArgumentException when the name is blank, longer than 100 characters or reserved
+   *     for the Java API
    */
   public Solves asClient(String clientName) {
     if (clientName == null
@@ -86,8 +85,7 @@ public final class Solves {
         || clientName.length() > 100
         || clientName.equals(SolveRepository.JAVA_API_CLIENT)) {
       throw new IllegalArgumentException(
-          "client name must be 1 to 100 characters and not "
-              + SolveRepository.JAVA_API_CLIENT);
+          "client name must be 1 to 100 characters and not " + SolveRepository.JAVA_API_CLIENT);
     }
     return new Solves(enqueuer, repository, notifications, clock, events, clientName, false);
   }
@@ -144,9 +142,7 @@ public final class Solves {
     SolveStatus status =
         e.created()
             ? SolveStatus.QUEUED
-            : row(e.id())
-                .map(s -> SolveStatus.of(s.status()))
-                .orElse(SolveStatus.QUEUED);
+            : row(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
     return new Accepted(e.id(), status, e.created());
   }
 

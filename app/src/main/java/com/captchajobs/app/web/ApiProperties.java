@@ -41,11 +41,7 @@ public class ApiProperties {
 
   @Override
   public String toString() {
-    return "ApiProperties[maxBodySize="
-        + maxBodySize
-        + ", eventsTimeout="
-        + eventsTimeout
-        + "]";
+    return "ApiProperties[maxBodySize=" + maxBodySize + ", eventsTimeout=" + eventsTimeout + "]";
   }
 
   public DataSize getMaxBodySize() {

@@ -8,9 +8,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One token bucket per client on this node: {@code rate} enqueues per second refill it up to
- * {@code burst}. The limit is per node: behind a load balancer over n app nodes a client may reach
- * n times its rate.
+ * One token bucket per client on this node: {@code rate} enqueues per second refill it up to {@code
+ * burst}. The limit is per node: behind a load balancer over n app nodes a client may reach n times
+ * its rate.
  */
 final class EnqueueRateLimiter {
 

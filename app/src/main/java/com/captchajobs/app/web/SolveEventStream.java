@@ -38,8 +38,8 @@ final class SolveEventStream {
   }
 
   /**
-   * Opens the stream; the caller has checked that the solve exists and is its client's, and holds
-   * a stream slot that {@code release} gives back when the stream ends.
+   * Opens the stream; the caller has checked that the solve exists and is its client's, and holds a
+   * stream slot that {@code release} gives back when the stream ends.
    */
   static SseEmitter open(
       Solves solves, UUID id, Duration timeout, ExecutorService executor, Runnable release) {

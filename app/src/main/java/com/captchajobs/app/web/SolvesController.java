@@ -64,8 +64,8 @@ class SolvesController {
   }
 
   /**
-   * 202 for a new solve, 200 for the existing one with the same key and payload; 409 otherwise;
-   * 429 over the client's rate or cap of unfinished solves (nothing stored).
+   * 202 for a new solve, 200 for the existing one with the same key and payload; 409 otherwise; 429
+   * over the client's rate or cap of unfinished solves (nothing stored).
    */
   @PostMapping
   ResponseEntity<Map<String, Object>> enqueue(
@@ -130,9 +130,7 @@ class SolvesController {
     Runnable release = streamSlots.tryOpen(client);
     if (release == null) {
       throw ApiProblem.tooMany(
-          "too many open event streams (this client's max-streams is "
-              + client.maxStreams()
-              + ")",
+          "too many open event streams (this client's max-streams is " + client.maxStreams() + ")",
           Duration.ofSeconds(5));
     }
     return SolveEventStream.open(mine, solveId, properties.getEventsTimeout(), events, release);

@@ -182,8 +182,7 @@ public class ApiClientsProperties {
       Client c = e.getValue();
       if (!NAME.matcher(name).matches() || name.equals("java-api")) {
         throw new IllegalStateException(
-            key
-                + ": a client name is 1 to 100 letters, digits, '.', '_' or '-' and not java-api");
+            key + ": a client name is 1 to 100 letters, digits, '.', '_' or '-' and not java-api");
       }
       if (byName.containsKey(name)) {
         throw new IllegalStateException(

@@ -4,13 +4,13 @@ import jakarta.servlet.DispatcherType;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
-import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.annotation.web.configurers.AuthorizeHttpRequestsConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
 
 /**
- * What every filter chain of a node shares: bearer tokens of the configured clients, no session,
- * no cookie, no CSRF token (no browser credential exists), no login page, problem+json for 401 and
+ * What every filter chain of a node shares: bearer tokens of the configured clients, no session, no
+ * cookie, no CSRF token (no browser credential exists), no login page, problem+json for 401 and
  * 403, and async and error dispatches of an admitted request let through.
  */
 public final class BearerTokenSecurity {

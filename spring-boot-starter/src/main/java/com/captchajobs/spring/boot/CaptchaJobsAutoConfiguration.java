@@ -105,9 +105,9 @@ public class CaptchaJobsAutoConfiguration {
   }
 
   /**
-   * In an application with JobRunr of its own, its storage is set up before ours: JobRunr 8.7
-   * looks for its migrations table by name in every schema, so on a fresh database it would take
-   * our {@code <schema>.jobrunr_migrations} for its own if ours came first.
+   * In an application with JobRunr of its own, its storage is set up before ours: JobRunr 8.7 looks
+   * for its migrations table by name in every schema, so on a fresh database it would take our
+   * {@code <schema>.jobrunr_migrations} for its own if ours came first.
    */
   @Bean
   static BeanFactoryPostProcessor captchaJobsAfterTheApplicationsJobRunr() {

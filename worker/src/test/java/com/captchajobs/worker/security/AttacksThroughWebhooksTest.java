@@ -39,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Webhooks as a way into the network around a worker: callback URLs aimed at loopback, cloud
  * metadata, private addresses, a name that resolves to loopback, plain http and a redirect to a
- * private address. A local receiver stands at every address that is reachable; it must get
- * nothing. The delivery job runs here directly on a solve stored by a real node.
+ * private address. A local receiver stands at every address that is reachable; it must get nothing.
+ * The delivery job runs here directly on a solve stored by a real node.
  */
 class AttacksThroughWebhooksTest {
 

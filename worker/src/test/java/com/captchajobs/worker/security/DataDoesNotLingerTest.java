@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Secrets in request parameters are gone from the database once a solve is final, and the
- * retention pass deletes old rows, only old ones, on one node at a time. No {@code pg_dump} binary
- * ships with the embedded PostgreSQL, so "the dump" is every column of every row of every table as
- * text, read through SQL.
+ * Secrets in request parameters are gone from the database once a solve is final, and the retention
+ * pass deletes old rows, only old ones, on one node at a time. No {@code pg_dump} binary ships with
+ * the embedded PostgreSQL, so "the dump" is every column of every row of every table as text, read
+ * through SQL.
  */
 class DataDoesNotLingerTest {
 
@@ -61,11 +61,16 @@ class DataDoesNotLingerTest {
             "linger-1",
             CaptchaType.TURNSTILE,
             Map.of(
-                "sitekey", "0x4AAAAAAADnPIDROrmt1Wwj",
-                "pageUrl", Solves.pageUrl("linger-1"),
-                "proxy", "user:" + PROXY_PASSWORD + "@203.0.113.7:8080",
-                "proxyType", "HTTP",
-                "cookies", "sid=" + COOKIE));
+                "sitekey",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "pageUrl",
+                Solves.pageUrl("linger-1"),
+                "proxy",
+                "user:" + PROXY_PASSWORD + "@203.0.113.7:8080",
+                "proxyType",
+                "HTTP",
+                "cookies",
+                "sid=" + COOKIE));
     assertThat(params(id)).contains(PROXY_PASSWORD);
 
     solves.awaitStatus(id, SolveState.SOLVED);

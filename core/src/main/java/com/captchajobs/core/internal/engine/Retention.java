@@ -58,8 +58,7 @@ public final class Retention implements AutoCloseable {
           return Optional.empty();
         }
         int polls = delete(c, "DELETE FROM captchajobs.poll WHERE called_at < ?", cutoff);
-        int handoffs =
-            delete(c, "DELETE FROM captchajobs.slot_handoff WHERE freed_at < ?", cutoff);
+        int handoffs = delete(c, "DELETE FROM captchajobs.slot_handoff WHERE freed_at < ?", cutoff);
         int solves =
             delete(
                 c,
@@ -111,7 +110,8 @@ public final class Retention implements AutoCloseable {
   }
 
   private boolean tryLock(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?))")) {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?))")) {
       ps.setString(1, schema.name() + ".retention");
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();

@@ -60,7 +60,16 @@ public final class SolveRepository {
         int priority,
         String callbackUrl,
         UUID jobId) {
-      this(id, businessKey, type, params, payloadHash, priority, callbackUrl, jobId, JAVA_API_CLIENT);
+      this(
+          id,
+          businessKey,
+          type,
+          params,
+          payloadHash,
+          priority,
+          callbackUrl,
+          jobId,
+          JAVA_API_CLIENT);
     }
   }
 

@@ -54,7 +54,9 @@ public final class WebhookEgress {
     boolean allowed = allowedHosts.contains(host);
     if (!allowed && !url.isHttps()) {
       throw new RefusedException(
-          "webhook to " + host + " refused: https is required (or list the host in"
+          "webhook to "
+              + host
+              + " refused: https is required (or list the host in"
               + " captchajobs.webhook.allowed-hosts)");
     }
     List<InetAddress> addresses = resolver.lookup(url.host());

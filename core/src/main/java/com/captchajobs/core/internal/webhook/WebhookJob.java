@@ -90,8 +90,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     if (solve == null || solve.callbackUrl() == null) {
       return;
     }
-    String client =
-        repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
+    String client = repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
     WebhookSigner signer = signers.apply(client);
     if (signer == null) {
       // Unsigned outcomes would be forgeable; retrying cannot help until an operator sets it.

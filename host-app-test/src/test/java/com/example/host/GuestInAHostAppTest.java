@@ -52,18 +52,10 @@ class GuestInAHostAppTest {
   static void startHostThenWorker() {
     simulator = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.1).build().start();
     String url = EmbeddedPostgresSupport.newDatabase();
-    host =
-        new SpringApplicationBuilder(HostApplication.class).properties(hostProperties(url)).run();
+    host = new SpringApplicationBuilder(HostApplication.class).properties(hostProperties(url)).run();
     jdbc = new JdbcTemplate(host.getBean(javax.sql.DataSource.class));
-    worker =
-        WorkerProcess.startJar(
-                WORKER_JAR,
-                WORKER,
-                url,
-                simulator.baseUrl(),
-                KEY,
-                Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s"))
-            .awaitUp();
+    worker = WorkerProcess.startJar(WORKER_JAR, WORKER, url, simulator.baseUrl(), KEY,
+        Map.of("captchaai.threads", "5", "captchaai.first-poll-wait.TURNSTILE", "1s")).awaitUp();
   }
 
   static Map<String, Object> hostProperties(String url) {

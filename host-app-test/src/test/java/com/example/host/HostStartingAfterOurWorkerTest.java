@@ -33,15 +33,8 @@ class HostStartingAfterOurWorkerTest {
   static void startOurWorkerOnAFreshDatabase() {
     simulator = CaptchaAiSimulator.builder().account(KEY, 2).timeScale(0.1).build().start();
     url = EmbeddedPostgresSupport.newDatabase();
-    worker =
-        WorkerProcess.startJar(
-                GuestInAHostAppTest.WORKER_JAR,
-                "after-worker",
-                url,
-                simulator.baseUrl(),
-                KEY,
-                Map.of("captchaai.threads", "2"))
-            .awaitUp();
+    worker = WorkerProcess.startJar(GuestInAHostAppTest.WORKER_JAR, "after-worker", url,
+        simulator.baseUrl(), KEY, Map.of("captchaai.threads", "2")).awaitUp();
   }
 
   @AfterAll
@@ -53,8 +46,7 @@ class HostStartingAfterOurWorkerTest {
   @Test
   void aHostsFlywayStartingAfterOurWorkerKeepsItsOwnHistoryInPublic() {
     Map<String, Object> props = new HashMap<>(GuestInAHostAppTest.hostProperties(url));
-    props.put(
-        "spring.autoconfigure.exclude",
+    props.put("spring.autoconfigure.exclude",
         "org.jobrunr.spring.autoconfigure.JobRunrAutoConfiguration,"
             + "org.jobrunr.spring.autoconfigure.storage.JobRunrSqlStorageAutoConfiguration,"
             + "org.jobrunr.spring.autoconfigure.metrics.JobRunrMetricsAutoConfiguration");
@@ -62,13 +54,11 @@ class HostStartingAfterOurWorkerTest {
         new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
       JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
 
-      assertThat(
-              jdbc.queryForList(
-                  "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
-                  String.class))
+      assertThat(jdbc.queryForList(
+              "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
+              String.class))
           .containsExactly("1");
-      assertThat(jdbc.queryForObject("SELECT count(*) FROM public.host_order", Long.class))
-          .isZero();
+      assertThat(jdbc.queryForObject("SELECT count(*) FROM public.host_order", Long.class)).isZero();
     }
   }
 
@@ -80,11 +70,10 @@ class HostStartingAfterOurWorkerTest {
         new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
       JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
 
-      assertThat(
-              jdbc.queryForObject(
-                  "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
-                      + " AND table_name = 'jobrunr_jobs'",
-                  Long.class))
+      assertThat(jdbc.queryForObject(
+              "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
+                  + " AND table_name = 'jobrunr_jobs'",
+              Long.class))
           .isEqualTo(1);
     }
   }

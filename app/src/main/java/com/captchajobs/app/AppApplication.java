@@ -41,9 +41,12 @@ public class AppApplication {
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
+    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
+    defaults.put("management.server.port", "8081");
     defaults.put(
         "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
-    defaults.put("management.endpoint.health.show-details", "always");
+    defaults.put("management.endpoint.health.show-details", "when-authorized");
+    defaults.put("management.endpoint.health.roles", "OPERATOR");
     // Kubernetes probes: an open breaker or an unreachable provider makes a node not ready (it
     // stops taking traffic), never not live (no restart loop across the fleet)
     defaults.put("management.endpoint.health.probes.enabled", "true");

@@ -50,6 +50,8 @@ class HalfConfiguredNodeTest {
                           db,
                           "server.port",
                           "0",
+                          "management.server.port",
+                          "0",
                           "server.address",
                           "127.0.0.1",
                           "captchajobs.api.tokens",
@@ -90,7 +92,14 @@ class HalfConfiguredNodeTest {
     assertThatThrownBy(
             () ->
                 AppApplication.builder()
-                    .properties(Map.of("server.port", "0", "captchaai.api-key", KEY))
+                    .properties(
+                        Map.of(
+                            "server.port",
+                            "0",
+                            "management.server.port",
+                            "0",
+                            "captchaai.api-key",
+                            KEY))
                     .run()
                     .close())
         .hasStackTraceContaining("spring.datasource.url is required");
@@ -106,6 +115,8 @@ class HalfConfiguredNodeTest {
                             "spring.datasource.url",
                             EmbeddedPostgresSupport.newDatabase(),
                             "server.port",
+                            "0",
+                            "management.server.port",
                             "0",
                             "captchajobs.api.tokens",
                             TOKEN,

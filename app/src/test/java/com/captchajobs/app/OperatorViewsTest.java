@@ -28,7 +28,7 @@ import tools.jackson.databind.JsonNode;
 class OperatorViewsTest {
 
   static final String KEY = "operatorKeyOPERATORkey0123456789";
-  static final String OPERATOR_TOKEN = "operator-token-0123456789abcdef";
+  static final String OPERATOR_TOKEN = TestApps.OPERATOR_TOKEN;
 
   static CaptchaAiSimulator sim;
   static ConfigurableApplicationContext app;
@@ -45,7 +45,7 @@ class OperatorViewsTest {
             EmbeddedPostgresSupport.newDatabase(),
             sim.baseUrl(),
             KEY,
-            Map.of("captchajobs.api.operator-tokens", OPERATOR_TOKEN));
+            Map.of());
     operator = new Api(TestApps.port(app), OPERATOR_TOKEN);
     client = new Api(TestApps.port(app), TestApps.API_TOKEN);
     for (String key : List.of("op-a", "op-b")) {

@@ -229,7 +229,9 @@ class RestFlowTest {
 
   @Test
   void enqueueingAfterTheSolveIsStillIdempotentAndTheHealthEndpointIsUp() {
-    HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
+    Api management = new Api(TestApps.managementPort(app), TestApps.OPERATOR_TOKEN);
+    HttpResponse<String> health =
+        management.send(management.request("/actuator/health", null).GET().build());
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
     HttpResponse<String> unauthorized =

@@ -22,14 +22,18 @@ class SandboxTest {
   void withNoConfigurationTheAppStartsTheSandboxServesHealthAndPrintsHowToUseIt(
       CapturedOutput output) throws Exception {
     ConfigurableApplicationContext app =
-        AppApplication.builder().properties(Map.of("server.port", "0")).run();
+        AppApplication.builder()
+            .properties(Map.of("server.port", "0", "management.server.port", "0"))
+            .run();
     int dbPort;
     try {
       Environment env = app.getEnvironment();
       String token = env.getProperty("captchajobs.api.tokens");
       Api api = new Api(TestApps.port(app), token);
 
-      HttpResponse<String> health = api.send(api.request("/actuator/health", null).GET().build());
+      Api management = new Api(TestApps.managementPort(app), token);
+      HttpResponse<String> health =
+          management.send(management.request("/actuator/health", null).GET().build());
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(Api.json(health).get("status").stringValue()).isEqualTo("UP");
       assertThat(env.getProperty("captchajobs.worker.enabled")).isEqualTo("true");

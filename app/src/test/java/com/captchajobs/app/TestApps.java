@@ -9,6 +9,7 @@ final class TestApps {
 
   static final String API_TOKEN = "test-token-0123456789abcdef";
   static final String WEBHOOK_SECRET = "webhook-secret-0123456789";
+  static final String OPERATOR_TOKEN = "test-operator-token-0123456789";
 
   private TestApps() {}
 
@@ -21,9 +22,14 @@ final class TestApps {
     props.put("captchaai.base-url", baseUrl);
     props.put("server.port", "0");
     props.put("server.address", "127.0.0.1");
+    props.put("management.server.port", "0");
+    props.put("management.server.address", "127.0.0.1");
     props.put("captchajobs.worker.enabled", "true");
     props.put("captchajobs.api.tokens", API_TOKEN);
+    props.put("captchajobs.api.clients.ops.token", OPERATOR_TOKEN);
+    props.put("captchajobs.api.clients.ops.roles", "operator");
     props.put("captchajobs.webhook.secret", WEBHOOK_SECRET);
+    props.put("captchajobs.webhook.allowed-hosts", "127.0.0.1");
     props.put("captchaai.first-poll-wait.TURNSTILE", "1s");
     props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
@@ -33,5 +39,9 @@ final class TestApps {
 
   static int port(ConfigurableApplicationContext context) {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+  }
+
+  static int managementPort(ConfigurableApplicationContext context) {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.management.port"));
   }
 }

@@ -11,6 +11,7 @@ import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
+import com.captchajobs.core.internal.engine.Retention;
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
@@ -21,6 +22,7 @@ import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
 import com.captchajobs.core.internal.webhook.WebhookTrigger;
@@ -29,12 +31,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import javax.sql.DataSource;
+import okhttp3.Dns;
 import okhttp3.OkHttpClient;
 import org.jobrunr.server.BackgroundJobServer;
 import org.slf4j.Logger;
@@ -195,6 +204,10 @@ public final class CaptchaJobs implements AutoCloseable {
     private boolean webhookIncludeToken = false;
     private Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
     private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
+    private final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
+    private final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
+    private Duration retention = Retention.DEFAULT_RETENTION;
+    private Duration retentionInterval = Duration.ofHours(1);
     private Integer dashboardPort;
     private String dashboardUsername;
     private String dashboardPassword;
@@ -311,6 +324,39 @@ public final class CaptchaJobs implements AutoCloseable {
     /** HMAC secret of webhook signatures; without it solves with a callback URL get no webhook. */
     public Builder webhookSecret(String webhookSecret) {
       this.webhookSecret = webhookSecret;
+      return this;
+    }
+
+    /**
+     * Hosts a webhook may reach although they resolve to a loopback, private, link-local or other
+     * non-public address, and over plain http ({@code captchajobs.webhook.allowed-hosts}).
+     */
+    public Builder webhookAllowedHosts(Collection<String> hosts) {
+      hosts.forEach(h -> webhookAllowedHosts.add(h));
+      return this;
+    }
+
+    /**
+     * The secret that signs the webhooks of one API client's solves ({@code
+     * captchajobs.api.clients.<name>.webhook-secret}); the others use {@link #webhookSecret}.
+     */
+    public Builder webhookClientSecret(String client, String secret) {
+      webhookClientSecrets.put(client, secret);
+      return this;
+    }
+
+    /**
+     * Age after which final solves, poll timings and hand-off rows are deleted by the worker nodes
+     * ({@code captchajobs.retention}, 7 days by default).
+     */
+    public Builder retention(Duration retention) {
+      this.retention = retention;
+      return this;
+    }
+
+    /** How often a worker node runs the retention pass (one node at a time; 1 hour). */
+    public Builder retentionInterval(Duration retentionInterval) {
+      this.retentionInterval = retentionInterval;
       return this;
     }
 
@@ -462,7 +508,8 @@ public final class CaptchaJobs implements AutoCloseable {
           new WebhookJob(
               repository,
               webhookHttp(),
-              webhookSecret == null ? null : new WebhookSigner(webhookSecret),
+              webhookSigners(),
+              new WebhookEgress(webhookAllowedHosts, Dns.SYSTEM),
               webhookIncludeToken,
               clock);
       if (webhookSecret == null) {
@@ -496,6 +543,9 @@ public final class CaptchaJobs implements AutoCloseable {
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
       startup.startBackground();
       parts.push(startup);
+      Retention retentionPass =
+          new Retention(dataSource, named, retention, clock).schedule(retentionInterval);
+      parts.push(retentionPass);
       inside.addAll(
           List.of(
               captchaAi,
@@ -508,6 +558,7 @@ public final class CaptchaJobs implements AutoCloseable {
               pollJob,
               reconciler,
               webhookJob,
+              retentionPass,
               server));
       log.info(
           "CaptchaJobs worker {} started: fleet cap {} threads, schema {}",
@@ -517,12 +568,20 @@ public final class CaptchaJobs implements AutoCloseable {
       return new Worker(gate, breaker, planCheck, server);
     }
 
+    private Function<String, WebhookSigner> webhookSigners() {
+      WebhookSigner fallback = webhookSecret == null ? null : new WebhookSigner(webhookSecret);
+      Map<String, WebhookSigner> own = new HashMap<>();
+      webhookClientSecrets.forEach((client, secret) -> own.put(client, new WebhookSigner(secret)));
+      return client -> own.getOrDefault(client, fallback);
+    }
+
     private OkHttpClient webhookHttp() {
       return new OkHttpClient.Builder()
           .connectTimeout(webhookTimeout)
           .readTimeout(webhookTimeout)
           .callTimeout(webhookTimeout.multipliedBy(2))
           .followRedirects(false)
+          .followSslRedirects(false)
           .build();
     }
 
@@ -538,6 +597,12 @@ public final class CaptchaJobs implements AutoCloseable {
       require(nodeName != null && !nodeName.isBlank(), "captchajobs.worker.name must not be empty");
       require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
       require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
+      require(
+          retention.compareTo(Duration.ofHours(1)) >= 0,
+          "captchajobs.retention must be at least 1h");
+      require(
+          retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
+          "captchajobs.retention-interval must be at least 1s");
       if (dashboardPort != null) {
         require(
             dashboardUsername != null

@@ -60,6 +60,8 @@ public final class SolveRequest {
       if (type == null) {
         throw new InvalidTaskException("type", "is required");
       }
+      SolveFields.validateParams(params);
+      SolveFields.validatePriority(priority);
       CaptchaTask.of(type, params);
       if (callbackUrl != null) {
         SolveFields.validateCallbackUrl(callbackUrl);

@@ -40,6 +40,8 @@ public final class Solves {
   private final Clock clock;
   private final EngineEvents events;
   private final OperatorQueries operatorQueries;
+  private final String client;
+  private final boolean trusted;
 
   /** Built by {@link CaptchaJobs}; {@code events} receives {@code claimed} (solved → claimed). */
   Solves(
@@ -49,12 +51,71 @@ public final class Solves {
       Clock clock,
       EngineEvents events,
       OperatorQueries operatorQueries) {
+    this(
+        enqueuer,
+        repository,
+        notifications,
+        clock,
+        events,
+        operatorQueries,
+        SolveRepository.JAVA_API_CLIENT,
+        true);
+  }
+
+  private Solves(
+      SolveEnqueuer enqueuer,
+      SolveRepository repository,
+      SolveNotifications notifications,
+      Clock clock,
+      EngineEvents events,
+      OperatorQueries operatorQueries,
+      String client,
+      boolean trusted) {
     this.operatorQueries = operatorQueries;
     this.enqueuer = enqueuer;
     this.repository = repository;
     this.notifications = notifications;
     this.clock = clock;
     this.events = events;
+    this.client = client;
+    this.trusted = trusted;
+  }
+
+  /**
+   * The solves of one API client (the REST API calls it with the authenticated client's name).
+   * Solves enqueued through it belong to that client and its business keys are its own; every
+   * method by id answers {@link SolveNotFoundException} (empty for {@link #find}) for another
+   * client's solve, exactly as for an unknown id. This instance itself is the Java API client
+   * {@value SolveRepository#JAVA_API_CLIENT}: a trusted client that enqueues under its own keys and
+   * may read any solve by id.
+   *
+   * @throws IllegalArgumentException when the name is blank, longer than 100 characters or reserved
+   *     for the Java API
+   */
+  public Solves asClient(String clientName) {
+    if (clientName == null
+        || clientName.isBlank()
+        || clientName.length() > 100
+        || clientName.equals(SolveRepository.JAVA_API_CLIENT)) {
+      throw new IllegalArgumentException(
+          "client name must be 1 to 100 characters and not " + SolveRepository.JAVA_API_CLIENT);
+    }
+    return new Solves(
+        enqueuer, repository, notifications, clock, events, operatorQueries, clientName, false);
+  }
+
+  /** The client this instance acts for. */
+  public String client() {
+    return client;
+  }
+
+  /** The client's solves not yet final, for a cap on them. */
+  public int unfinished() {
+    return repository.countUnfinished(client);
+  }
+
+  private Optional<Solve> row(UUID id) {
+    return trusted ? repository.find(id) : repository.findOwned(id, client);
   }
 
   SolveEnqueuer enqueuer() {
@@ -79,6 +140,7 @@ public final class Solves {
     try {
       e =
           enqueuer.enqueue(
+              client,
               request.businessKey(),
               request.type(),
               request.params(),
@@ -97,16 +159,13 @@ public final class Solves {
     SolveStatus status =
         e.created()
             ? SolveStatus.QUEUED
-            : repository
-                .find(e.id())
-                .map(s -> SolveStatus.of(s.status()))
-                .orElse(SolveStatus.QUEUED);
+            : row(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
     return new Accepted(e.id(), status, e.created());
   }
 
   /** The solve's current state, never its token. */
   public Optional<SolveStatusView> find(UUID id) {
-    return repository.find(id).map(SolveStatusView::of);
+    return row(id).map(SolveStatusView::of);
   }
 
   /**
@@ -145,7 +204,7 @@ public final class Solves {
       return;
     }
     try {
-      Optional<Solve> row = repository.find(id);
+      Optional<Solve> row = row(id);
       if (row.isEmpty()) {
         result.completeExceptionally(new SolveNotFoundException(id));
       } else if (row.get().status().isFinal()) {
@@ -166,6 +225,9 @@ public final class Solves {
    * @throws SolveNotFoundException unknown id
    */
   public ClaimedToken claim(UUID id) {
+    if (!trusted && row(id).isEmpty()) {
+      throw new SolveNotFoundException(id);
+    }
     Instant now = clock.instant();
     Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id);
     if (claimed.isPresent()) {
@@ -175,7 +237,7 @@ public final class Solves {
       }
       return new ClaimedToken(t.token(), t.userAgent(), t.expiresAt());
     }
-    Solve s = repository.find(id).orElseThrow(() -> new SolveNotFoundException(id));
+    Solve s = row(id).orElseThrow(() -> new SolveNotFoundException(id));
     throw switch (s.status()) {
       case CLAIMED -> new TokenAlreadyClaimedException(id);
       case EXPIRED -> new TokenExpiredException(id, s.expiresAt());
@@ -222,6 +284,9 @@ public final class Solves {
    * #await} does, to close the race with a change committed just before.
    */
   public AutoCloseable watch(UUID id, Consumer<SolveStatus> onChange) {
+    if (!trusted && row(id).isEmpty()) {
+      throw new SolveNotFoundException(id);
+    }
     return notifications.subscribe(id, state -> onChange.accept(SolveStatus.of(state)));
   }
 

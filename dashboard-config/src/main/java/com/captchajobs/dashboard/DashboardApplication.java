@@ -1,9 +1,11 @@
 package com.captchajobs.dashboard;
 
+import com.captchajobs.node.security.NodeSecurityConfiguration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Import;
 
 /**
  * The dashboard node: the JobRunr dashboard over CaptchaJobs' own jobs on {@code
@@ -12,6 +14,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * captchajobs.dashboard.username} and {@code captchajobs.dashboard.password}.
  */
 @SpringBootApplication
+@Import(NodeSecurityConfiguration.class)
 public class DashboardApplication {
 
   /**
@@ -39,6 +42,13 @@ public class DashboardApplication {
     defaults.put("captchajobs.dashboard.port", "${jobrunr.dashboard.port:8000}");
     defaults.put("captchajobs.dashboard.username", "${jobrunr.dashboard.username:}");
     defaults.put("captchajobs.dashboard.password", "${jobrunr.dashboard.password:}");
+    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
+    defaults.put("management.server.port", "8092");
+    defaults.put(
+        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
+    defaults.put("management.endpoint.health.probes.enabled", "true");
+    defaults.put("management.endpoint.health.show-details", "when-authorized");
+    defaults.put("management.endpoint.health.roles", "OPERATOR");
     return defaults;
   }
 }

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A dashboard node beside a worker that has run solves: authentication on the dashboard's own port,
- * health on the server port, and API responses that show type and business key but never the API
- * key or a token.
+ * health on the management port, and API responses that show type and business key but never the
+ * API key or a token.
  */
 class DashboardApiTest {
 
@@ -82,7 +82,7 @@ class DashboardApiTest {
   }
 
   @Test
-  void theNodeRunsNoJobServerAndReportsUpOnItsServerPort() {
+  void theNodeRunsNoJobServerAndReportsUpOnItsManagementPort() {
     HttpResponse<String> health = dashboard.actuator("/actuator/health");
 
     assertThat(health.statusCode()).isEqualTo(200);

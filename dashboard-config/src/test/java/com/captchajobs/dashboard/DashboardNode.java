@@ -49,6 +49,8 @@ final class DashboardNode implements AutoCloseable {
                 "--spring.datasource.url=" + jdbcUrl,
                 "--server.port=0",
                 "--server.address=127.0.0.1",
+                "--management.server.port=0",
+                "--management.server.address=127.0.0.1",
                 "--captchajobs.dashboard.port=" + dashboardPort));
     props.forEach((k, v) -> args.add("--" + k + "=" + v));
     return new DashboardNode(
@@ -78,9 +80,13 @@ final class DashboardNode implements AutoCloseable {
     return dashboard(path, USER, PASSWORD);
   }
 
-  /** GET on the Spring web server (Actuator). */
+  int managementPort() {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.management.port"));
+  }
+
+  /** GET on the management port (Actuator), anonymous. */
   HttpResponse<String> actuator(String path) {
-    return get(serverPort(), path, null);
+    return get(managementPort(), path, null);
   }
 
   static HttpResponse<String> get(int port, String path, String userColonPassword) {

@@ -57,7 +57,8 @@ class DashboardStartupTest {
                     System.getProperty("java.class.path"),
                     DashboardApplication.class.getName(),
                     "--spring.datasource.url=" + db,
-                    "--server.port=0"))
+                    "--server.port=0",
+                    "--management.server.port=0"))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

@@ -1,9 +1,11 @@
 package com.captchajobs.worker;
 
+import com.captchajobs.node.security.NodeSecurityConfiguration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Import;
 
 /**
  * The worker node: CaptchaJobs' own JobRunr server running submit and poll jobs against {@code
@@ -12,6 +14,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * key. Its defaults below sit under anything the operator sets.
  */
 @SpringBootApplication
+@Import(NodeSecurityConfiguration.class)
 public class WorkerApplication {
 
   public static void main(String[] args) {
@@ -36,9 +39,12 @@ public class WorkerApplication {
     defaults.put("captchajobs.worker.name", "${jobrunr.background-job-server.name:}");
     defaults.put(
         "captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
+    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
+    defaults.put("management.server.port", "8091");
     defaults.put(
         "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
-    defaults.put("management.endpoint.health.show-details", "always");
+    defaults.put("management.endpoint.health.show-details", "when-authorized");
+    defaults.put("management.endpoint.health.roles", "OPERATOR");
     // Kubernetes probes: an open breaker or an unreachable provider makes a node not ready (it
     // stops taking traffic), never not live (no restart loop across the fleet)
     defaults.put("management.endpoint.health.probes.enabled", "true");

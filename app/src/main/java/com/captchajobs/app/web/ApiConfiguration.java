@@ -1,52 +1,63 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.Solves;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import com.captchajobs.node.security.ApiClients;
+import com.captchajobs.node.security.ApiRole;
+import com.captchajobs.node.security.BearerTokenSecurity;
+import com.captchajobs.node.security.NodeSecurityConfiguration;
+import java.time.Clock;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * The REST API of the app node. Imported by {@code AppApplication} only: an existing app that uses
- * the library gets the {@link Solves} bean, not these endpoints.
+ * the library gets the {@link Solves} bean, not these endpoints. {@code /api/**} needs a client
+ * with the {@code client} role (Spring Security, bearer tokens of {@code captchajobs.api.clients}
+ * or {@code captchajobs.api.tokens}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ApiProperties.class)
-@Import({SolvesController.class, OperatorController.class, ApiExceptionHandler.class})
+@Import({
+  NodeSecurityConfiguration.class,
+  SolvesController.class,
+  OperatorController.class,
+  ApiExceptionHandler.class
+})
 public class ApiConfiguration {
 
   @Bean
-  public FilterRegistrationBean<BearerTokenFilter> captchaJobsBearerTokenFilter(
-      ApiProperties properties) {
-    properties.validate();
-    java.util.List<String> all = new java.util.ArrayList<>(properties.activeTokens());
-    all.addAll(properties.activeOperatorTokens());
-    FilterRegistrationBean<BearerTokenFilter> registration =
-        new FilterRegistrationBean<>(new BearerTokenFilter(new BearerTokens(all)));
-    registration.addUrlPatterns("/api/*");
-    registration.setName("captchaJobsBearerTokenFilter");
-    registration.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE + 100);
-    return registration;
-  }
-
-  /**
-   * The operator views' guard, after the bearer filter: only {@code
-   * captchajobs.api.operator-tokens} reach {@code /api/admin/*}. A stand-in until the node has an
-   * operator role of its own.
-   */
-  @Bean
-  public FilterRegistrationBean<OperatorGuard> captchaJobsOperatorGuard(ApiProperties properties) {
-    FilterRegistrationBean<OperatorGuard> registration =
-        new FilterRegistrationBean<>(
-            new OperatorGuard(new BearerTokens(properties.activeOperatorTokens())));
-    registration.addUrlPatterns("/api/admin/*");
-    registration.setName("captchaJobsOperatorGuard");
-    registration.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE + 101);
-    return registration;
+  @Order(NodeSecurityConfiguration.MANAGEMENT_ORDER + 1)
+  public SecurityFilterChain captchaJobsApiSecurity(
+      HttpSecurity http, BearerTokenSecurity security, ApiClients clients, ApiProperties api)
+      throws Exception {
+    api.validate();
+    if (!clients.any(ApiRole.CLIENT)) {
+      throw new IllegalStateException(
+          "captchajobs.api.tokens must list at least one bearer token (comma-separated, at least"
+              + " 16 characters each), or captchajobs.api.clients.<name>.token name a client with"
+              + " the client role");
+    }
+    security
+        .apply(http)
+        .securityMatcher("/api/**", "/v3/api-docs/**")
+        .authorizeHttpRequests(
+            a -> {
+              BearerTokenSecurity.admitDispatches(a);
+              // the API's description is public; the operator views need the operator role
+              a.requestMatchers("/v3/api-docs/**").permitAll();
+              a.requestMatchers("/api/admin/**").hasRole(ApiRole.OPERATOR.name());
+              a.anyRequest().hasRole(ApiRole.CLIENT.name());
+            });
+    return http.build();
   }
 
   /** The frame of the OpenAPI description at {@code /v3/api-docs}. */
@@ -61,15 +72,35 @@ public class ApiConfiguration {
     return ApiDescription.customizer();
   }
 
-  /** Sends server-sent events off the notification thread. */
+  @Bean
+  public EnqueueRateLimiter captchaJobsEnqueueRateLimiter() {
+    return new EnqueueRateLimiter(Clock.systemUTC());
+  }
+
+  @Bean
+  public StreamSlots captchaJobsStreamSlots(ApiProperties properties) {
+    return new StreamSlots(properties.getMaxStreams());
+  }
+
+  /**
+   * Sends server-sent events off the notification thread: a bounded pool with a bounded queue (a
+   * stream whose update cannot be queued is ended, and the client reconnects).
+   */
   @Bean(destroyMethod = "shutdownNow")
-  public ExecutorService captchaJobsSseExecutor() {
+  public ThreadPoolExecutor captchaJobsSseExecutor(ApiProperties properties) {
     AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(
+    int threads = properties.getEventsThreads();
+    return new ThreadPoolExecutor(
+        threads,
+        threads,
+        60,
+        TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(10_000),
         r -> {
           Thread t = new Thread(r, "captchajobs-sse-" + n.incrementAndGet());
           t.setDaemon(true);
           return t;
-        });
+        },
+        new ThreadPoolExecutor.AbortPolicy());
   }
 }

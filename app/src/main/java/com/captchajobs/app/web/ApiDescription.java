@@ -110,7 +110,7 @@ final class ApiDescription {
     }
     op.operationId(operationId)
         .addTagsItem("operator")
-        .description("Operator view: needs one of captchajobs.api.operator-tokens.");
+        .description("Operator view: needs a client with the operator role (captchajobs.api.clients.<name>.roles=operator).");
     ApiResponses responses = new ApiResponses();
     String ok = "requeueSolve".equals(operationId) ? "202" : "200";
     ApiResponse found = found(op, ok.equals("202") ? "The solve, queued afresh" : "The view");
@@ -123,7 +123,7 @@ final class ApiDescription {
             403,
             "Forbidden",
             "Authorization",
-            "the operator views need one of captchajobs.api.operator-tokens",
+            "the operator views need the operator role",
             Map.of()));
     for (String code : problems) {
       responses.addApiResponse(

@@ -9,6 +9,7 @@ import com.captchajobs.core.TokenAlreadyClaimedException;
 import com.captchajobs.core.TokenExpiredException;
 import com.captchajobs.core.TokenNotReadyException;
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -25,8 +26,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(ApiProblem.class)
   ResponseEntity<ProblemDetail> problem(ApiProblem e, HttpServletRequest request) {
-    return answer(
-        Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI()));
+    ProblemDetail p =
+        Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI());
+    if (e.retryAfterSeconds() != null) {
+      return ResponseEntity.status(p.getStatus())
+          .header(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()))
+          .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+          .body(p);
+    }
+    return answer(p);
   }
 
   @ExceptionHandler(SolveException.class)

@@ -1,30 +1,15 @@
 package com.captchajobs.app.web;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
-/** The REST API of the app node, under {@code captchajobs.api.*}. */
+/**
+ * The REST API of the app node, under {@code captchajobs.api.*}; its clients and tokens are {@code
+ * ApiClientsProperties} of the node security.
+ */
 @ConfigurationProperties("captchajobs.api")
 public class ApiProperties {
-
-  /** Shortest bearer token accepted in the configuration. */
-  public static final int MIN_TOKEN_LENGTH = 16;
-
-  /**
-   * Bearer tokens accepted in {@code Authorization: Bearer <token>}, comma-separated (at least 16
-   * characters each). The sandbox generates one when unset.
-   */
-  private List<String> tokens = new ArrayList<>();
-
-  /**
-   * Bearer tokens of operators, comma-separated (at least 16 characters each): they reach {@code
-   * /api/admin/**} as well as the rest of the API. Empty: the operator views answer 403 to
-   * everyone.
-   */
-  private List<String> operatorTokens = new ArrayList<>();
 
   /** Largest request body accepted; larger ones get 413. */
   private DataSize maxBodySize = DataSize.ofKilobytes(256);
@@ -32,81 +17,31 @@ public class ApiProperties {
   /** How long a server-sent event stream stays open without reaching a final status. */
   private Duration eventsTimeout = Duration.ofMinutes(5);
 
+  /** Server-sent event streams this node holds open at most, all clients together. */
+  private int maxStreams = 1000;
+
+  /** Threads that send server-sent events (a bounded pool shared by every stream). */
+  private int eventsThreads = 8;
+
   /** Rejects bad values naming the key. */
   public void validate() {
-    if (tokens == null || tokens.stream().noneMatch(t -> t != null && !t.isBlank())) {
-      throw new IllegalStateException(
-          "captchajobs.api.tokens must list at least one bearer token"
-              + " (comma-separated, at least "
-              + MIN_TOKEN_LENGTH
-              + " characters each)");
-    }
-    for (String t : tokens) {
-      if (t != null && !t.isBlank() && t.strip().length() < MIN_TOKEN_LENGTH) {
-        throw new IllegalStateException(
-            "captchajobs.api.tokens: every token must have at least "
-                + MIN_TOKEN_LENGTH
-                + " characters");
-      }
-    }
-    for (String t : operatorTokens == null ? List.<String>of() : operatorTokens) {
-      if (t != null && !t.isBlank() && t.strip().length() < MIN_TOKEN_LENGTH) {
-        throw new IllegalStateException(
-            "captchajobs.api.operator-tokens: every token must have at least "
-                + MIN_TOKEN_LENGTH
-                + " characters");
-      }
-    }
     if (maxBodySize == null || maxBodySize.toBytes() < 1024) {
       throw new IllegalStateException("captchajobs.api.max-body-size must be at least 1KB");
     }
     if (eventsTimeout == null || eventsTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalStateException("captchajobs.api.events-timeout must be at least 1s");
     }
-  }
-
-  /** The configured tokens, trimmed, empty entries dropped. */
-  public List<String> activeTokens() {
-    return tokens.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).toList();
-  }
-
-  /** The configured operator tokens, trimmed, empty entries dropped. */
-  public List<String> activeOperatorTokens() {
-    return operatorTokens == null
-        ? List.of()
-        : operatorTokens.stream()
-            .filter(t -> t != null && !t.isBlank())
-            .map(String::strip)
-            .toList();
-  }
-
-  public List<String> getOperatorTokens() {
-    return operatorTokens;
-  }
-
-  public void setOperatorTokens(List<String> operatorTokens) {
-    this.operatorTokens = operatorTokens;
+    if (maxStreams < 0) {
+      throw new IllegalStateException("captchajobs.api.max-streams must not be negative");
+    }
+    if (eventsThreads < 1) {
+      throw new IllegalStateException("captchajobs.api.events-threads must be at least 1");
+    }
   }
 
   @Override
   public String toString() {
-    return "ApiProperties[tokens="
-        + activeTokens().size()
-        + " configured, operatorTokens="
-        + activeOperatorTokens().size()
-        + " configured, maxBodySize="
-        + maxBodySize
-        + ", eventsTimeout="
-        + eventsTimeout
-        + "]";
-  }
-
-  public List<String> getTokens() {
-    return tokens;
-  }
-
-  public void setTokens(List<String> tokens) {
-    this.tokens = tokens;
+    return "ApiProperties[maxBodySize=" + maxBodySize + ", eventsTimeout=" + eventsTimeout + "]";
   }
 
   public DataSize getMaxBodySize() {
@@ -123,5 +58,21 @@ public class ApiProperties {
 
   public void setEventsTimeout(Duration eventsTimeout) {
     this.eventsTimeout = eventsTimeout;
+  }
+
+  public int getMaxStreams() {
+    return maxStreams;
+  }
+
+  public void setMaxStreams(int maxStreams) {
+    this.maxStreams = maxStreams;
+  }
+
+  public int getEventsThreads() {
+    return eventsThreads;
+  }
+
+  public void setEventsThreads(int eventsThreads) {
+    this.eventsThreads = eventsThreads;
   }
 }

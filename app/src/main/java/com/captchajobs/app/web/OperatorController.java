@@ -25,7 +25,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The operator views: solves filtered and paged, a batch's summary, the gate's holders, the
- * breakers, and requeueing a failed solve. Only operator tokens reach it ({@link OperatorGuard}).
+ * breakers, and requeueing a failed solve. Only clients with the operator role reach it (the API
+ * security chain of {@link ApiConfiguration}).
  */
 @RestController
 @RequestMapping("/api/admin")

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -22,21 +23,33 @@ final class SolveEventStream {
   private final UUID id;
   private final SseEmitter emitter;
   private final ExecutorService executor;
+  private final Runnable release;
   private SolveStatus lastSent;
   private boolean done;
   private AutoCloseable subscription;
 
-  private SolveEventStream(Solves solves, UUID id, Duration timeout, ExecutorService executor) {
+  private SolveEventStream(
+      Solves solves, UUID id, Duration timeout, ExecutorService executor, Runnable release) {
     this.solves = solves;
     this.id = id;
     this.emitter = new SseEmitter(timeout.toMillis());
     this.executor = executor;
+    this.release = release;
   }
 
-  /** Opens the stream; the caller has checked that the solve exists. */
-  static SseEmitter open(Solves solves, UUID id, Duration timeout, ExecutorService executor) {
-    SolveEventStream stream = new SolveEventStream(solves, id, timeout, executor);
-    stream.start();
+  /**
+   * Opens the stream; the caller has checked that the solve exists and is its client's, and holds a
+   * stream slot that {@code release} gives back when the stream ends.
+   */
+  static SseEmitter open(
+      Solves solves, UUID id, Duration timeout, ExecutorService executor, Runnable release) {
+    SolveEventStream stream = new SolveEventStream(solves, id, timeout, executor, release);
+    try {
+      stream.start();
+    } catch (RuntimeException e) {
+      stream.stop();
+      throw e;
+    }
     return stream.emitter;
   }
 
@@ -44,8 +57,18 @@ final class SolveEventStream {
     emitter.onCompletion(this::stop);
     emitter.onTimeout(this::stop);
     emitter.onError(e -> stop());
-    subscription = solves.watch(id, status -> executor.execute(this::sendCurrent));
-    executor.execute(this::sendCurrent);
+    subscription = solves.watch(id, status -> schedule());
+    schedule();
+  }
+
+  /** A re-read on the bounded pool; when its queue is full the stream ends (clients reconnect). */
+  private void schedule() {
+    try {
+      executor.execute(this::sendCurrent);
+    } catch (RejectedExecutionException e) {
+      emitter.complete();
+      stop();
+    }
   }
 
   private synchronized void sendCurrent() {
@@ -75,6 +98,7 @@ final class SolveEventStream {
 
   private synchronized void stop() {
     done = true;
+    release.run();
     if (subscription != null) {
       try {
         subscription.close();

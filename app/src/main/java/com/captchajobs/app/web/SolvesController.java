@@ -1,20 +1,25 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.ClaimedToken;
+import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.node.security.ApiClient;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -22,28 +27,76 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-/** The REST API of solves; authentication is done before it by {@link BearerTokenFilter}. */
+/**
+ * The REST API of solves. Spring Security has authenticated the client before it (see {@link
+ * ApiConfiguration}); every call acts on that client's solves only, so another client's solve is
+ * answered exactly as an unknown one.
+ */
 @RestController
 @RequestMapping("/api/solves")
 class SolvesController {
+
+  /** How long a client over its cap of unfinished solves is told to wait. */
+  static final Duration UNFINISHED_RETRY_AFTER = Duration.ofSeconds(5);
 
   private final Solves solves;
   private final ApiProperties properties;
   private final SolveRequestJson json = new SolveRequestJson();
   private final ExecutorService events;
+  private final EnqueueRateLimiter rateLimiter;
+  private final StreamSlots streamSlots;
 
   SolvesController(
-      Solves solves, ApiProperties properties, ExecutorService captchaJobsSseExecutor) {
+      Solves solves,
+      ApiProperties properties,
+      ThreadPoolExecutor captchaJobsSseExecutor,
+      EnqueueRateLimiter rateLimiter,
+      StreamSlots streamSlots) {
     this.solves = solves;
     this.properties = properties;
     this.events = captchaJobsSseExecutor;
+    this.rateLimiter = rateLimiter;
+    this.streamSlots = streamSlots;
   }
 
-  /** 202 for a new solve, 200 for the existing one with the same key and payload; 409 otherwise. */
+  private Solves solvesOf(ApiClient client) {
+    return solves.asClient(client.name());
+  }
+
+  /**
+   * 202 for a new solve, 200 for the existing one with the same key and payload; 409 otherwise; 429
+   * over the client's rate or cap of unfinished solves (nothing stored).
+   */
   @PostMapping
-  ResponseEntity<Map<String, Object>> enqueue(HttpServletRequest request) throws IOException {
+  ResponseEntity<Map<String, Object>> enqueue(
+      HttpServletRequest request, @AuthenticationPrincipal ApiClient client) throws IOException {
     checkContentType(request.getContentType());
-    Solves.Accepted accepted = solves.accept(json.read(body(request)));
+    SolveRequest solveRequest = json.read(body(request));
+    if (solveRequest.priority() > client.maxPriority()) {
+      throw ApiProblem.badField(
+          "priority", "priority must be at most " + client.maxPriority() + " for this client");
+    }
+    Solves mine = solvesOf(client);
+    rateLimiter
+        .tryAcquire(client)
+        .ifPresent(
+            wait -> {
+              throw ApiProblem.tooMany(
+                  "this client enqueues faster than its rate ("
+                      + client.rate()
+                      + " per second, burst "
+                      + client.burst()
+                      + ")",
+                  wait);
+            });
+    if (mine.unfinished() >= client.maxUnfinished()) {
+      throw ApiProblem.tooMany(
+          "this client has "
+              + client.maxUnfinished()
+              + " unfinished solves, its max-unfinished; wait for some to finish",
+          UNFINISHED_RETRY_AFTER);
+    }
+    Solves.Accepted accepted = mine.accept(solveRequest);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", accepted.id());
     out.put("status", accepted.status());
@@ -53,23 +106,34 @@ class SolvesController {
   }
 
   @GetMapping("/{id}")
-  SolveStatusView status(@PathVariable String id) {
-    return solves.status(parse(id));
+  SolveStatusView status(@PathVariable String id, @AuthenticationPrincipal ApiClient client) {
+    return solvesOf(client).status(parse(id));
   }
 
   /** The token once; {@code no-store} so that no cache keeps it. */
   @PostMapping("/{id}/claim")
-  ResponseEntity<ClaimedToken> claim(@PathVariable String id) {
-    return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(solves.claim(parse(id)));
+  ResponseEntity<ClaimedToken> claim(
+      @PathVariable String id, @AuthenticationPrincipal ApiClient client) {
+    return ResponseEntity.ok()
+        .cacheControl(CacheControl.noStore())
+        .body(solvesOf(client).claim(parse(id)));
   }
 
+  /** 429 when the client or the node holds as many streams as it may. */
   @GetMapping(
       path = "/{id}/events",
       produces = {MediaType.TEXT_EVENT_STREAM_VALUE, MediaType.ALL_VALUE})
-  SseEmitter events(@PathVariable String id) {
+  SseEmitter events(@PathVariable String id, @AuthenticationPrincipal ApiClient client) {
     UUID solveId = parse(id);
-    solves.status(solveId); // 404 before the stream opens
-    return SolveEventStream.open(solves, solveId, properties.getEventsTimeout(), events);
+    Solves mine = solvesOf(client);
+    mine.status(solveId); // 404 before the stream opens
+    Runnable release = streamSlots.tryOpen(client);
+    if (release == null) {
+      throw ApiProblem.tooMany(
+          "too many open event streams (this client's max-streams is " + client.maxStreams() + ")",
+          Duration.ofSeconds(5));
+    }
+    return SolveEventStream.open(mine, solveId, properties.getEventsTimeout(), events, release);
   }
 
   private static UUID parse(String id) {

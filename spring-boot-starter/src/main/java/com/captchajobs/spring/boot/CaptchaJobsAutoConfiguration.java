@@ -80,7 +80,11 @@ public class CaptchaJobsAutoConfiguration {
           .shutdownWait(worker.getShutdownWait())
           .webhookIncludeToken(webhook.isIncludeToken())
           .webhookTimeout(webhook.getTimeout())
-          .webhookRetries(webhook.getRetries());
+          .webhookRetries(webhook.getRetries())
+          .webhookAllowedHosts(webhook.getAllowedHosts())
+          .retention(captchaJobs.getRetention())
+          .retentionInterval(captchaJobs.getRetentionInterval());
+      WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);
       if (webhook.hasSecret()) {
         builder.webhookSecret(webhook.getSecret());
       }

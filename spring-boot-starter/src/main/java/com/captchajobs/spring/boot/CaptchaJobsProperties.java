@@ -20,6 +20,15 @@ public class CaptchaJobsProperties {
    */
   private String schema = "captchajobs";
 
+  /**
+   * Age after which worker nodes delete final solves, poll timings and slot hand-off rows (one node
+   * at a time, hourly).
+   */
+  private Duration retention = Duration.ofDays(7);
+
+  /** How often a worker node runs the retention pass. */
+  private Duration retentionInterval = Duration.ofHours(1);
+
   private final Worker worker = new Worker();
 
   private final Dashboard dashboard = new Dashboard();
@@ -30,6 +39,22 @@ public class CaptchaJobsProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
+  }
+
+  public Duration getRetention() {
+    return retention;
+  }
+
+  public void setRetention(Duration retention) {
+    this.retention = retention;
+  }
+
+  public Duration getRetentionInterval() {
+    return retentionInterval;
+  }
+
+  public void setRetentionInterval(Duration retentionInterval) {
+    this.retentionInterval = retentionInterval;
   }
 
   public String getSchema() {

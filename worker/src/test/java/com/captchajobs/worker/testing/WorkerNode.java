@@ -18,6 +18,9 @@ public final class WorkerNode implements AutoCloseable {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+  /** Bearer token of the operator client every test node has ({@code ops}). */
+  public static final String OPERATOR_TOKEN = "test-operator-token-0123456789";
+
   private final ConfigurableApplicationContext context;
 
   private WorkerNode(ConfigurableApplicationContext context) {
@@ -43,6 +46,10 @@ public final class WorkerNode implements AutoCloseable {
     props.put("captchaai.api-key", apiKey);
     props.put("server.port", "0");
     props.put("server.address", "127.0.0.1");
+    props.put("management.server.port", "0");
+    props.put("management.server.address", "127.0.0.1");
+    props.put("captchajobs.api.clients.ops.token", OPERATOR_TOKEN);
+    props.put("captchajobs.api.clients.ops.roles", "operator");
     props.put("captchajobs.worker.enabled", "true");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
     props.putAll(extra);
@@ -75,12 +82,23 @@ public final class WorkerNode implements AutoCloseable {
     return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
   }
 
-  /** GET on this node's own HTTP port. */
+  /** The port Actuator listens on. */
+  public int managementPort() {
+    return Integer.parseInt(context.getEnvironment().getProperty("local.management.port"));
+  }
+
+  /** GET on this node's management port as the operator. */
   public HttpResponse<String> get(String path) {
+    return send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort() + path))
+            .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+            .build());
+  }
+
+  /** Sends a request (build it with {@link #managementPort()} or {@link #port()}). */
+  public HttpResponse<String> send(HttpRequest request) {
     try {
-      return HTTP.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -26,11 +26,13 @@ public final class WorkerProcess implements AutoCloseable {
 
   private final Process process;
   private final int port;
+  private final int managementPort;
   private final Path log;
 
-  private WorkerProcess(Process process, int port, Path log) {
+  private WorkerProcess(Process process, int port, int managementPort, Path log) {
     this.process = process;
     this.port = port;
+    this.managementPort = managementPort;
     this.log = log;
   }
 
@@ -65,12 +67,15 @@ public final class WorkerProcess implements AutoCloseable {
       String apiKey,
       Map<String, String> extra) {
     int port = freePort();
+    int managementPort = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
     command.addAll(launch);
     command.add("--server.port=" + port);
+    command.add("--management.server.port=" + managementPort);
+    command.add("--management.server.address=127.0.0.1");
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);
     command.add("--captchaai.base-url=" + baseUrl);
@@ -83,13 +88,13 @@ public final class WorkerProcess implements AutoCloseable {
           new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       // The key travels in the environment, as operators pass it; never on the command line.
       builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
-      return new WorkerProcess(builder.start(), port, log);
+      return new WorkerProcess(builder.start(), port, managementPort, log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Waits until the node's health endpoint answers UP. */
+  /** Waits until the node's health endpoint (open, on the management port) answers UP. */
   public WorkerProcess awaitUp() {
     HttpClient http = HttpClient.newHttpClient();
     await()
@@ -104,7 +109,8 @@ public final class WorkerProcess implements AutoCloseable {
                 HttpResponse<String> r =
                     http.send(
                         HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                                URI.create(
+                                    "http://127.0.0.1:" + managementPort + "/actuator/health"))
                             .build(),
                         HttpResponse.BodyHandlers.ofString());
                 return r.statusCode() == 200 && r.body().contains("\"UP\"");

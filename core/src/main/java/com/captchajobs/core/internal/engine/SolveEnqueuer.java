@@ -62,6 +62,21 @@ public final class SolveEnqueuer {
       Map<String, String> params,
       int priority,
       String callbackUrl) {
+    return enqueue(
+        SolveRepository.JAVA_API_CLIENT, businessKey, type, params, priority, callbackUrl);
+  }
+
+  /**
+   * As {@link #enqueue(String, CaptchaType, Map, int, String)} for {@code client}, whose business
+   * keys are its own: another client's solve with the same key is neither found nor revealed.
+   */
+  public Enqueued enqueue(
+      String client,
+      String businessKey,
+      CaptchaType type,
+      Map<String, String> params,
+      int priority,
+      String callbackUrl) {
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
@@ -75,15 +90,16 @@ public final class SolveEnqueuer {
                 hash,
                 priority,
                 callbackUrl,
-                SolveJobs.enqueueJobId(id)));
+                SolveJobs.enqueueJobId(id),
+                client));
     if (stored.isPresent()) {
       if (stored.get() == SolveState.QUEUED) {
         jobs.submit(id, type, businessKey);
       } // else parked at once: a freed slot is handed to it, no job needed until then
       return new Enqueued(id, true);
     }
-    Solve existing = repository.findByBusinessKey(businessKey).orElseThrow();
-    if (!hash.equals(repository.payloadHash(businessKey).orElse(""))) {
+    Solve existing = repository.findByBusinessKey(client, businessKey).orElseThrow();
+    if (!hash.equals(repository.payloadHash(client, businessKey).orElse(""))) {
       throw new ConflictException(businessKey, existing.id());
     }
     // Same request again: make sure its first job exists (a no-op when it does); a solve parked

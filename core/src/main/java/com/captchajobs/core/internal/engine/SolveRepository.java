@@ -39,7 +39,10 @@ public final class SolveRepository {
     this.db = new Db(dataSource, schema);
   }
 
-  /** A new solve as the enqueue side stores it. */
+  /** The client of solves enqueued through the Java API (one trusted client). */
+  public static final String JAVA_API_CLIENT = "java-api";
+
+  /** A new solve as the enqueue side stores it, owned by {@code client}. */
   public record NewSolve(
       UUID id,
       String businessKey,
@@ -48,7 +51,31 @@ public final class SolveRepository {
       String payloadHash,
       int priority,
       String callbackUrl,
-      UUID jobId) {}
+      UUID jobId,
+      String client) {
+
+    /** A solve of the Java API client. */
+    public NewSolve(
+        UUID id,
+        String businessKey,
+        CaptchaType type,
+        Map<String, String> params,
+        String payloadHash,
+        int priority,
+        String callbackUrl,
+        UUID jobId) {
+      this(
+          id,
+          businessKey,
+          type,
+          params,
+          payloadHash,
+          priority,
+          callbackUrl,
+          jobId,
+          JAVA_API_CLIENT);
+    }
+  }
 
   /** A token handed out by {@link #claim}; never printed. */
   public record ClaimedToken(
@@ -63,13 +90,18 @@ public final class SolveRepository {
     }
   }
 
-  /** Inserts the solve unless its business key exists; true when this call stored it. */
+  /**
+   * Inserts the solve unless its client already uses the business key; true when this call stored
+   * it.
+   */
   public boolean insertIfAbsent(NewSolve s) {
     return db.update(
-            "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
-                + " callback_url, status, job_id) VALUES (?, ?, ?, ?::jsonb, ?, ?, ?, 'QUEUED', ?)"
-                + " ON CONFLICT (business_key) DO NOTHING",
+            "INSERT INTO captchajobs.solve (id, client, business_key, type, params, payload_hash,"
+                + " priority, callback_url, status, job_id)"
+                + " VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, 'QUEUED', ?)"
+                + " ON CONFLICT (client, business_key) DO NOTHING",
             s.id(),
+            s.client(),
             s.businessKey(),
             s.type(),
             json.writeValueAsString(new TreeMap<>(s.params())),
@@ -96,15 +128,16 @@ public final class SolveRepository {
             + "    <= (SELECT count(*) FROM captchajobs.solve q WHERE q.status = 'QUEUED'"
             + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = q.id))"
             + " ) AS parks)"
-            + " INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
-            + " callback_url, status, job_id, waiting_since, thread_waits)"
-            + " SELECT ?, ?, ?, ?::jsonb, ?, ?, ?,"
+            + " INSERT INTO captchajobs.solve (id, client, business_key, type, params, payload_hash,"
+            + " priority, callback_url, status, job_id, waiting_since, thread_waits)"
+            + " SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
             + " CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
             + " CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
             + " CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
-            + " ON CONFLICT (business_key) DO NOTHING RETURNING status",
+            + " ON CONFLICT (client, business_key) DO NOTHING RETURNING status",
         rs -> SolveState.valueOf(rs.getString(1)),
         s.id(),
+        s.client(),
         s.businessKey(),
         s.type(),
         json.writeValueAsString(new TreeMap<>(s.params())),
@@ -118,18 +151,54 @@ public final class SolveRepository {
     return db.queryOne("SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ?", this::map, id);
   }
 
-  public Optional<Solve> findByBusinessKey(String businessKey) {
+  /** The solve when {@code client} owns it; empty for another client's solve. */
+  public Optional<Solve> findOwned(UUID id, String client) {
     return db.queryOne(
-        "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE business_key = ?",
+        "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ? AND client = ?",
         this::map,
+        id,
+        client);
+  }
+
+  /** The Java API client's solve with this business key. */
+  public Optional<Solve> findByBusinessKey(String businessKey) {
+    return findByBusinessKey(JAVA_API_CLIENT, businessKey);
+  }
+
+  public Optional<Solve> findByBusinessKey(String client, String businessKey) {
+    return db.queryOne(
+        "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE client = ? AND business_key = ?",
+        this::map,
+        client,
         businessKey);
   }
 
   public Optional<String> payloadHash(String businessKey) {
+    return payloadHash(JAVA_API_CLIENT, businessKey);
+  }
+
+  public Optional<String> payloadHash(String client, String businessKey) {
     return db.queryOne(
-        "SELECT payload_hash FROM captchajobs.solve WHERE business_key = ?",
+        "SELECT payload_hash FROM captchajobs.solve WHERE client = ? AND business_key = ?",
         rs -> rs.getString(1),
+        client,
         businessKey);
+  }
+
+  /** The client that owns the solve. */
+  public Optional<String> clientOf(UUID id) {
+    return db.queryOne(
+        "SELECT client FROM captchajobs.solve WHERE id = ?", rs -> rs.getString(1), id);
+  }
+
+  /** The client's solves not yet final (queued, waiting, submitted), for its cap. */
+  public int countUnfinished(String client) {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
+                + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')",
+            rs -> rs.getInt(1),
+            client)
+        .orElse(0);
   }
 
   /** Parks a solve that found no free thread; false when it is no longer waiting to submit. */

@@ -5,11 +5,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -35,7 +40,8 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
 
   private final SolveRepository repository;
   private final OkHttpClient http;
-  private final WebhookSigner signer;
+  private final Function<String, WebhookSigner> signers;
+  private final WebhookEgress egress;
   private final boolean includeToken;
   private final Clock clock;
   private final ObjectMapper json = JsonMapper.builder().build();
@@ -49,9 +55,31 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       WebhookSigner signer,
       boolean includeToken,
       Clock clock) {
+    this(
+        repository,
+        http,
+        client -> signer,
+        new WebhookEgress(Set.of(), okhttp3.Dns.SYSTEM),
+        includeToken,
+        clock);
+  }
+
+  /**
+   * @param signers the signer of a client's webhooks (its own secret, else the node's); null when
+   *     neither is configured
+   * @param egress where deliveries may go, checked at delivery time
+   */
+  public WebhookJob(
+      SolveRepository repository,
+      OkHttpClient http,
+      Function<String, WebhookSigner> signers,
+      WebhookEgress egress,
+      boolean includeToken,
+      Clock clock) {
     this.repository = repository;
-    this.http = http;
-    this.signer = signer;
+    this.http = http.newBuilder().followRedirects(false).followSslRedirects(false).build();
+    this.signers = signers;
+    this.egress = egress;
     this.includeToken = includeToken;
     this.clock = clock;
   }
@@ -62,11 +90,28 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     if (solve == null || solve.callbackUrl() == null) {
       return;
     }
+    String client = repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
+    WebhookSigner signer = signers.apply(client);
     if (signer == null) {
       // Unsigned outcomes would be forgeable; retrying cannot help until an operator sets it.
       throw new JobRunrException(
           "captchajobs.webhook.secret is not set: webhook of solve " + solve.id() + " not sent",
           true);
+    }
+    HttpUrl url = HttpUrl.parse(solve.callbackUrl());
+    if (url == null) {
+      throw new JobRunrException("webhook of solve " + solve.id() + ": bad callback URL", true);
+    }
+    OkHttpClient pinned;
+    try {
+      List<InetAddress> addresses = egress.check(url);
+      pinned = http.newBuilder().dns(WebhookEgress.pinned(url, addresses)).build();
+    } catch (WebhookEgress.RefusedException e) {
+      log.warn("Webhook of solve {} not sent: {}", solve.id(), e.getMessage());
+      throw new JobRunrException(e.getMessage(), true);
+    } catch (UnknownHostException e) {
+      throw new WebhookDeliveryException(
+          "webhook of solve " + solve.id() + ": host " + url.host() + " does not resolve", e);
     }
     Instant now = clock.instant();
     byte[] body = body(solve, request, now);
@@ -79,7 +124,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
             .build();
     String host =
         Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
-    try (Response response = http.newCall(post).execute()) {
+    try (Response response = pinned.newCall(post).execute()) {
       if (!response.isSuccessful()) {
         throw new WebhookDeliveryException(
             "webhook of solve " + solve.id() + " to " + host + " answered HTTP " + response.code());

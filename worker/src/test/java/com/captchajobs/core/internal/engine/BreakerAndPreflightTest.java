@@ -82,13 +82,8 @@ class BreakerAndPreflightTest {
     try (WorkerNode node =
         WorkerNode.start(
             EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), UNKNOWN_KEY, Map.of())) {
-      HttpResponse<String> health =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + node.port() + "/actuator/health"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
+      // Health details are for an operator, on the management port.
+      HttpResponse<String> health = node.get("/actuator/health");
 
       assertThat(health.statusCode()).isEqualTo(503);
       assertThat(health.body())
@@ -127,13 +122,17 @@ class BreakerAndPreflightTest {
             EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY, Map.of())) {
       node.bean(Breaker.class).open("ERROR_WRONG_USER_KEY", "test");
       HttpClient http = HttpClient.newHttpClient();
-      URI uri = URI.create("http://127.0.0.1:" + node.port() + "/actuator/breaker");
+      URI uri = URI.create("http://127.0.0.1:" + node.managementPort() + "/actuator/breaker");
+      String operator = "Bearer " + WorkerNode.OPERATOR_TOKEN;
 
       HttpResponse<String> shown =
-          http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+          http.send(
+              HttpRequest.newBuilder(uri).header("Authorization", operator).build(),
+              HttpResponse.BodyHandlers.ofString());
       HttpResponse<String> closed =
           http.send(
-              HttpRequest.newBuilder(uri).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+              HttpRequest.newBuilder(uri).header("Authorization", operator).DELETE().build(),
+              HttpResponse.BodyHandlers.ofString());
 
       assertThat(shown.body())
           .contains("\"open\":true")

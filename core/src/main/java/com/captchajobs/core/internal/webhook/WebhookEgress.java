@@ -1,0 +1,136 @@
+package com.captchajobs.core.internal.webhook;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import okhttp3.Dns;
+import okhttp3.HttpUrl;
+
+/**
+ * Where a webhook may go, decided at delivery time: the callback URL's host is resolved now and
+ * every address must be public (not loopback, private, link-local with the cloud metadata address,
+ * unique-local, carrier-grade NAT, multicast or unspecified), and the scheme must be https. A host
+ * on the allow list ({@code captchajobs.webhook.allowed-hosts}) may be anything, over http too. The
+ * addresses checked are the ones connected to: {@link #pinned} hands them to OkHttp's {@link Dns},
+ * so a name that resolves differently a moment later (DNS rebinding) changes nothing.
+ */
+public final class WebhookEgress {
+
+  /** A callback URL that no delivery may reach; retrying cannot help. */
+  public static final class RefusedException extends RuntimeException {
+    RefusedException(String message) {
+      super(message);
+    }
+  }
+
+  private final Set<String> allowedHosts;
+  private final Dns resolver;
+
+  /**
+   * @param allowedHosts host names or literal addresses (case-insensitive) exempt from the checks
+   * @param resolver the name resolution used at delivery time ({@link Dns#SYSTEM} in production)
+   */
+  public WebhookEgress(Set<String> allowedHosts, Dns resolver) {
+    this.allowedHosts =
+        allowedHosts.stream()
+            .map(h -> stripBrackets(h.strip().toLowerCase(Locale.ROOT)))
+            .collect(Collectors.toUnmodifiableSet());
+    this.resolver = resolver;
+  }
+
+  /**
+   * The addresses a delivery to this URL may connect to.
+   *
+   * @throws RefusedException naming the host and the reason
+   * @throws UnknownHostException when the name does not resolve (worth a retry)
+   */
+  public List<InetAddress> check(HttpUrl url) throws UnknownHostException {
+    String host = stripBrackets(url.host().toLowerCase(Locale.ROOT));
+    boolean allowed = allowedHosts.contains(host);
+    if (!allowed && !url.isHttps()) {
+      throw new RefusedException(
+          "webhook to "
+              + host
+              + " refused: https is required (or list the host in"
+              + " captchajobs.webhook.allowed-hosts)");
+    }
+    List<InetAddress> addresses = resolver.lookup(url.host());
+    if (!allowed) {
+      for (InetAddress a : addresses) {
+        if (!isPublic(a)) {
+          throw new RefusedException(
+              "webhook to "
+                  + host
+                  + " refused: it resolves to the non-public address "
+                  + a.getHostAddress()
+                  + " (list the host in captchajobs.webhook.allowed-hosts to allow it)");
+        }
+      }
+    }
+    return List.copyOf(addresses);
+  }
+
+  /** A resolver that answers only the checked addresses, for only the checked host. */
+  public static Dns pinned(HttpUrl url, List<InetAddress> addresses) {
+    return hostname -> {
+      if (!hostname.equalsIgnoreCase(url.host())) {
+        throw new UnknownHostException("not the checked webhook host: " + hostname);
+      }
+      return addresses;
+    };
+  }
+
+  /** False for every address a webhook must not reach unless allowed. */
+  static boolean isPublic(InetAddress a) {
+    if (a.isAnyLocalAddress()
+        || a.isLoopbackAddress()
+        || a.isLinkLocalAddress()
+        || a.isSiteLocalAddress()
+        || a.isMulticastAddress()) {
+      return false;
+    }
+    byte[] b = a.getAddress();
+    if (a instanceof Inet4Address) {
+      int first = b[0] & 0xff;
+      int second = b[1] & 0xff;
+      return first != 0 // this network
+          && !(first == 100 && second >= 64 && second <= 127) // carrier-grade NAT
+          && !(first == 192 && second == 0 && (b[2] & 0xff) == 0) // IETF protocol assignments
+          && !(first == 198 && (second == 18 || second == 19)) // benchmarking
+          && first < 240; // reserved and broadcast
+    }
+    if (a instanceof Inet6Address) {
+      int first = b[0] & 0xff;
+      if ((first & 0xfe) == 0xfc) {
+        return false; // unique-local fc00::/7
+      }
+      if (isMappedOrCompatibleV4(b)) {
+        try {
+          return isPublic(InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]}));
+        } catch (UnknownHostException e) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private static boolean isMappedOrCompatibleV4(byte[] b) {
+    for (int i = 0; i < 10; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return (b[10] == (byte) 0xff && b[11] == (byte) 0xff) || (b[10] == 0 && b[11] == 0);
+  }
+
+  private static String stripBrackets(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+  }
+}

@@ -1,0 +1,77 @@
+package com.captchajobs.node.security;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * The closed management surface of every node. Actuator runs on {@code management.server.port}
+ * (each node's defaults set one); there, health with its liveness and readiness groups is open
+ * (details only to an operator: {@code management.endpoint.health.show-details=when-authorized}),
+ * and every other endpoint (metrics, Prometheus, info, the breaker and its DELETE) needs a client
+ * with the {@code operator} role. Anything a node does not open itself is refused: 401 without a
+ * credential, 403 with one.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(ApiClientsProperties.class)
+public class NodeSecurityConfiguration {
+
+  /** Order of the management chain; a node's own chains come after it. */
+  public static final int MANAGEMENT_ORDER = 1;
+
+  @Bean
+  public ApiClients captchaJobsApiClients(ApiClientsProperties properties) {
+    return properties.toClients();
+  }
+
+  @Bean
+  public BearerTokenAuthenticationProvider captchaJobsBearerTokenAuthenticationProvider(
+      ApiClients clients) {
+    return new BearerTokenAuthenticationProvider(clients);
+  }
+
+  @Bean
+  public BearerTokenSecurity captchaJobsBearerTokenSecurity(ApiClients clients) {
+    return new BearerTokenSecurity(clients);
+  }
+
+  @Bean
+  @Order(MANAGEMENT_ORDER)
+  public SecurityFilterChain captchaJobsManagementSecurity(
+      HttpSecurity http, BearerTokenSecurity security) throws Exception {
+    security
+        .apply(http)
+        .securityMatcher(EndpointRequest.toAnyEndpoint())
+        .authorizeHttpRequests(
+            a -> {
+              BearerTokenSecurity.admitDispatches(a);
+              a.requestMatchers(EndpointRequest.to("health"))
+                  .permitAll()
+                  .anyRequest()
+                  .hasRole(ApiRole.OPERATOR.name());
+            });
+    return http.build();
+  }
+
+  /** Everything no other chain opened. */
+  @Bean
+  @Order(Ordered.LOWEST_PRECEDENCE)
+  public SecurityFilterChain captchaJobsClosedByDefault(
+      HttpSecurity http, BearerTokenSecurity security) throws Exception {
+    security
+        .apply(http)
+        .authorizeHttpRequests(
+            a -> {
+              BearerTokenSecurity.admitDispatches(a);
+              a.anyRequest().denyAll();
+            });
+    return http.build();
+  }
+}

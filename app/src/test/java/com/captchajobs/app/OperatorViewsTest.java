@@ -41,11 +41,7 @@ class OperatorViewsTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     app =
-        TestApps.appWithWorker(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
-            KEY,
-            Map.of());
+        TestApps.appWithWorker(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of());
     operator = new Api(TestApps.port(app), OPERATOR_TOKEN);
     client = new Api(TestApps.port(app), TestApps.API_TOKEN);
     for (String key : List.of("op-a", "op-b")) {

@@ -110,7 +110,8 @@ final class ApiDescription {
     }
     op.operationId(operationId)
         .addTagsItem("operator")
-        .description("Operator view: needs a client with the operator role (captchajobs.api.clients.<name>.roles=operator).");
+        .description(
+            "Operator view: needs a client with the operator role (captchajobs.api.clients.<name>.roles=operator).");
     ApiResponses responses = new ApiResponses();
     String ok = "requeueSolve".equals(operationId) ? "202" : "200";
     ApiResponse found = found(op, ok.equals("202") ? "The solve, queued afresh" : "The view");

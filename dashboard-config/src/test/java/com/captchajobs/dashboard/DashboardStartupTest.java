@@ -63,7 +63,7 @@ class DashboardStartupTest {
             .redirectOutput(log.toFile())
             .start();
 
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("exited").isTrue();
     assertThat(process.exitValue()).isNotZero();
     assertThat(Files.readString(log))
         .contains("APPLICATION FAILED TO START")

@@ -98,7 +98,7 @@ public final class WorkerProcess implements AutoCloseable {
   public WorkerProcess awaitUp() {
     HttpClient http = HttpClient.newHttpClient();
     await()
-        .atMost(Duration.ofSeconds(90))
+        .atMost(Duration.ofSeconds(180))
         .pollInterval(Duration.ofMillis(200))
         .until(
             () -> {

@@ -459,7 +459,7 @@ public final class CaptchaJobs implements AutoCloseable {
       parts.push(
           notifications.addListener(
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
-      startup.startBackground();
+      startup.startBackground(server::isRunning, server::start);
       parts.push(startup);
       inside.addAll(
           List.of(

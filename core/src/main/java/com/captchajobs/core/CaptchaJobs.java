@@ -541,7 +541,7 @@ public final class CaptchaJobs implements AutoCloseable {
       parts.push(
           notifications.addListener(
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
-      startup.startBackground();
+      startup.startBackground(server::isRunning, server::start);
       parts.push(startup);
       Retention retentionPass =
           new Retention(dataSource, named, retention, clock).schedule(retentionInterval);

@@ -99,6 +99,33 @@ public final class WorkerStartup implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts the repair pass, the provider check and the job server watchdog; idempotent.
+   *
+   * @param serverRunning whether this node's JobRunr server runs
+   * @param restartServer starts it again: JobRunr stops its server for good after a database outage
+   *     of a few seconds, and the node would then process nothing
+   */
+  public synchronized void startBackground(
+      java.util.function.BooleanSupplier serverRunning, Runnable restartServer) {
+    startBackground();
+    long period = settings.reconcileInterval().toMillis();
+    executor.scheduleWithFixedDelay(
+        () -> {
+          try {
+            if (!serverRunning.getAsBoolean()) {
+              log.warn("The JobRunr server of this node stopped (database outage?): restarting it");
+              restartServer.run();
+            }
+          } catch (RuntimeException e) {
+            log.warn("Could not restart the JobRunr server, will try again: {}", e.toString());
+          }
+        },
+        period,
+        period,
+        TimeUnit.MILLISECONDS);
+  }
+
   /** Starts the repair pass and the provider check; idempotent. */
   public synchronized void startBackground() {
     if (executor != null) {

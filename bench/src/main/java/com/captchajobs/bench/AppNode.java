@@ -56,7 +56,11 @@ public final class AppNode implements AutoCloseable {
   public boolean enqueue(Request r) {
     return enqueuer
         .enqueue(
-            r.businessKey(), r.type(), TypeMix.params(r.type(), r.businessKey(), r.permanent()), 0, null)
+            r.businessKey(),
+            r.type(),
+            TypeMix.params(r.type(), r.businessKey(), r.permanent()),
+            0,
+            null)
         .created();
   }
 

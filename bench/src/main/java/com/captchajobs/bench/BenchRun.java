@@ -194,9 +194,10 @@ public final class BenchRun {
 
   /**
    * Enqueue → in.php with a free slot: the run itself enqueues everything at once, so its solves
-   * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued one
-   * at a time (the next 100 ms after the previous one was submitted) and their {@code created_at} →
-   * {@code submitted_at} is measured. They are not counted in any other figure (read after them).
+   * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued
+   * one at a time (the next 100 ms after the previous one was submitted) and their {@code
+   * created_at} → {@code submitted_at} is measured. They are not counted in any other figure (read
+   * after them).
    */
   private static List<Double> probeEnqueueToSubmit(
       BenchOptions o, String label, AppNode app, Connection c) throws SQLException {

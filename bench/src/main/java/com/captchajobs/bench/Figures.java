@@ -186,7 +186,11 @@ public final class Figures {
         ok(withinBound, v -> v >= 1.0));
     double jobsPerSolve = (double) run.jobrunrJobs() / n;
     put("jobs_per_solve", jobsPerSolve);
-    row("JobRunr jobs per solve", fmt(jobsPerSolve, 2), "≤ 3 when the first poll finds the answer", null);
+    row(
+        "JobRunr jobs per solve",
+        fmt(jobsPerSolve, 2),
+        "≤ 3 when the first poll finds the answer",
+        null);
     double statementsPerSolve =
         run.sqlStatements() < 0 ? Double.NaN : (double) run.sqlStatements() / n;
     put("statements_per_solve", statementsPerSolve);

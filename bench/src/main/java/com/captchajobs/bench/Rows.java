@@ -75,7 +75,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                Database.BENCH_TAG + "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
+                Database.BENCH_TAG
+                    + "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
                     + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
       while (rs.next()) {
         out.add(
@@ -103,7 +104,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                Database.BENCH_TAG + "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
+                Database.BENCH_TAG
+                    + "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
       while (rs.next()) {
         out.add(
             new Poll(
@@ -123,7 +125,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                Database.BENCH_TAG + "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
+                Database.BENCH_TAG
+                    + "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
@@ -135,7 +138,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                Database.BENCH_TAG + "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
+                Database.BENCH_TAG
+                    + "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -147,7 +151,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                Database.BENCH_TAG + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
+                Database.BENCH_TAG
+                    + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
                     + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
                     + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
       while (rs.next()) {

@@ -17,8 +17,8 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
-import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
@@ -376,7 +376,14 @@ public final class CaptchaJobs implements AutoCloseable {
         if (client != null || apiKey != null) {
           worker =
               startWorker(
-                  named, engine, jobRunr, repository, jobs, notifications, dispatcher, parts,
+                  named,
+                  engine,
+                  jobRunr,
+                  repository,
+                  jobs,
+                  notifications,
+                  dispatcher,
+                  parts,
                   inside);
         }
         if (dashboardPort != null) {

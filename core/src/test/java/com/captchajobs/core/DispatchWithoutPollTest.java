@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * A solve enqueued while a slot is free reaches in.php without waiting for JobRunr's poll: the
- * poll interval here is 30 s, the bound on the hand-over 1 s.
+ * A solve enqueued while a slot is free reaches in.php without waiting for JobRunr's poll: the poll
+ * interval here is 30 s, the bound on the hand-over 1 s.
  */
 class DispatchWithoutPollTest {
 
@@ -47,8 +47,9 @@ class DispatchWithoutPollTest {
   }
 
   @Test
-  void aSolveEnqueuedWhileASlotIsFreeIsSubmittedWithinOneSecondThoughJobRunrPollsEveryThirtySeconds()
-      throws SQLException {
+  void
+      aSolveEnqueuedWhileASlotIsFreeIsSubmittedWithinOneSecondThoughJobRunrPollsEveryThirtySeconds()
+          throws SQLException {
     try (CaptchaJobs worker =
             CaptchaJobs.builder()
                 .dataSource(dataSource)

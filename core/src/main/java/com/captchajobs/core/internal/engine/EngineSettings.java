@@ -32,8 +32,10 @@ public record EngineSettings(
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
+
   /** How many solves the documented prior of a type's first-poll wait counts as. */
   public static final int DEFAULT_LEARN_AFTER_SOLVES = 5;
+
   public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;

@@ -14,8 +14,8 @@ import java.util.function.BiFunction;
 /**
  * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior,
  * its configured first-poll wait, by default drawn from its documented solve-time range ({@link
- * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves
- * take over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
+ * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves take
+ * over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
  * prior, which counts as {@code k = captchaai.learn-after-solves} solves, and the wait learned from
  * the {@code n} solves seen (at most the last 50), so the prior's weight shrinks with every solve
  * instead of holding for a fixed count. The learned wait aims at about one task in five being ready

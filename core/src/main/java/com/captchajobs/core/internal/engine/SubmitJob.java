@@ -172,8 +172,8 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   /**
    * Calls in.php and commits the task id; then either schedules the first poll job or, when the
-   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for the
-   * running job to make itself.
+   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for
+   * the running job to make itself.
    */
   private Optional<PollJobRequest> callInPhp(
       Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
@@ -187,8 +187,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     Instant at = clock.instant();
     int submitNo = solve.submits() + 1;
     Instant firstPoll = at.plus(firstPollWaits.waitFor(solve.type()));
-    boolean pollHere =
-        runningJob != null && !firstPoll.minus(settings.pollLead()).isAfter(at);
+    boolean pollHere = runningJob != null && !firstPoll.minus(settings.pollLead()).isAfter(at);
     UUID nextJob = pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1);
     repository.markSubmitted(solve.id(), taskId, at, nextJob);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);

@@ -18,14 +18,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Dispatch at the speed of the database (see "Dispatch" in docs/architecture.md). JobRunr fetches
  * enqueued jobs every poll interval (5 s at least on SQL) and when one of its worker threads frees
- * up, and it drops that second trigger while another fetch runs. Here, once a submit job is created,
- * {@code pg_notify('captchajobs_dispatch', <node>)} wakes every worker node; each one with idle
- * threads fetches at once. A wake-up is never dropped: it waits for a fetch under way to end (that
- * fetch may have read before the job was committed) and then fetches again, and wake-ups that
+ * up, and it drops that second trigger while another fetch runs. Here, once a submit job is
+ * created, {@code pg_notify('captchajobs_dispatch', <node>)} wakes every worker node; each one with
+ * idle threads fetches at once. A wake-up is never dropped: it waits for a fetch under way to end
+ * (that fetch may have read before the job was committed) and then fetches again, and wake-ups that
  * arrive meanwhile are folded into one fetch.
  *
- * <p>The job is still taken through JobRunr's own fetch (its row moves to PROCESSING under JobRunr's
- * lock), so no job runs twice and JobRunr's poll stays the fallback when a wake-up is lost.
+ * <p>The job is still taken through JobRunr's own fetch (its row moves to PROCESSING under
+ * JobRunr's lock), so no job runs twice and JobRunr's poll stays the fallback when a wake-up is
+ * lost.
  *
  * <p>On a node without a worker only the notification is sent.
  */

@@ -74,7 +74,8 @@ class FirstPollWaitsTest {
     }
     int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
     // one solve: the prior still weighs k times as much as it
-    assertThat(seen.get(0)).isEqualTo(Duration.ofMillis(Math.round((k * 13_000.0 + 27_500) / (k + 1))));
+    assertThat(seen.get(0))
+        .isEqualTo(Duration.ofMillis(Math.round((k * 13_000.0 + 27_500) / (k + 1))));
     // k solves: half way
     assertThat(seen.get(k - 1)).isEqualTo(Duration.ofMillis((13_000L + 27_500L) / 2));
     // every solve moves it further, never past what the solves show
@@ -93,7 +94,8 @@ class FirstPollWaitsTest {
     Duration first = waits.waitFor(CaptchaType.TURNSTILE);
     // learned 7.5 s, blended with the 4.2 s prior that counts as k solves
     int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
-    assertThat(first).isEqualTo(Duration.ofMillis(Math.round((k * 4_200.0 + 50 * 7_500) / (k + 50))));
+    assertThat(first)
+        .isEqualTo(Duration.ofMillis(Math.round((k * 4_200.0 + 50 * 7_500) / (k + 50))));
 
     fleet.clear();
     for (int i = 0; i < 50; i++) {

@@ -107,8 +107,9 @@ class DashboardAndAlertMetricsTest {
               "captchaai.first-poll-wait.TURNSTILE", "1s");
       try (WorkerNode node =
           WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, props)) {
-        // the plan has no thread at first: submits meet ERROR_ZERO_BALANCE, whatever the timing
-        sim.setThreads(KEY, 0);
+        // the plan has one thread for a cap of three: the submits that overlap the first task meet
+        // ERROR_ZERO_BALANCE (a plan of none would read as a key that does not exist)
+        sim.setThreads(KEY, 1);
         Solves solves = new Solves(node);
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 8; i++) {

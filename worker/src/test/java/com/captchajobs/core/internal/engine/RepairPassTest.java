@@ -124,7 +124,10 @@ class RepairPassTest {
                 .jdbc()
                 .queryForObject(
                     "SELECT repairs FROM captchajobs.solve WHERE id = ?", Integer.class, id))
-        .isEqualTo(2);
+        // the first wedge is always repaired; in the second round the job that was marked ended
+        // may still be running and move the solve itself (the submit job now makes an early first
+        // poll), which equally leaves a live job
+        .isBetween(1, 2);
     Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60));
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(sim.stats().submitsByPageUrl().get(Solves.pageUrl("repair-twice"))).isEqualTo(1L);

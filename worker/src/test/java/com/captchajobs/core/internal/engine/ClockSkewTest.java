@@ -105,6 +105,20 @@ class ClockSkewTest {
                 Boolean.class,
                 waiting);
     assertThat(stored).as("solved_at is on the database clock, not 60 s ahead").isTrue();
+    Boolean submittedOnDatabaseClock =
+        solves
+            .jdbc()
+            .queryForObject(
+                "SELECT submitted_at BETWEEN created_at AND solved_at FROM captchajobs.solve"
+                    + " WHERE id = ?",
+                Boolean.class,
+                waiting);
+    assertThat(submittedOnDatabaseClock)
+        .as("submitted_at, computed on the node, is on the database clock too")
+        .isTrue();
+    assertThat(node.bean(DatabaseClock.class).offset())
+        .as("the engine measured this node's clock 60 s ahead of the database's")
+        .isBetween(AHEAD.negated().minusSeconds(2), AHEAD.negated().plusSeconds(2));
     assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(90)));
     await().until(() -> !gate.holds(waiting));
   }

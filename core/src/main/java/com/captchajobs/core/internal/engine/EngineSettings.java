@@ -41,7 +41,7 @@ public record EngineSettings(
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;
   public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(10);
   public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
 
   /**

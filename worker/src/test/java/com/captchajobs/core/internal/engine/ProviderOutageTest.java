@@ -60,8 +60,7 @@ class ProviderOutageTest {
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, CAP).timeScale(0.05).build().start();
-    node =
-        WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, scaledTimes());
+    node = WorkerNode.onFreshDatabase(sim, KEY, scaledTimes());
     solves = new Solves(node);
   }
 

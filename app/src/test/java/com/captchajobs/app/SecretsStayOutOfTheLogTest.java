@@ -8,6 +8,8 @@ import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import javax.sql.DataSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A configured app node with an in-process worker, logging at DEBUG as an operator chasing a
@@ -82,6 +85,10 @@ class SecretsStayOutOfTheLogTest {
         awaitStatus(api, failedId, "FAILED");
         await().atMost(Duration.ofSeconds(40)).until(() -> !delivered.isEmpty());
         claimed = Api.json(api.claim(solvedId)).get("token").stringValue();
+        // the failed solve is scrubbed too, and its failure stored nowhere with the proxy
+        assertThat(everyRow(new JdbcTemplate(app.getBean(DataSource.class))))
+            .isNotEmpty()
+            .noneMatch(row -> row.contains(PROXY_PASSWORD) || row.contains(COOKIE));
 
         Api management = new Api(TestApps.managementPort(app), TestApps.OPERATOR_TOKEN);
         assertThat(
@@ -117,6 +124,20 @@ class SecretsStayOutOfTheLogTest {
             TestApps.WEBHOOK_SECRET)) {
       assertThat(log).as("the log holds a secret").doesNotContain(secret);
     }
+  }
+
+  /** Every column of every row of every table, as text: the data a dump would hold. */
+  private static List<String> everyRow(JdbcTemplate jdbc) {
+    List<String> rows = new ArrayList<>();
+    for (String table :
+        jdbc.queryForList(
+            "SELECT table_schema || '.' || table_name FROM information_schema.tables"
+                + " WHERE table_type = 'BASE TABLE'"
+                + " AND table_schema NOT IN ('pg_catalog', 'information_schema')",
+            String.class)) {
+      rows.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
+    }
+    return rows;
   }
 
   private static String withSecrets(String businessKey, String proxy) {

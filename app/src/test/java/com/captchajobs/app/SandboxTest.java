@@ -87,7 +87,8 @@ class SandboxTest {
     try {
       assertThat(app.getEnvironment().getProperty("captchajobs.api.tokens")).isEqualTo(token);
       assertThat(output.getOut())
-          .contains("CaptchaJobs sandbox", "captchajobs.api.tokens", "captchajobs.dashboard.password")
+          .contains(
+              "CaptchaJobs sandbox", "captchajobs.api.tokens", "captchajobs.dashboard.password")
           .doesNotContain(token, password);
     } finally {
       app.close();

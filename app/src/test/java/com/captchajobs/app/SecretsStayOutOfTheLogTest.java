@@ -8,11 +8,11 @@ import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import javax.sql.DataSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -93,14 +93,13 @@ class SecretsStayOutOfTheLogTest {
         Api management = new Api(TestApps.managementPort(app), TestApps.OPERATOR_TOKEN);
         assertThat(
                 management
-                    .send(
-                        management
-                            .request("/actuator/health", management.auth())
-                            .GET()
-                            .build())
+                    .send(management.request("/actuator/health", management.auth()).GET().build())
                     .statusCode())
             .isEqualTo(200);
-        assertThat(new Api(TestApps.port(app), "wrong-token-0123456789abcdef").get("/api/solves/" + solvedId).statusCode())
+        assertThat(
+                new Api(TestApps.port(app), "wrong-token-0123456789abcdef")
+                    .get("/api/solves/" + solvedId)
+                    .statusCode())
             .isEqualTo(401);
       } finally {
         app.close();

@@ -400,7 +400,9 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
-    /** Upper bound of one wait between delivery retries ({@code captchajobs.webhook.max-backoff}). */
+    /**
+     * Upper bound of one wait between delivery retries ({@code captchajobs.webhook.max-backoff}).
+     */
     public Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
       this.webhookMaxBackoff = Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff");
       return this;
@@ -559,7 +561,8 @@ public final class CaptchaJobs implements AutoCloseable {
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
-              // WebhookJob only for delivery jobs queued here by a version that had no pool of its own
+              // WebhookJob only for delivery jobs queued here by a version that had no pool of its
+              // own
               Map.of(
                   SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
               List.of(

@@ -97,7 +97,8 @@ class DashboardApiTest {
   }
 
   @Test
-  void neitherAnonymousCallersNorTheDashboardPasswordReadTheManagementEndpointsOfTheDashboardNode() {
+  void
+      neitherAnonymousCallersNorTheDashboardPasswordReadTheManagementEndpointsOfTheDashboardNode() {
     for (String path :
         List.of(
             "/actuator",
@@ -108,9 +109,7 @@ class DashboardApiTest {
       HttpResponse<String> anonymous = dashboard.actuator(path);
       HttpResponse<String> withDashboardPassword =
           DashboardNode.get(
-              dashboard.managementPort(),
-              path,
-              DashboardNode.USER + ":" + DashboardNode.PASSWORD);
+              dashboard.managementPort(), path, DashboardNode.USER + ":" + DashboardNode.PASSWORD);
       HttpResponse<String> onServerPort = DashboardNode.get(dashboard.serverPort(), path, null);
 
       assertThat(anonymous.statusCode()).as(path).isEqualTo(401);

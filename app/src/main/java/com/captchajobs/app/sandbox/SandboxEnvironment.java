@@ -29,8 +29,8 @@ import org.springframework.core.env.PropertySource;
  * bundled simulator), turns on an in-process worker and the dashboard, and generates the
  * credentials nobody set (dashboard, API token, webhook secret), all with {@link #secret}. A node
  * given a database never gets a simulator from here, and never touches the fleet cap unless it is a
- * worker. {@link SandboxBanner} prints it all once the node is up, with the credentials it generated
- * (and none that were configured).
+ * worker. {@link SandboxBanner} prints it all once the node is up, with the credentials it
+ * generated (and none that were configured).
  *
  * <p>Registered by {@code AppApplication} only: an application that uses the library never starts a
  * database by surprise.

@@ -32,8 +32,8 @@ public class WebhookProperties {
   private Duration timeout = CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT;
 
   /**
-   * Retries of a delivery that got no 2xx answer (a refused callback URL is not retried). Apart from
-   * the solve retries: a delivery makes at most {@code retries + 1} attempts.
+   * Retries of a delivery that got no 2xx answer (a refused callback URL is not retried). Apart
+   * from the solve retries: a delivery makes at most {@code retries + 1} attempts.
    */
   private int retries = CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES;
 
@@ -44,8 +44,9 @@ public class WebhookProperties {
   private int threads = CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS;
 
   /**
-   * Wait before the first retry of a delivery (whole seconds, at least 1s), doubled for each further
-   * retry up to {@code max-backoff}, with ±25 % jitter. Apart from the solve retries' backoff.
+   * Wait before the first retry of a delivery (whole seconds, at least 1s), doubled for each
+   * further retry up to {@code max-backoff}, with ±25 % jitter. Apart from the solve retries'
+   * backoff.
    */
   private Duration backoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF;
 

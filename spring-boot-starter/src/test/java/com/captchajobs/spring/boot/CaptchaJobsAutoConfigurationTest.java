@@ -808,8 +808,7 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(webhook.getRetries()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES);
     assertThat(webhook.getThreads()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS);
     assertThat(webhook.getBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF);
-    assertThat(webhook.getMaxBackoff())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF);
+    assertThat(webhook.getMaxBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF);
     assertThat(webhook.isIncludeToken()).isFalse();
     assertThat(webhook.hasSecret()).isFalse();
   }

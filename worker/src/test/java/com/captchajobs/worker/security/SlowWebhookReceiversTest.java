@@ -120,7 +120,8 @@ class SlowWebhookReceiversTest {
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
-                assertThat(first).allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED));
+                assertThat(first)
+                    .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED));
                 assertThat(hangingRequests).as("the receiver holds a delivery").isNotEmpty();
               });
 
@@ -133,7 +134,9 @@ class SlowWebhookReceiversTest {
       await()
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
-              () -> assertThat(next).allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED)));
+              () ->
+                  assertThat(next)
+                      .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED)));
       assertThat(
               node.bean(WebhookDeliveries.class).server().getJobSteward().getOccupiedWorkerCount())
           .as("the one delivery thread is held by the receiver")

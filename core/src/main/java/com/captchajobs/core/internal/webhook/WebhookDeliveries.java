@@ -33,7 +33,8 @@ public final class WebhookDeliveries implements AutoCloseable {
   private final BackgroundJobServer server;
   private final WebhookTrigger trigger;
 
-  private WebhookDeliveries(OwnJobRunr jobRunr, BackgroundJobServer server, WebhookTrigger trigger) {
+  private WebhookDeliveries(
+      OwnJobRunr jobRunr, BackgroundJobServer server, WebhookTrigger trigger) {
     this.jobRunr = jobRunr;
     this.server = server;
     this.trigger = trigger;

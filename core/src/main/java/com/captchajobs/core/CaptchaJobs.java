@@ -561,8 +561,7 @@ public final class CaptchaJobs implements AutoCloseable {
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
-              // WebhookJob only for delivery jobs queued here by a version that had no pool of its
-              // own
+              // WebhookJob: for delivery jobs an earlier version queued in these tables
               Map.of(
                   SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
               List.of(

@@ -69,4 +69,29 @@ class SandboxTest {
             () -> new Socket("localhost", dbPort).close())
         .isInstanceOf(java.io.IOException.class);
   }
+
+  @Test
+  void aSandboxGivenItsOwnTokenAndDashboardPasswordPrintsNeitherInItsBanner(CapturedOutput output) {
+    String token = "configured-sandbox-token-0123456789";
+    String password = "configured-dashboard-password-0123";
+    ConfigurableApplicationContext app =
+        AppApplication.builder()
+            .properties(
+                Map.of(
+                    "server.port", "0",
+                    "management.server.port", "0",
+                    "captchajobs.api.tokens", token,
+                    "captchajobs.dashboard.username", "ops",
+                    "captchajobs.dashboard.password", password))
+            .run();
+    try {
+      assertThat(app.getEnvironment().getProperty("captchajobs.api.tokens")).isEqualTo(token);
+      assertThat(output.getOut())
+          .contains(
+              "CaptchaJobs sandbox", "captchajobs.api.tokens", "captchajobs.dashboard.password")
+          .doesNotContain(token, password);
+    } finally {
+      app.close();
+    }
+  }
 }

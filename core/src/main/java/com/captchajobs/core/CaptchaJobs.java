@@ -23,10 +23,10 @@ import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
-import com.captchajobs.core.internal.webhook.WebhookTrigger;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -181,6 +181,9 @@ public final class CaptchaJobs implements AutoCloseable {
     public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(60);
     public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_WEBHOOK_RETRIES = 8;
+    public static final int DEFAULT_WEBHOOK_THREADS = 4;
+    public static final Duration DEFAULT_WEBHOOK_BACKOFF = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_WEBHOOK_MAX_BACKOFF = Duration.ofMinutes(10);
     public static final int DEFAULT_DASHBOARD_PORT = 8000;
 
     private DataSource dataSource;
@@ -205,6 +208,9 @@ public final class CaptchaJobs implements AutoCloseable {
     private boolean webhookIncludeToken = false;
     private Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
     private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
+    private int webhookThreads = DEFAULT_WEBHOOK_THREADS;
+    private Duration webhookBackoff = DEFAULT_WEBHOOK_BACKOFF;
+    private Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
     private final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
     private final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
     private Duration retention = Retention.DEFAULT_RETENTION;
@@ -371,8 +377,35 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
+    /** Retries of a delivery that got no 2xx answer ({@code captchajobs.webhook.retries}). */
     public Builder webhookRetries(int webhookRetries) {
       this.webhookRetries = webhookRetries;
+      return this;
+    }
+
+    /**
+     * Deliveries in flight on this node: the threads of the deliveries' own JobRunr server, apart
+     * from the solve threads ({@code captchajobs.webhook.threads}).
+     */
+    public Builder webhookThreads(int webhookThreads) {
+      this.webhookThreads = webhookThreads;
+      return this;
+    }
+
+    /**
+     * Wait before the first retry of a delivery, doubled for each further retry ({@code
+     * captchajobs.webhook.backoff}); apart from the solve retries' backoff.
+     */
+    public Builder webhookBackoff(Duration webhookBackoff) {
+      this.webhookBackoff = Objects.requireNonNull(webhookBackoff, "webhookBackoff");
+      return this;
+    }
+
+    /**
+     * Upper bound of one wait between delivery retries ({@code captchajobs.webhook.max-backoff}).
+     */
+    public Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
+      this.webhookMaxBackoff = Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff");
       return this;
     }
 
@@ -523,9 +556,6 @@ public final class CaptchaJobs implements AutoCloseable {
               new WebhookEgress(webhookAllowedHosts, Dns.SYSTEM),
               webhookIncludeToken,
               clock);
-      if (webhookSecret == null) {
-        log.info("No webhook secret set: solves with a callbackUrl get no webhook");
-      }
       WorkerStartup startup =
           new WorkerStartup(
               new WorkerStartup.Settings(
@@ -542,6 +572,7 @@ public final class CaptchaJobs implements AutoCloseable {
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
+              // WebhookJob: for delivery jobs an earlier version queued in these tables
               Map.of(
                   SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
               List.of(
@@ -549,9 +580,26 @@ public final class CaptchaJobs implements AutoCloseable {
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
       dispatcher.fetchInto(server, notifications);
-      parts.push(
-          notifications.addListener(
-              new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));
+      WebhookDeliveries deliveries = null;
+      if (webhookSecret == null && webhookClientSecrets.isEmpty()) {
+        log.info("No webhook secret set: solves with a callbackUrl get no webhook");
+      } else {
+        deliveries =
+            WebhookDeliveries.start(
+                dataSource,
+                named,
+                nodeName,
+                jobPollInterval,
+                shutdownWait,
+                new WebhookDeliveries.Settings(
+                    webhookThreads, webhookRetries, webhookBackoff, webhookMaxBackoff),
+                webhookJob,
+                repository,
+                clock);
+        parts.push(deliveries);
+        parts.push(notifications.addListener(deliveries.trigger()));
+        inside.add(deliveries);
+      }
       startup.startBackground(server::isRunning, server::start);
       parts.push(startup);
       Retention retentionPass =
@@ -608,6 +656,13 @@ public final class CaptchaJobs implements AutoCloseable {
       require(nodeName != null && !nodeName.isBlank(), "captchajobs.worker.name must not be empty");
       require(threads == null || threads >= 1, "captchaai.threads must be at least 1");
       require(webhookRetries >= 0, "captchajobs.webhook.retries must not be negative");
+      require(webhookThreads >= 1, "captchajobs.webhook.threads must be at least 1");
+      require(
+          webhookBackoff.compareTo(Duration.ofSeconds(1)) >= 0,
+          "captchajobs.webhook.backoff must be at least 1s");
+      require(
+          webhookMaxBackoff.compareTo(webhookBackoff) >= 0,
+          "captchajobs.webhook.max-backoff must not be shorter than captchajobs.webhook.backoff");
       require(
           retention.compareTo(Duration.ofHours(1)) >= 0,
           "captchajobs.retention must be at least 1h");

@@ -97,6 +97,30 @@ class DashboardApiTest {
   }
 
   @Test
+  void
+      neitherAnonymousCallersNorTheDashboardPasswordReadTheManagementEndpointsOfTheDashboardNode() {
+    for (String path :
+        List.of(
+            "/actuator",
+            "/actuator/breaker",
+            "/actuator/metrics",
+            "/actuator/prometheus",
+            "/actuator/info")) {
+      HttpResponse<String> anonymous = dashboard.actuator(path);
+      HttpResponse<String> withDashboardPassword =
+          DashboardNode.get(
+              dashboard.managementPort(), path, DashboardNode.USER + ":" + DashboardNode.PASSWORD);
+      HttpResponse<String> onServerPort = DashboardNode.get(dashboard.serverPort(), path, null);
+
+      assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+      assertThat(withDashboardPassword.statusCode()).as(path).isEqualTo(401);
+      assertThat(onServerPort.statusCode()).as(path).isIn(401, 403, 404);
+      assertThat(anonymous.body() + withDashboardPassword.body() + onServerPort.body())
+          .doesNotContain("jvm_", "\"names\"", "\"_links\"");
+    }
+  }
+
+  @Test
   void noDashboardApiResponseContainsTheApiKeyOrAStoredToken() {
     assertThat(token).isNotBlank();
     Map<String, String> bodies = new LinkedHashMap<>();

@@ -1,12 +1,18 @@
 package com.captchajobs.app.sandbox;
 
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.core.env.Environment;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
 
-/** The sandbox's one log block: what runs where, the credentials, and curl commands to try it. */
+/**
+ * The sandbox's one log block: what runs where, the credentials, and curl commands to try it. It
+ * prints only the credentials the sandbox generated itself (they are in its own property source); a
+ * token or password that was configured stays out of the log and is named by its property.
+ */
 final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> {
 
   private static final Logger log = LoggerFactory.getLogger(SandboxBanner.class);
@@ -16,12 +22,15 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
     log.info(text(event.getApplicationContext().getEnvironment()));
   }
 
-  static String text(Environment env) {
+  static String text(ConfigurableEnvironment env) {
+    PropertySource<?> generated = env.getPropertySources().get(SandboxEnvironment.SOURCE);
     String address = env.getProperty("server.address");
     String host =
         address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
     String app = "http://" + host + ":" + env.getProperty("local.server.port", "8080");
-    String token = env.getProperty("captchajobs.api.tokens", "").split(",")[0].strip();
+    String token =
+        generated(generated, "captchajobs.api.tokens")
+            .orElse("<a token of captchajobs.api.tokens>");
     String auth = "-H 'Authorization: Bearer " + token + "'";
     boolean dashboard = env.getProperty("captchajobs.dashboard.enabled", Boolean.class, false);
     String dashboardLine =
@@ -34,7 +43,8 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
                 + "  (user "
                 + env.getProperty("captchajobs.dashboard.username")
                 + ", password "
-                + env.getProperty("captchajobs.dashboard.password")
+                + generated(generated, "captchajobs.dashboard.password")
+                    .orElse("of captchajobs.dashboard.password")
                 + ")"
             : "off";
     String simulator = env.getProperty(SandboxEnvironment.PREFIX + "simulator-url");
@@ -101,5 +111,13 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
         + "\n"
         + "  A demo batch of every kind of outcome: restart with --captchajobs.demo=true\n"
         + "=====================================================================================";
+  }
+
+  /** A value the sandbox generated, never one that was configured. */
+  private static Optional<String> generated(PropertySource<?> source, String name) {
+    if (source == null || !(source.getProperty(name) instanceof String value)) {
+      return Optional.empty();
+    }
+    return Optional.of(value.split(",")[0].strip());
   }
 }

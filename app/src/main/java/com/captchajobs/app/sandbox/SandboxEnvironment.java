@@ -29,7 +29,8 @@ import org.springframework.core.env.PropertySource;
  * bundled simulator), turns on an in-process worker and the dashboard, and generates the
  * credentials nobody set (dashboard, API token, webhook secret), all with {@link #secret}. A node
  * given a database never gets a simulator from here, and never touches the fleet cap unless it is a
- * worker. {@link SandboxBanner} prints it all once the node is up.
+ * worker. {@link SandboxBanner} prints it all once the node is up, with the credentials it
+ * generated (and none that were configured).
  *
  * <p>Registered by {@code AppApplication} only: an application that uses the library never starts a
  * database by surprise.
@@ -43,6 +44,9 @@ public class SandboxEnvironment
   static final int SIMULATOR_THREADS = 5;
   static final int DEFAULT_DASHBOARD_PORT = 8000;
   static final String PREFIX = "captchajobs.sandbox.";
+
+  /** The property source of everything the sandbox set or generated. */
+  static final String SOURCE = "captchajobs-sandbox";
 
   /**
    * The one switch: true forces the sandbox, false forbids it, unset means "when nothing is set".
@@ -149,7 +153,7 @@ public class SandboxEnvironment
     putIfUnset(env, props, "captchajobs.api.tokens", secret(24));
     putIfUnset(env, props, "captchajobs.webhook.secret", secret(24));
     props.put(PREFIX + "active", "true");
-    env.getPropertySources().addFirst(new MapPropertySource("captchajobs-sandbox", props));
+    env.getPropertySources().addFirst(new MapPropertySource(SOURCE, props));
 
     application.addListeners(new SandboxBanner());
     application.addListeners(

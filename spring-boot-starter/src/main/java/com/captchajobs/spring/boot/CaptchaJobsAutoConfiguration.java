@@ -81,6 +81,9 @@ public class CaptchaJobsAutoConfiguration {
           .webhookIncludeToken(webhook.isIncludeToken())
           .webhookTimeout(webhook.getTimeout())
           .webhookRetries(webhook.getRetries())
+          .webhookThreads(webhook.getThreads())
+          .webhookBackoff(webhook.getBackoff())
+          .webhookMaxBackoff(webhook.getMaxBackoff())
           .webhookAllowedHosts(webhook.getAllowedHosts())
           .retention(captchaJobs.getRetention())
           .retentionInterval(captchaJobs.getRetentionInterval());

@@ -31,8 +31,27 @@ public class WebhookProperties {
   /** Connect and read timeout of one delivery. */
   private Duration timeout = CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT;
 
-  /** Retries of a delivery that got no 2xx answer, with exponential backoff. */
+  /**
+   * Retries of a delivery that got no 2xx answer (a refused callback URL is not retried). Apart
+   * from the solve retries: a delivery makes at most {@code retries + 1} attempts.
+   */
   private int retries = CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES;
+
+  /**
+   * Deliveries in flight on one worker node: the threads of the deliveries' own JobRunr server. A
+   * receiver that answers slowly or never holds one of these, never a thread that submits or polls.
+   */
+  private int threads = CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS;
+
+  /**
+   * Wait before the first retry of a delivery (whole seconds, at least 1s), doubled for each
+   * further retry up to {@code max-backoff}, with ±25 % jitter. Apart from the solve retries'
+   * backoff.
+   */
+  private Duration backoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF;
+
+  /** Upper bound of one wait between delivery retries. */
+  private Duration maxBackoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF;
 
   /**
    * Hosts (names or literal addresses) a webhook may reach although they resolve to a loopback,
@@ -52,6 +71,16 @@ public class WebhookProperties {
     if (retries < 0) {
       throw new IllegalStateException("captchajobs.webhook.retries must not be negative");
     }
+    if (threads < 1) {
+      throw new IllegalStateException("captchajobs.webhook.threads must be at least 1");
+    }
+    if (backoff == null || backoff.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new IllegalStateException("captchajobs.webhook.backoff must be at least 1s");
+    }
+    if (maxBackoff == null || maxBackoff.compareTo(backoff) < 0) {
+      throw new IllegalStateException(
+          "captchajobs.webhook.max-backoff must not be shorter than captchajobs.webhook.backoff");
+    }
   }
 
   public boolean hasSecret() {
@@ -68,6 +97,12 @@ public class WebhookProperties {
         + timeout
         + ", retries="
         + retries
+        + ", threads="
+        + threads
+        + ", backoff="
+        + backoff
+        + ", maxBackoff="
+        + maxBackoff
         + "]";
   }
 
@@ -147,5 +182,29 @@ public class WebhookProperties {
 
   public void setRetries(int retries) {
     this.retries = retries;
+  }
+
+  public int getThreads() {
+    return threads;
+  }
+
+  public void setThreads(int threads) {
+    this.threads = threads;
+  }
+
+  public Duration getBackoff() {
+    return backoff;
+  }
+
+  public void setBackoff(Duration backoff) {
+    this.backoff = backoff;
+  }
+
+  public Duration getMaxBackoff() {
+    return maxBackoff;
+  }
+
+  public void setMaxBackoff(Duration maxBackoff) {
+    this.maxBackoff = maxBackoff;
   }
 }

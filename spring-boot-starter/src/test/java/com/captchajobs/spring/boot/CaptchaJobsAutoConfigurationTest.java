@@ -578,6 +578,35 @@ class CaptchaJobsAutoConfigurationTest {
             });
   }
 
+  @Test
+  void webhookBackoffSettingsThatCannotWorkFailNamingTheKey() {
+    runner
+        .withPropertyValues(database(), "captchajobs.webhook.backoff=500ms")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.webhook.backoff must be at least 1s"));
+    runner
+        .withPropertyValues(
+            database(), "captchajobs.webhook.backoff=30s", "captchajobs.webhook.max-backoff=10s")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.webhook.max-backoff"));
+    runner
+        .withPropertyValues(database(), "captchajobs.webhook.threads=0")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.webhook.threads must be at least 1"));
+  }
+
   // --- 8. dashboard -------------------------------------------------------------------------
 
   @Test
@@ -777,6 +806,9 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(captchaJobs.getDashboard().getPassword()).isNull();
     assertThat(webhook.getTimeout()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT);
     assertThat(webhook.getRetries()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES);
+    assertThat(webhook.getThreads()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS);
+    assertThat(webhook.getBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF);
+    assertThat(webhook.getMaxBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF);
     assertThat(webhook.isIncludeToken()).isFalse();
     assertThat(webhook.hasSecret()).isFalse();
   }

@@ -9,14 +9,20 @@ import com.captchajobs.worker.testing.WorkerNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The breaker of a worker node against callers that must not close it: anonymous and API-client
- * calls on the management port, and every caller on the server port. Only the operator closes it.
+ * A worker node's management surface against callers that must not use it: anonymous, API-client
+ * and wrong-token calls to every management endpoint on the management port, and every caller on
+ * the server port. Only the operator reads the endpoints and closes the breaker.
  */
 class AttacksOnTheWorkerManagementPortTest {
 
@@ -47,6 +53,66 @@ class AttacksOnTheWorkerManagementPortTest {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/breaker"))
             .DELETE();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return node.send(b.build());
+  }
+
+  static final List<String> MANAGEMENT_PATHS =
+      List.of(
+          "/actuator",
+          "/actuator/breaker",
+          "/actuator/metrics",
+          "/actuator/metrics/jvm.threads.live",
+          "/actuator/prometheus",
+          "/actuator/info");
+
+  static Stream<Arguments> managementEndpointsAndCallers() {
+    return MANAGEMENT_PATHS.stream()
+        .flatMap(
+            path ->
+                Stream.of(
+                    Arguments.of(path, "anonymous", null, 401),
+                    Arguments.of(path, "an API client", CLIENT_TOKEN, 403),
+                    Arguments.of(path, "a wrong token", "not-a-token-0123456789", 401),
+                    Arguments.of(path, "the operator", WorkerNode.OPERATOR_TOKEN, 200)));
+  }
+
+  @ParameterizedTest(name = "{1} reading {0} on the worker's management port gets {3}")
+  @MethodSource("managementEndpointsAndCallers")
+  void nobodyButAnOperatorReadsAManagementEndpointOfTheWorker(
+      String path, String who, String token, int status) {
+    HttpResponse<String> r = get(node.managementPort(), path, token);
+
+    assertThat(r.statusCode()).isEqualTo(status);
+    if (status != 200) {
+      assertThat(r.body()).doesNotContain("jvm_", "\"names\"", "\"_links\"");
+    }
+  }
+
+  static Stream<Arguments> everyCallerOnTheServerPort() {
+    return MANAGEMENT_PATHS.stream()
+        .flatMap(
+            path ->
+                Stream.of(
+                    Arguments.of(path, "anonymous", null),
+                    Arguments.of(path, "an API client", CLIENT_TOKEN),
+                    Arguments.of(path, "the operator", WorkerNode.OPERATOR_TOKEN)));
+  }
+
+  @ParameterizedTest(name = "{1} reading {0} on the worker's server port gets no Actuator answer")
+  @MethodSource("everyCallerOnTheServerPort")
+  void theWorkersServerPortServesNoManagementEndpointToAnyone(
+      String path, String who, String token) {
+    HttpResponse<String> r = get(node.port(), path, token);
+
+    assertThat(r.statusCode()).isIn(401, 403, 404);
+    assertThat(r.body()).doesNotContain("jvm_", "\"names\"", "\"_links\"");
+  }
+
+  private HttpResponse<String> get(int port, String path, String token) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }

@@ -66,6 +66,14 @@ public final class Schema {
     return name + ".";
   }
 
+  /**
+   * The table prefix of the webhook deliveries' own JobRunr storage: {@code
+   * <schema>.webhook_jobrunr_*}.
+   */
+  public String webhookJobRunrTablePrefix() {
+    return name + ".webhook_";
+  }
+
   /** A statement written against {@value #DEFAULT}, for this schema. */
   public String sql(String statement) {
     if (DEFAULT.equals(name)) {

@@ -48,10 +48,17 @@ public final class OwnJobRunr implements AutoCloseable {
 
   /** Opens (and creates or upgrades) our JobRunr tables in the schema, which must exist. */
   public static OwnJobRunr open(DataSource dataSource, Schema schema) {
+    return open(dataSource, schema.jobRunrTablePrefix());
+  }
+
+  /**
+   * Opens (and creates or upgrades) a JobRunr storage on the tables {@code <tablePrefix>jobrunr_*};
+   * the prefix starts with the schema, which must exist.
+   */
+  public static OwnJobRunr open(DataSource dataSource, String tablePrefix) {
     JsonMapper jsonMapper = new Jackson3JsonMapper();
     PostgresStorageProvider storage =
-        new PostgresStorageProvider(
-            dataSource, schema.jobRunrTablePrefix(), DatabaseOptions.CREATE);
+        new PostgresStorageProvider(dataSource, tablePrefix, DatabaseOptions.CREATE);
     storage.setJobMapper(new JobMapper(jsonMapper));
     return new OwnJobRunr(storage, jsonMapper);
   }

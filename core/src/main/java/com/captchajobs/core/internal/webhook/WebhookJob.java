@@ -30,8 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Delivers a solve's outcome to its {@code callback_url}: a signed JSON POST. Anything but a 2xx
- * answer throws, so JobRunr retries with the engine's backoff; the row is read at delivery time, so
- * a retry reports the same outcome with fresh timestamps.
+ * answer throws, so the deliveries' own JobRunr retries with the webhook backoff ({@link
+ * WebhookDeliveries}, {@link WebhookRetryFilter}); the row is read at delivery time, so a retry
+ * reports the same outcome with fresh timestamps.
  */
 public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
 

@@ -38,58 +38,69 @@ final class SimulatorArgs {
   String address;
 
   // two options each (not one with two names), so that an error names the one given
-  @Option(names = "--port", paramLabel = "N", description = "port to bind (default 0 = a free port)")
+  @Option(names = "--port",
+      order = 1, paramLabel = "N", description = "port to bind (default 0 = a free port)")
   void port(int port) {
     this.port = port;
   }
 
-  @Option(names = "--server.port", paramLabel = "N", description = "the same, Spring style")
+  @Option(names = "--server.port",
+      order = 2, paramLabel = "N", description = "the same, Spring style")
   void serverPort(int port) {
     this.port = port;
   }
 
-  @Option(names = "--address", paramLabel = "A", description = "address to bind (default 127.0.0.1)")
+  @Option(names = "--address",
+      order = 3, paramLabel = "A", description = "address to bind (default 127.0.0.1)")
   void address(String address) {
     this.address = address;
   }
 
-  @Option(names = "--server.address", paramLabel = "A", description = "the same, Spring style")
+  @Option(names = "--server.address",
+      order = 4, paramLabel = "A", description = "the same, Spring style")
   void serverAddress(String address) {
     this.address = address;
   }
 
   @Option(
       names = "--key",
+      order = 5,
       paramLabel = "K",
       description = "32-character API key (repeatable; default the sandbox key)")
   final List<String> keys = new ArrayList<>();
 
-  @Option(names = "--threads", paramLabel = "N", description = "threads of each --key (default 5)")
+  @Option(names = "--threads",
+      order = 6, paramLabel = "N", description = "threads of each --key (default 5)")
   int threads = CaptchaAiSimulator.Builder.DEFAULT_THREADS;
 
   @Option(
       names = "--time-scale",
+      order = 7,
       paramLabel = "X",
       description = "multiplies every solve time (default 1.0)")
   Double timeScale;
 
-  @Option(names = "--seed", paramLabel = "N", description = "seed of all randomness (default 1)")
+  @Option(names = "--seed",
+      order = 8, paramLabel = "N", description = "seed of all randomness (default 1)")
   Long seed;
 
   @Option(
       names = "--over-cap",
+      order = 9,
       paramLabel = "MODE",
       description = "ZERO_BALANCE | NO_SLOT_AVAILABLE | QUEUE")
   OverCapMode overCap;
 
   @Option(
       names = "--fault",
+      order = 10,
       paramLabel = "NAME=P",
       description = "fault probability per call (repeatable), e.g. HTML_502=0.05")
   final Map<Fault, Double> faults = new LinkedHashMap<>();
 
   @Option(
       names = "--slow-delay",
+      order = 11,
       paramLabel = "D",
       converter = DurationConverter.class,
       description = "latency of the SLOW fault: 2s, 500ms or ISO-8601 (PT2S)")
@@ -97,6 +108,7 @@ final class SimulatorArgs {
 
   @Option(
       names = "--task-ttl",
+      order = 12,
       paramLabel = "D",
       converter = DurationConverter.class,
       description = "how long task ids stay known (default 15m)")
@@ -104,6 +116,7 @@ final class SimulatorArgs {
 
   @Option(
       names = "--ip-ban",
+      order = 13,
       paramLabel = "N:D",
       converter = IpBanConverter.class,
       description = "bad-key requests before IP_BANNED and ban length (default 5:5m)")
@@ -111,12 +124,15 @@ final class SimulatorArgs {
 
   @Option(
       names = "--string-ids",
+      order = 14,
       arity = "0..1",
+      paramLabel = "true|false",
       fallbackValue = "true",
       description = "JSON task ids always strings")
   Boolean stringIds;
 
-  @Option(names = "--help", usageHelp = true, description = "this text")
+  @Option(names = "--help",
+      order = 15, usageHelp = true, description = "this text")
   boolean help;
 
   /** The simulator these options describe (not started). */

@@ -196,7 +196,7 @@ public record BenchOptions(
 
     @Option(
         names = "--scale-workers",
-        paramLabel = "1,3",
+        paramLabel = "K",
         split = ",",
         description = "scale mode: fleet sizes to measure one after the other (default 1,3)")
     List<Integer> scaleWorkers;

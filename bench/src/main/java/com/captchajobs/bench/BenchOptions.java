@@ -250,8 +250,7 @@ public record BenchOptions(
     @Option(
         names = "--worker-prop",
         paramLabel = "key=value",
-        description =
-            "extra worker property, repeatable (e.g. captchaai.min-first-poll-wait=1s)")
+        description = "extra worker property, repeatable (e.g. captchaai.min-first-poll-wait=1s)")
     Map<String, String> workerProps = new LinkedHashMap<>();
 
     @Option(names = "--help", usageHelp = true, description = "this text")
@@ -422,5 +421,4 @@ public record BenchOptions(
     }
     return value;
   }
-
 }

@@ -39,8 +39,8 @@ final class Report {
   }
 
   /**
-   * Writes {@code <mode>.md} and its plots {@code <mode>-<label>.png} under {@code out}; returns the
-   * report path.
+   * Writes {@code <mode>.md} and its plots {@code <mode>-<label>.png} under {@code out}; returns
+   * the report path.
    */
   static Path write(BenchOptions o, List<Figures> runs, Path out) {
     try {

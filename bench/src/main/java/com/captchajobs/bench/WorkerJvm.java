@@ -123,7 +123,8 @@ public final class WorkerJvm implements AutoCloseable {
   public WorkerJvm awaitUp(Duration atMost) {
     long deadline = System.nanoTime() + atMost.toNanos();
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(2))
             .build();
     while (System.nanoTime() < deadline) {

@@ -86,10 +86,8 @@ class BenchOptionsTest {
           .hasMessageContaining(option);
     }
     assertThatThrownBy(() -> BenchOptions.parse("--solves")).hasMessageContaining("--solves");
-    assertThatThrownBy(() -> BenchOptions.parse("stray"))
-        .hasMessage("unexpected argument 'stray'");
-    assertThatThrownBy(() -> BenchOptions.parse("--solvs=3"))
-        .hasMessage("unknown option --solvs");
+    assertThatThrownBy(() -> BenchOptions.parse("stray")).hasMessage("unexpected argument 'stray'");
+    assertThatThrownBy(() -> BenchOptions.parse("--solvs=3")).hasMessage("unknown option --solvs");
   }
 
   @Test
@@ -127,10 +125,7 @@ class BenchOptionsTest {
     BenchOptions chaos =
         BenchOptions.parse("--mode", "chaos", "--kill-every", "15s", "--fault-rate", "0.2");
     String[] again =
-        chaos
-            .commandLine()
-            .replace("java -jar bench/target/captchajobs-bench.jar ", "")
-            .split(" ");
+        chaos.commandLine().replace("java -jar bench/target/captchajobs-bench.jar ", "").split(" ");
     assertThat(BenchOptions.parse(again)).isEqualTo(chaos);
   }
 }

@@ -54,7 +54,8 @@ class BenchSmokeTest {
           .singleElement()
           .satisfies(
               p -> {
-                assertThat(Files.readAllBytes(p)).startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+                assertThat(Files.readAllBytes(p))
+                    .startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
                 assertThat(Files.readString(report)).contains("](" + p.getFileName() + ")");
               });
     }

@@ -23,7 +23,8 @@ class PlotTest {
     long t0 = 1_000_000;
     List<Sampler.Sample> samples = new ArrayList<>();
     for (int s = 0; s <= 60; s++) {
-      samples.add(new Sampler.Sample(t0 + s * 1000L, Math.min(10, s), s < 30 ? 50 - s : 0, 5 * s, s / 20));
+      samples.add(
+          new Sampler.Sample(t0 + s * 1000L, Math.min(10, s), s < 30 ? 50 - s : 0, 5 * s, s / 20));
     }
     List<long[]> inFlight = new ArrayList<>();
     for (int s = 0; s <= 60; s += 2) {
@@ -83,5 +84,4 @@ class PlotTest {
     }
     return seen;
   }
-
 }

@@ -6,8 +6,8 @@ import org.HdrHistogram.Histogram;
 /**
  * Percentiles of fetch lags by nearest rank (the value of rank ⌈p·n⌉, the definition used
  * throughout the project), computed by HdrHistogram with 4 significant digits: exact to the
- * millisecond up to 32.7 s, within 0.01 % above. A class of its own so that statistics without
- * lags never load HdrHistogram.
+ * millisecond up to 32.7 s, within 0.01 % above. A class of its own so that statistics without lags
+ * never load HdrHistogram.
  */
 final class LagPercentiles {
   private LagPercentiles() {}

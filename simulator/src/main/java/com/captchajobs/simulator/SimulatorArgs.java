@@ -38,26 +38,38 @@ final class SimulatorArgs {
   String address;
 
   // two options each (not one with two names), so that an error names the one given
-  @Option(names = "--port",
-      order = 1, paramLabel = "N", description = "port to bind (default 0 = a free port)")
+  @Option(
+      names = "--port",
+      order = 1,
+      paramLabel = "N",
+      description = "port to bind (default 0 = a free port)")
   void port(int port) {
     this.port = port;
   }
 
-  @Option(names = "--server.port",
-      order = 2, paramLabel = "N", description = "the same, Spring style")
+  @Option(
+      names = "--server.port",
+      order = 2,
+      paramLabel = "N",
+      description = "the same, Spring style")
   void serverPort(int port) {
     this.port = port;
   }
 
-  @Option(names = "--address",
-      order = 3, paramLabel = "A", description = "address to bind (default 127.0.0.1)")
+  @Option(
+      names = "--address",
+      order = 3,
+      paramLabel = "A",
+      description = "address to bind (default 127.0.0.1)")
   void address(String address) {
     this.address = address;
   }
 
-  @Option(names = "--server.address",
-      order = 4, paramLabel = "A", description = "the same, Spring style")
+  @Option(
+      names = "--server.address",
+      order = 4,
+      paramLabel = "A",
+      description = "the same, Spring style")
   void serverAddress(String address) {
     this.address = address;
   }
@@ -69,8 +81,11 @@ final class SimulatorArgs {
       description = "32-character API key (repeatable; default the sandbox key)")
   final List<String> keys = new ArrayList<>();
 
-  @Option(names = "--threads",
-      order = 6, paramLabel = "N", description = "threads of each --key (default 5)")
+  @Option(
+      names = "--threads",
+      order = 6,
+      paramLabel = "N",
+      description = "threads of each --key (default 5)")
   int threads = CaptchaAiSimulator.Builder.DEFAULT_THREADS;
 
   @Option(
@@ -80,8 +95,11 @@ final class SimulatorArgs {
       description = "multiplies every solve time (default 1.0)")
   Double timeScale;
 
-  @Option(names = "--seed",
-      order = 8, paramLabel = "N", description = "seed of all randomness (default 1)")
+  @Option(
+      names = "--seed",
+      order = 8,
+      paramLabel = "N",
+      description = "seed of all randomness (default 1)")
   Long seed;
 
   @Option(
@@ -131,8 +149,7 @@ final class SimulatorArgs {
       description = "JSON task ids always strings")
   Boolean stringIds;
 
-  @Option(names = "--help",
-      order = 15, usageHelp = true, description = "this text")
+  @Option(names = "--help", order = 15, usageHelp = true, description = "this text")
   boolean help;
 
   /** The simulator these options describe (not started). */
@@ -199,7 +216,8 @@ final class SimulatorArgs {
     try {
       setter.accept(value);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("Invalid value '" + value + "' for " + option + ": " + e.getMessage());
+      throw new UsageException(
+          "Invalid value '" + value + "' for " + option + ": " + e.getMessage());
     }
   }
 

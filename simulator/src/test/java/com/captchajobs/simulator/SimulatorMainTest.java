@@ -100,8 +100,7 @@ class SimulatorMainTest {
     assertThatThrownBy(() -> SimulatorArgs.parse("--slow-delay", "soon"))
         .hasMessageContaining("--slow-delay");
     assertThatThrownBy(() -> SimulatorArgs.parse("stray")).hasMessageContaining("stray");
-    assertThatThrownBy(() -> SimulatorArgs.parse("--ip-ban", "3"))
-        .hasMessageContaining("--ip-ban");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--ip-ban", "3")).hasMessageContaining("--ip-ban");
     assertThatThrownBy(() -> SimulatorArgs.parse("--threads", "-1"))
         .hasMessageContaining("--threads");
     assertThatThrownBy(() -> SimulatorArgs.parse("--time-scale", "-1"))

@@ -27,10 +27,11 @@ import java.util.function.BiFunction;
  *
  * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
  * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
- * the learned wait is the 20th percentile (nearest rank, {@link Percentiles}) of those estimates. The estimate depends only on the
- * observed window, not on the current wait, so nodes that refresh often cannot run away together:
- * when more than one task in five is found at its first poll the percentile falls below the current
- * wait, when fewer it rises above it, and the wait settles where about one in five is.
+ * the learned wait is the 20th percentile (nearest rank, {@link Percentiles}) of those estimates.
+ * The estimate depends only on the observed window, not on the current wait, so nodes that refresh
+ * often cannot run away together: when more than one task in five is found at its first poll the
+ * percentile falls below the current wait, when fewer it rises above it, and the wait settles where
+ * about one in five is.
  */
 public final class FirstPollWaits {
 

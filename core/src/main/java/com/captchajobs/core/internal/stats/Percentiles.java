@@ -13,8 +13,8 @@ import java.util.List;
  *
  * <p>The engine's learned first-poll wait, the bench's figures and the fleet tests compute their
  * percentiles here. The operator's batch summary asks PostgreSQL for the same definition ({@code
- * percentile_disc}), and the simulator, which depends on nothing of ours, uses HdrHistogram's {@code
- * getValueAtPercentile}, which also rounds the rank up.
+ * percentile_disc}), and the simulator, which depends on nothing of ours, uses HdrHistogram's
+ * {@code getValueAtPercentile}, which also rounds the rank up.
  */
 public final class Percentiles {
 

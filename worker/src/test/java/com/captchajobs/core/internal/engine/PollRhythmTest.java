@@ -1,10 +1,9 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.stats.Percentiles;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.SimulatorStats;
+import com.captchajobs.simulator.TaskRecord;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,7 +133,7 @@ public final class BenchRun {
       }
       double benchCpu = benchCpuSeconds() - benchCpuStart;
       SimulatorStats stats = sim.stats();
-      List<SimulatorProbe.TaskView> tasks = SimulatorProbe.tasks(sim);
+      List<TaskRecord> tasks = sim.tasks();
       Map<String, String> settings = new LinkedHashMap<>();
       for (String s : List.of("fsync", "synchronous_commit", "full_page_writes")) {
         settings.put(s, db.setting(s));

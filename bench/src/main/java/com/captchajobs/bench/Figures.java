@@ -1,6 +1,7 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.core.internal.stats.Percentiles;
+import com.captchajobs.simulator.TaskRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -268,13 +269,11 @@ public final class Figures {
   }
 
   private double meanSolveSeconds() {
-    List<SimulatorProbe.TaskView> started =
-        run.tasks().stream().filter(t -> t.readyAt() > 0).toList();
+    List<TaskRecord> started = run.tasks().stream().filter(t -> t.readyAt() > 0).toList();
     if (started.isEmpty()) {
       return run.options().mix().expectedMeanSolveSeconds(run.options().timeScale());
     }
-    return started.stream().mapToLong(SimulatorProbe.TaskView::solveMillis).average().orElse(0)
-        / 1000.0;
+    return started.stream().mapToLong(TaskRecord::solveMillis).average().orElse(0) / 1000.0;
   }
 
   /**
@@ -282,14 +281,14 @@ public final class Figures {
    * figure.
    */
   private void fetchLag() {
-    Map<Long, SimulatorProbe.TaskView> byId = new HashMap<>();
+    Map<Long, TaskRecord> byId = new HashMap<>();
     run.tasks().forEach(t -> byId.put(t.id(), t));
     Map<String, List<Double>> lags = new TreeMap<>();
     for (Rows.Solve s : run.solves()) {
       if (s.taskId() == null || s.solvedAt() == 0) {
         continue;
       }
-      SimulatorProbe.TaskView t;
+      TaskRecord t;
       try {
         t = byId.get(Long.parseLong(s.taskId()));
       } catch (NumberFormatException e) {
@@ -491,9 +490,9 @@ public final class Figures {
   }
 
   /** Highest number of tasks holding a thread at once (start → ready). */
-  static int maxConcurrent(List<SimulatorProbe.TaskView> tasks) {
+  static int maxConcurrent(List<TaskRecord> tasks) {
     List<long[]> events = new ArrayList<>();
-    for (SimulatorProbe.TaskView t : tasks) {
+    for (TaskRecord t : tasks) {
       if (t.startedAt() > 0) {
         events.add(new long[] {t.startedAt(), 1});
         events.add(new long[] {t.readyAt(), -1});

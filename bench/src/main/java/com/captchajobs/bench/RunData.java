@@ -1,6 +1,7 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.simulator.SimulatorStats;
+import com.captchajobs.simulator.TaskRecord;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +13,7 @@ record RunData(
     long endMillis,
     boolean timedOut,
     SimulatorStats stats,
-    List<SimulatorProbe.TaskView> tasks,
+    List<TaskRecord> tasks,
     List<Rows.Solve> solves,
     List<Rows.Poll> polls,
     List<Double> handoffSeconds,

@@ -2,6 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.engine.Breaker;
+import com.captchajobs.core.internal.engine.DatabaseClock;
 import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.internal.engine.FirstPollWaits;
@@ -389,6 +390,11 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
+    /**
+     * This node's clock (default the system's). The engine never trusts it alone: it runs on the
+     * database's clock, this clock plus its offset to the database's, measured at start and every
+     * 15 s, so that nodes whose clocks disagree still agree on every expiry, lease and deadline.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
@@ -407,6 +413,8 @@ public final class CaptchaJobs implements AutoCloseable {
       Deque<AutoCloseable> parts = new ArrayDeque<>();
       try {
         named.migrate(dataSource);
+        DatabaseClock clock = DatabaseClock.start(dataSource, this.clock);
+        parts.push(clock);
         OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
         parts.push(jobRunr);
         SolveRepository repository = new SolveRepository(dataSource, named);
@@ -430,6 +438,7 @@ public final class CaptchaJobs implements AutoCloseable {
         List<Object> inside =
             new ArrayList<>(
                 List.of(
+                    clock,
                     repository,
                     jobs,
                     notifications,
@@ -448,6 +457,7 @@ public final class CaptchaJobs implements AutoCloseable {
                   jobs,
                   notifications,
                   dispatcher,
+                  clock,
                   parts,
                   inside);
         }
@@ -469,6 +479,7 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveJobs jobs,
         SolveNotifications notifications,
         Dispatcher dispatcher,
+        Clock clock,
         Deque<AutoCloseable> parts,
         List<Object> inside) {
       CaptchaAiClient captchaAi =

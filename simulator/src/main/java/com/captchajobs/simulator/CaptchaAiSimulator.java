@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +120,15 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   /** A snapshot for one key (empty for a key the simulator does not know). */
   public SimulatorStats stats(String key) {
     return engine.stats(key);
+  }
+
+  /**
+   * The tasks accepted since start or {@link #reset} (minus those past the task TTL), in id order:
+   * when each was accepted, started and ready, how often it was polled and whether its answer was
+   * fetched.
+   */
+  public List<TaskRecord> tasks() {
+    return engine.tasks();
   }
 
   /**

@@ -336,6 +336,19 @@ final class SimulatorEngine {
     return StatsSnapshots.combine(List.of(view));
   }
 
+  /**
+   * Every task the simulator still keeps (expired ones are dropped after the task TTL), in id
+   * order; each read under its account's lock.
+   */
+  List<TaskRecord> tasks() {
+    List<TaskRecord> out = new ArrayList<>();
+    for (Task t : List.copyOf(tasks.values())) {
+      out.add(t.account.withSettled(now -> TaskRecord.of(t)));
+    }
+    out.sort(java.util.Comparator.comparingLong(TaskRecord::id));
+    return out;
+  }
+
   /** Clears stats, tasks, scripted state, IP bans and pending injections; re-seeds randomness. */
   void reset() {
     tasks.clear();

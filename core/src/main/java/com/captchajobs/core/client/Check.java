@@ -43,6 +43,12 @@ final class Check {
     return value;
   }
 
+  /** The fields of every type that loads a page in a browser ({@link TaskFields#BROWSER}). */
+  static void browser(String userAgent, String cookies) {
+    optional("userAgent", userAgent);
+    optionalUnbounded("cookies", cookies);
+  }
+
   static String pageUrl(String value) {
     required("pageUrl", value);
     try {

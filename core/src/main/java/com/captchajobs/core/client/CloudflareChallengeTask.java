@@ -23,8 +23,7 @@ public record CloudflareChallengeTask(String pageUrl, Proxy proxy, String userAg
       throw new InvalidTaskException(
           "proxyType", "must be HTTP or HTTPS for " + CaptchaType.CLOUDFLARE_CHALLENGE);
     }
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A challenge solved through the given proxy. */

@@ -26,8 +26,7 @@ public record GeeTestTask(
     Check.required("challenge", challenge);
     Check.pageUrl(pageUrl);
     Check.optional("apiServer", apiServer);
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A GeeTest v3 task on the default API server. */

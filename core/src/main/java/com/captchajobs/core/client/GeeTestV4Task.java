@@ -14,8 +14,7 @@ public record GeeTestV4Task(
   public GeeTestV4Task {
     Check.required("captchaId", captchaId);
     Check.pageUrl(pageUrl);
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A GeeTest v4 task without proxy. */

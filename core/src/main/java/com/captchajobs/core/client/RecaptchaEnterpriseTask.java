@@ -40,8 +40,7 @@ public record RecaptchaEnterpriseTask(
     if (minScore != null && version.equals("v2")) {
       throw new InvalidTaskException("minScore", "requires version v3");
     }
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** An Enterprise v2 task without proxy. */

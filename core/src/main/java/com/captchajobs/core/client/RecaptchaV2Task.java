@@ -22,8 +22,7 @@ public record RecaptchaV2Task(
     Check.required("sitekey", sitekey);
     Check.pageUrl(pageUrl);
     Check.optional("dataS", dataS);
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A visible reCAPTCHA v2 without proxy. */

@@ -24,8 +24,7 @@ public record RecaptchaV3Task(
     Check.pageUrl(pageUrl);
     Check.optional("action", action);
     Check.range("minScore", minScore, "0.1", "0.9");
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A v3 task with the provider's default action and score. */

@@ -23,8 +23,7 @@ public record TurnstileTask(
     Check.pageUrl(pageUrl);
     Check.optional("action", action);
     Check.optional("cdata", cdata);
-    Check.optional("userAgent", userAgent);
-    Check.optionalUnbounded("cookies", cookies);
+    Check.browser(userAgent, cookies);
   }
 
   /** A Turnstile task without action, cData or proxy. */

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -105,8 +104,7 @@ class DashboardAndAlertMetricsTest {
           Map.of(
               "captchaai.threads", "3",
               "captchaai.first-poll-wait.TURNSTILE", "1s");
-      try (WorkerNode node =
-          WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, props)) {
+      try (WorkerNode node = WorkerNode.onFreshDatabase(sim, KEY, props)) {
         // the plan has one thread for a cap of three: the submits that overlap the first task meet
         // ERROR_ZERO_BALANCE (a plan of none would read as a key that does not exist)
         sim.setThreads(KEY, 1);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.engine.Breaker;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;
@@ -28,8 +27,7 @@ class ProbesTest {
   void anOpenBreakerMakesAWorkerNotReadyButStillLiveUntilItIsClosed() {
     try (CaptchaAiSimulator sim =
             CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
-        WorkerNode node =
-            WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, Map.of())) {
+        WorkerNode node = WorkerNode.onFreshDatabase(sim, KEY, Map.of())) {
       assertThat(node.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
       assertThat(node.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
 
@@ -56,9 +54,8 @@ class ProbesTest {
     CaptchaAiSimulator sim =
         CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     try (WorkerNode node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
+        WorkerNode.onFreshDatabase(
+            sim,
             KEY,
             Map.of(
                 "captchaai.provider-check-interval", "1s",

@@ -1,6 +1,8 @@
 package com.captchajobs.worker.testing;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.WorkerApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,6 +33,19 @@ public final class WorkerNode implements AutoCloseable {
   public static WorkerNode start(
       String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
     return start(jdbcUrl, baseUrl, apiKey, extra, new Class<?>[0]);
+  }
+
+  /**
+   * A worker on a fresh database of the embedded PostgreSQL, calling {@code simulator} with {@code
+   * apiKey}: the set-up most engine tests share.
+   */
+  public static WorkerNode onFreshDatabase(
+      CaptchaAiSimulator simulator,
+      String apiKey,
+      Map<String, String> extra,
+      Class<?>... configurations) {
+    return start(
+        EmbeddedPostgresSupport.newDatabase(), simulator.baseUrl(), apiKey, extra, configurations);
   }
 
   /** Like {@link #start(String, String, String, Map)}, with extra configuration classes. */

@@ -41,7 +41,7 @@ public record EngineSettings(
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;
   public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(10);
   public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
 
   /**
@@ -139,50 +139,24 @@ public record EngineSettings(
 
   /** These settings with another fleet cap. */
   public EngineSettings withThreads(int threads) {
-    return new EngineSettings(
-        threads,
-        lease,
-        resumeWindow,
-        solveTimeout,
-        pollInterval,
-        pollLead,
-        firstPollWaits,
-        learnAfterSolves,
-        minFirstPollWait,
-        tokenTtl,
-        unsolvableResubmits,
-        transientRetries,
-        threadWait,
-        stuckAfter,
-        lostSubmitHold,
-        solveDeadline);
+    return copy(threads, firstPollWaits, solveDeadline);
   }
 
   /** These settings with another first-poll wait for one type. */
   public EngineSettings withFirstPollWait(CaptchaType type, Duration wait) {
     Map<CaptchaType, Duration> waits = new EnumMap<>(firstPollWaits);
     waits.put(type, wait);
-    return new EngineSettings(
-        threads,
-        lease,
-        resumeWindow,
-        solveTimeout,
-        pollInterval,
-        pollLead,
-        waits,
-        learnAfterSolves,
-        minFirstPollWait,
-        tokenTtl,
-        unsolvableResubmits,
-        transientRetries,
-        threadWait,
-        stuckAfter,
-        lostSubmitHold,
-        solveDeadline);
+    return copy(threads, waits, solveDeadline);
   }
 
   /** These settings with another solve deadline. */
   public EngineSettings withSolveDeadline(Duration solveDeadline) {
+    return copy(threads, firstPollWaits, solveDeadline);
+  }
+
+  /** The one copy of the canonical constructor call behind every {@code with...} method. */
+  private EngineSettings copy(
+      int threads, Map<CaptchaType, Duration> firstPollWaits, Duration solveDeadline) {
     return new EngineSettings(
         threads,
         lease,

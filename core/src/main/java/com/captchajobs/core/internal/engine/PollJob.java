@@ -35,6 +35,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
+  private final SolveDeadline deadline;
 
   public PollJob(
       SolveRepository repository,
@@ -53,6 +54,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
+    this.deadline = new SolveDeadline(repository, settings, events);
   }
 
   @Override
@@ -166,24 +168,12 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
   }
 
-  /** Ends the solve as a dead job when its deadline passed (database clock). */
+  /**
+   * Ends the solve as a dead job when its deadline passed; the task keeps its slot till its lease
+   * ends.
+   */
   private void failIfPastDeadline(Solve solve) {
-    if (repository.failIfPastDeadline(
-        solve.id(),
-        settings.solveDeadline(),
-        EngineSettings.DEADLINE_EXCEEDED,
-        ErrorClass.DEADLINE)) {
-      // The task may still run at the provider: its slot stays taken until the lease ends.
-      events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
-      log.warn(
-          "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
-          solve.businessKey(),
-          solve.id(),
-          EngineSettings.DEADLINE_EXCEEDED,
-          settings.solveDeadline());
-      throw new PermanentSolveException(
-          solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
-    }
+    deadline.enforce(solve, () -> {});
   }
 
   private void record(

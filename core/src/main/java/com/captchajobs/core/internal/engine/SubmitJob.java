@@ -47,6 +47,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
+  private final SolveDeadline deadline;
 
   public SubmitJob(
       SolveRepository repository,
@@ -73,6 +74,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
+    this.deadline = new SolveDeadline(repository, settings, events);
   }
 
   @Override
@@ -151,29 +153,17 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   }
 
   /**
-   * Ends a solve whose deadline passed (database clock) as a dead job. Its slot is given back only
-   * when no task of it can be in flight; a submitted task keeps it until its lease ends.
+   * Ends a solve whose deadline passed as a dead job. Its slot is given back only when no task of
+   * it can be in flight; a submitted task keeps it until its lease ends.
    */
   private void failIfPastDeadline(Solve solve) {
-    if (!repository.failIfPastDeadline(
-        solve.id(),
-        settings.solveDeadline(),
-        EngineSettings.DEADLINE_EXCEEDED,
-        ErrorClass.DEADLINE)) {
-      return;
-    }
-    if (solve.taskId() == null) {
-      handoff.release(solve.id());
-    }
-    events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
-    log.warn(
-        "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
-        solve.businessKey(),
-        solve.id(),
-        EngineSettings.DEADLINE_EXCEEDED,
-        settings.solveDeadline());
-    throw new PermanentSolveException(
-        solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    deadline.enforce(
+        solve,
+        () -> {
+          if (solve.taskId() == null) {
+            handoff.release(solve.id());
+          }
+        });
   }
 
   /**

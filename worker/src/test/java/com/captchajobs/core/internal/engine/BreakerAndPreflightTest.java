@@ -79,9 +79,7 @@ class BreakerAndPreflightTest {
   @Test
   void aNodeStartedWithARejectedKeyStartsWithTheBreakerOpenAndReportsDown(CapturedOutput output)
       throws Exception {
-    try (WorkerNode node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), UNKNOWN_KEY, Map.of())) {
+    try (WorkerNode node = WorkerNode.onFreshDatabase(sim, UNKNOWN_KEY, Map.of())) {
       // Health details are for an operator, on the management port.
       HttpResponse<String> health = node.get("/actuator/health");
 
@@ -117,9 +115,7 @@ class BreakerAndPreflightTest {
 
   @Test
   void anOperatorClosesTheBreakerThroughTheActuatorEndpoint() throws Exception {
-    try (WorkerNode node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), GOOD_KEY, Map.of())) {
+    try (WorkerNode node = WorkerNode.onFreshDatabase(sim, GOOD_KEY, Map.of())) {
       node.bean(Breaker.class).open("ERROR_WRONG_USER_KEY", "test");
       HttpClient http = HttpClient.newHttpClient();
       URI uri = URI.create("http://127.0.0.1:" + node.managementPort() + "/actuator/breaker");
@@ -148,11 +144,8 @@ class BreakerAndPreflightTest {
   void aWorkerServingTheDashboardWithoutCredentialsRefusesToStartNamingBothProperties() {
     assertThatThrownBy(
             () ->
-                WorkerNode.start(
-                    EmbeddedPostgresSupport.newDatabase(),
-                    sim.baseUrl(),
-                    GOOD_KEY,
-                    Map.of("captchajobs.dashboard.enabled", "true")))
+                WorkerNode.onFreshDatabase(
+                    sim, GOOD_KEY, Map.of("captchajobs.dashboard.enabled", "true")))
         .hasStackTraceContaining("captchajobs.dashboard.username")
         .hasStackTraceContaining("captchajobs.dashboard.password");
   }
@@ -160,12 +153,7 @@ class BreakerAndPreflightTest {
   @Test
   void preflightRefusesACapAboveThePlan() {
     assertThatThrownBy(
-            () ->
-                WorkerNode.start(
-                    EmbeddedPostgresSupport.newDatabase(),
-                    sim.baseUrl(),
-                    GOOD_KEY,
-                    Map.of("captchaai.threads", "10")))
+            () -> WorkerNode.onFreshDatabase(sim, GOOD_KEY, Map.of("captchaai.threads", "10")))
         .hasStackTraceContaining("captchaai.threads=10 exceeds the plan's 5 threads");
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -44,9 +43,8 @@ class ClockSkewTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
+        WorkerNode.onFreshDatabase(
+            sim,
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.TURNSTILE", "1s",
@@ -105,6 +103,20 @@ class ClockSkewTest {
                 Boolean.class,
                 waiting);
     assertThat(stored).as("solved_at is on the database clock, not 60 s ahead").isTrue();
+    Boolean submittedOnDatabaseClock =
+        solves
+            .jdbc()
+            .queryForObject(
+                "SELECT submitted_at BETWEEN created_at AND solved_at FROM captchajobs.solve"
+                    + " WHERE id = ?",
+                Boolean.class,
+                waiting);
+    assertThat(submittedOnDatabaseClock)
+        .as("submitted_at, computed on the node, is on the database clock too")
+        .isTrue();
+    assertThat(node.bean(DatabaseClock.class).offset())
+        .as("the engine measured this node's clock 60 s ahead of the database's")
+        .isBetween(AHEAD.negated().minusSeconds(2), AHEAD.negated().plusSeconds(2));
     assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(90)));
     await().until(() -> !gate.holds(waiting));
   }

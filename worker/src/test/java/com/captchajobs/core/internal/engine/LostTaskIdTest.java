@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -37,9 +36,8 @@ class LostTaskIdTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
+        WorkerNode.onFreshDatabase(
+            sim,
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.TURNSTILE", "1s",

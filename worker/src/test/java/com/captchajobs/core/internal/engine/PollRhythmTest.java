@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.stats.Percentiles;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.worker.testing.FleetFigures;
@@ -35,9 +34,8 @@ class PollRhythmTest {
                 .build()
                 .start();
         WorkerNode node =
-            WorkerNode.start(
-                EmbeddedPostgresSupport.newDatabase(),
-                sim.baseUrl(),
+            WorkerNode.onFreshDatabase(
+                sim,
                 KEY,
                 Map.of(
                     "captchaai.threads",

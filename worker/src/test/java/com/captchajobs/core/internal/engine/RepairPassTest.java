@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -39,9 +38,8 @@ class RepairPassTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
+        WorkerNode.onFreshDatabase(
+            sim,
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.RECAPTCHA_V3", "20s",

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
@@ -41,9 +40,8 @@ class SolveLifecycleTest {
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.start(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
+        WorkerNode.onFreshDatabase(
+            sim,
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.TURNSTILE", "1s",

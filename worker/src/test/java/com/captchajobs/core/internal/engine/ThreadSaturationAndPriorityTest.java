@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -32,9 +31,8 @@ class ThreadSaturationAndPriorityTest {
                 .build()
                 .start();
         WorkerNode node =
-            WorkerNode.start(
-                EmbeddedPostgresSupport.newDatabase(),
-                sim.baseUrl(),
+            WorkerNode.onFreshDatabase(
+                sim,
                 KEY,
                 Map.of(
                     "captchaai.threads",
@@ -70,9 +68,8 @@ class ThreadSaturationAndPriorityTest {
                 .build()
                 .start();
         WorkerNode node =
-            WorkerNode.start(
-                EmbeddedPostgresSupport.newDatabase(),
-                sim.baseUrl(),
+            WorkerNode.onFreshDatabase(
+                sim,
                 KEY,
                 Map.of("captchaai.threads", "1", "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
       Solves solves = new Solves(node);

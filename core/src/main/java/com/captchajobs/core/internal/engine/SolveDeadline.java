@@ -1,0 +1,51 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.client.ErrorClass;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue, on the database
+ * clock): the submit and poll jobs ask it before each attempt, and past the deadline it ends the
+ * solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, thrown as a dead job.
+ */
+final class SolveDeadline {
+
+  private static final Logger log = LoggerFactory.getLogger(SolveDeadline.class);
+
+  private final SolveRepository repository;
+  private final EngineSettings settings;
+  private final EngineEvents events;
+
+  SolveDeadline(SolveRepository repository, EngineSettings settings, EngineEvents events) {
+    this.repository = repository;
+    this.settings = settings;
+    this.events = events;
+  }
+
+  /**
+   * Returns when the solve is within its deadline; otherwise fails it, runs {@code onFailed} (the
+   * caller's slot policy) and throws.
+   *
+   * @throws PermanentSolveException when this call failed the solve
+   */
+  void enforce(Solve solve, Runnable onFailed) {
+    if (!repository.failIfPastDeadline(
+        solve.id(),
+        settings.solveDeadline(),
+        EngineSettings.DEADLINE_EXCEEDED,
+        ErrorClass.DEADLINE)) {
+      return;
+    }
+    onFailed.run();
+    events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    log.warn(
+        "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
+        solve.businessKey(),
+        solve.id(),
+        EngineSettings.DEADLINE_EXCEEDED,
+        settings.solveDeadline());
+    throw new PermanentSolveException(
+        solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+  }
+}

@@ -1,0 +1,51 @@
+package com.captchajobs.simulator;
+
+/**
+ * One accepted {@code in.php} call as the simulator saw it, for tests and the bench. Instants are
+ * epoch milliseconds on the simulator's clock; {@link #NOT_STARTED} marks one that has not come.
+ *
+ * @param id the task id in.php answered with
+ * @param method the plain method name ({@code turnstile}, {@code userrecaptcha}, ...)
+ * @param pageUrl the submitted {@code pageurl}; null for image methods
+ * @param acceptedAt when in.php accepted it
+ * @param startedAt when a provider thread took it (tasks queue when the key's threads are busy)
+ * @param readyAt when its answer became ready
+ * @param solveMillis how long the provider works on it
+ * @param polls {@code res.php action=get} calls on it
+ * @param fetched whether a get returned its answer
+ */
+public record TaskRecord(
+    long id,
+    String method,
+    String pageUrl,
+    long acceptedAt,
+    long startedAt,
+    long readyAt,
+    long solveMillis,
+    long polls,
+    boolean fetched) {
+
+  /** The value of {@link #startedAt} and {@link #readyAt} before the instant has come. */
+  public static final long NOT_STARTED = Task.NOT_STARTED;
+
+  /**
+   * True when whoever submitted it never asked about it: never polled, never fetched. A second
+   * submission of the same business key is explained by such a task (its in.php reply was lost).
+   */
+  public boolean neverAskedAbout() {
+    return polls == 0 && !fetched;
+  }
+
+  static TaskRecord of(Task t) {
+    return new TaskRecord(
+        t.id,
+        t.submission.method(),
+        t.submission.pageUrl(),
+        t.acceptedAt,
+        t.startedAt,
+        t.readyAt,
+        t.solveMillis,
+        t.polls,
+        t.fetched);
+  }
+}

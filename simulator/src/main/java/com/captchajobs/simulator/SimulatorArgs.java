@@ -156,7 +156,9 @@ final class SimulatorArgs {
   final CaptchaAiSimulator.Builder builder = CaptchaAiSimulator.builder();
 
   static CommandLine commandLine(SimulatorArgs args) {
-    return new CommandLine(args).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(args)
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setOverwrittenOptionsAllowed(true); // the last value wins, as before picocli
   }
 
   /** The {@code --help} text. */

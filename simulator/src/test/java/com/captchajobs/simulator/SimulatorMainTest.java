@@ -134,6 +134,10 @@ class SimulatorMainTest {
     assertThat(some.faults).containsEntry(Fault.HTML_502, 0.05);
     assertThat(some.stringIds).isTrue();
     assertThat(some.taskTtl).isEqualTo(Duration.ofSeconds(90));
+    SimulatorArgs twice =
+        SimulatorArgs.parse("--port", "1", "--server.port=2", "--seed", "3", "--seed", "4");
+    assertThat(twice.port).isEqualTo(2);
+    assertThat(twice.seed).isEqualTo(4L);
     assertThat(SimulatorArgs.parse("--help").help).isTrue();
   }
 

@@ -24,11 +24,11 @@ public final class BenchMain {
     try {
       options = BenchOptions.parse(args);
     } catch (BenchOptions.HelpRequested e) {
-      System.out.print(BenchOptions.USAGE);
+      System.out.print(BenchOptions.usage());
       return;
     } catch (RuntimeException e) {
       System.err.println("captchajobs-bench: " + e.getMessage());
-      System.err.print(BenchOptions.USAGE);
+      System.err.print(BenchOptions.usage());
       System.exit(2);
       return;
     }

@@ -1,8 +1,8 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.simulator.TaskRecord;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,13 +123,13 @@ public final class Figures {
 
     // hand-off and poll lateness
     List<Double> handoff = run.handoffSeconds();
-    put("handoff_p50", percentile(handoff, 0.5));
-    put("handoff_p95", percentile(handoff, 0.95));
+    put("handoff_p50", Percentiles.of(handoff, 0.5));
+    put("handoff_p95", Percentiles.of(handoff, 0.95));
     long slowHandoffs = handoff.stream().filter(d -> d > 1.0).count();
     put("handoff_over_1s", slowHandoffs);
     List<Double> enqueueToSubmit = run.enqueueToSubmitSeconds();
-    put("enqueue_p50", percentile(enqueueToSubmit, 0.5));
-    put("enqueue_p95", percentile(enqueueToSubmit, 0.95));
+    put("enqueue_p50", Percentiles.of(enqueueToSubmit, 0.5));
+    put("enqueue_p95", Percentiles.of(enqueueToSubmit, 0.95));
     row(
         "enqueue -> in.php p95",
         secs(enqueueToSubmit, 0.95)
@@ -141,7 +141,7 @@ public final class Figures {
             + secs(enqueueToSubmit, 1.0)
             + ")",
         "p95 ≤ 0.25 s",
-        ok(percentile(enqueueToSubmit, 0.95), v -> v <= 0.25));
+        ok(Percentiles.of(enqueueToSubmit, 0.95), v -> v <= 0.25));
     row(
         "freed slot -> in.php p95",
         secs(handoff, 0.95)
@@ -155,16 +155,16 @@ public final class Figures {
             + secs(handoff, 1.0)
             + ")",
         "p95 ≤ 1 s",
-        ok(percentile(handoff, 0.95), v -> v <= 1.0));
+        ok(Percentiles.of(handoff, 0.95), v -> v <= 1.0));
     List<Double> lateness =
         run.polls().stream().map(p -> (p.calledAt() - p.intendedAt()) / 1000.0).toList();
-    put("lateness_p50", percentile(lateness, 0.5));
-    put("lateness_p95", percentile(lateness, 0.95));
+    put("lateness_p50", Percentiles.of(lateness, 0.5));
+    put("lateness_p95", Percentiles.of(lateness, 0.95));
     row(
         "poll lateness p50 / p95",
         secs(lateness, 0.5) + " / " + secs(lateness, 0.95) + " (n=" + lateness.size() + ")",
         "p95 ≤ 0.5 s",
-        ok(percentile(lateness, 0.95), v -> v <= 0.5));
+        ok(Percentiles.of(lateness, 0.95), v -> v <= 0.5));
 
     fetchLag();
 
@@ -309,7 +309,7 @@ public final class Figures {
     lags.forEach(
         (type, l) -> {
           double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-          double p95 = percentile(l, 0.95);
+          double p95 = Percentiles.of(l, 0.95);
           put("fetch_lag_mean_" + type, mean);
           put("fetch_lag_p95_" + type, p95);
           row(
@@ -508,16 +508,6 @@ public final class Figures {
     return max;
   }
 
-  static double percentile(List<Double> values, double p) {
-    if (values.isEmpty()) {
-      return Double.NaN;
-    }
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int index = (int) Math.ceil(p * sorted.size()) - 1;
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
-  }
-
   private void put(String key, double v) {
     values.put(key, v);
   }
@@ -539,6 +529,6 @@ public final class Figures {
   }
 
   private static String secs(List<Double> v, double p) {
-    return fmt(percentile(v, p), 3) + " s";
+    return fmt(Percentiles.of(v, p), 3) + " s";
   }
 }

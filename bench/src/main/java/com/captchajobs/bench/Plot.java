@@ -1,256 +1,216 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.simulator.SimulatorStats;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Stroke;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.IntervalMarker;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
+import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * An SVG of a run, written by hand: provider in flight (simulator) and gate slots held over time
- * against the cap and the plan, backlog periods shaded, solves ended (cumulative, right axis), kill
- * -9 and PostgreSQL restarts as vertical marks.
+ * The plot of a run, drawn by JFreeChart and written as PNG: provider in flight (simulator, a step
+ * line) and gate slots held over time against the cap and the plan threads (left axis), solves
+ * solved and failed (cumulative, right axis), backlog periods shaded, kill -9 and PostgreSQL
+ * restarts as vertical marks. The time axis is seconds since the first enqueue.
  */
 final class Plot {
 
-  private static final int W = 960;
-  private static final int H = 420;
-  private static final int L = 60;
-  private static final int R = 70;
-  private static final int T = 40;
-  private static final int B = 50;
+  static final int WIDTH = 1200;
+  static final int HEIGHT = 520;
+
+  private static final Color PROVIDER = new Color(0x2c, 0xa0, 0x2c);
+  private static final Color HELD = new Color(0xff, 0x7f, 0x0e);
+  private static final Color CAP = new Color(0xd6, 0x27, 0x28);
+  private static final Color PLAN = new Color(0x99, 0x99, 0x99);
+  private static final Color SOLVED = new Color(0x94, 0x67, 0xbd);
+  private static final Color FAILED = new Color(0x8c, 0x56, 0x4b);
+  private static final Color BACKLOG = new Color(0xff, 0xf3, 0xd6);
+  private static final Color KILL = Color.BLACK;
+  private static final Color RESTART = new Color(0x1f, 0x77, 0xb4);
+
+  static {
+    // the bench draws off screen; without this, AWT may look for a display
+    if (System.getProperty("java.awt.headless") == null) {
+      System.setProperty("java.awt.headless", "true");
+    }
+  }
 
   private Plot() {}
 
-  static String svg(Figures f) {
-    RunData run = f.run();
+  /** Writes the plot of a run as a PNG file. */
+  static void writePng(RunData run, Path file) throws IOException {
+    ChartUtils.saveChartAsPNG(file.toFile(), chart(run), WIDTH, HEIGHT);
+  }
+
+  static JFreeChart chart(RunData run) {
     long t0 = run.startMillis();
     double span = Math.max(1, (run.endMillis() - t0) / 1000.0);
     int cap = run.options().threads();
     int plan = run.options().planThreads();
-    int yMax = Math.max(plan, run.stats().maxInFlight()) + 1;
-    int n = run.options().solves();
-    StringBuilder s = new StringBuilder();
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-            W,
-            H));
-    s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-    s.append(
-        text(
-            L,
-            20,
-            "CaptchaJobs bench, "
-                + esc(run.label())
-                + ": in flight over time (cap C = "
-                + cap
-                + ")",
-            "start",
-            14));
-    // backlog shading
-    List<Sampler.Sample> samples = run.samples();
+    int solves = run.options().solves();
+
+    XYSeriesCollection inFlight = new XYSeriesCollection();
+    inFlight.addSeries(providerInFlight(run.stats(), t0, run.endMillis()));
+    XYSeries held = new XYSeries("gate slots held", false);
+    XYSeries solved = new XYSeries("solved (right axis)", false);
+    XYSeries failed = new XYSeries("failed (right axis)", false);
+    for (Sampler.Sample s : run.samples()) {
+      double x = seconds(s.atMillis(), t0);
+      held.add(x, s.slotsHeld());
+      solved.add(x, s.solved());
+      failed.add(x, s.failed());
+    }
+    inFlight.addSeries(held);
+    inFlight.addSeries(level("cap C = " + cap, cap, span));
+    inFlight.addSeries(level("plan threads = " + plan, plan, span));
+
+    NumberAxis time = new NumberAxis("seconds since the first enqueue");
+    time.setRange(0, span);
+    NumberAxis left = new NumberAxis("in flight");
+    left.setRange(0, Math.max(plan, run.stats().maxInFlight()) + 1);
+    left.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+
+    XYStepRenderer steps = new XYStepRenderer();
+    steps.setSeriesPaint(0, PROVIDER);
+    steps.setSeriesStroke(0, new BasicStroke(1.2f));
+    steps.setSeriesPaint(1, HELD);
+    steps.setSeriesStroke(1, new BasicStroke(1.0f));
+    steps.setSeriesPaint(2, CAP);
+    steps.setSeriesStroke(2, dashed(1.5f, 6, 4));
+    steps.setSeriesPaint(3, PLAN);
+    steps.setSeriesStroke(3, dashed(1.5f, 2, 4));
+    XYPlot plot = new XYPlot(inFlight, time, left, steps);
+
+    XYSeriesCollection ended = new XYSeriesCollection();
+    ended.addSeries(solved);
+    ended.addSeries(failed);
+    NumberAxis right = new NumberAxis("solves ended");
+    right.setRange(0, Math.max(1, solves));
+    plot.setRangeAxis(1, right);
+    plot.setDataset(1, ended);
+    plot.mapDatasetToRangeAxis(1, 1);
+    XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, false);
+    lines.setSeriesPaint(0, SOLVED);
+    lines.setSeriesStroke(0, new BasicStroke(1.5f));
+    lines.setSeriesPaint(1, FAILED);
+    lines.setSeriesStroke(1, new BasicStroke(1.5f));
+    plot.setRenderer(1, lines);
+
+    shadeBacklog(plot, run.samples(), t0);
+    for (Chaos.Kill k : run.chaos().kills()) {
+      plot.addDomainMarker(mark(seconds(k.atMillis(), t0), KILL, "kill -9 " + k.worker()));
+    }
+    for (long[] r : run.chaos().postgresRestarts()) {
+      plot.addDomainMarker(mark(seconds(r[0], t0), RESTART, "PostgreSQL restart"));
+    }
+
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
+    plot.setRangeGridlinePaint(new Color(0xdd, 0xdd, 0xdd));
+    LegendItemCollection legend = plot.getLegendItems();
+    legend.add(new LegendItem("backlog", BACKLOG));
+    plot.setFixedLegendItems(legend);
+
+    JFreeChart chart =
+        new JFreeChart(
+            "CaptchaJobs bench, " + run.label() + ": in flight over time (cap C = " + cap + ")",
+            new Font(Font.SANS_SERIF, Font.BOLD, 15),
+            plot,
+            true);
+    chart.setBackgroundPaint(Color.WHITE);
+    LegendTitle legendTitle = chart.getLegend();
+    legendTitle.setPosition(RectangleEdge.TOP);
+    return chart;
+  }
+
+  /** The simulator's in-flight step series within [t0, end], starting from its value at t0. */
+  private static XYSeries providerInFlight(SimulatorStats stats, long t0, long end) {
+    XYSeries series = new XYSeries("provider in flight (simulator)", false);
+    long atStart = 0;
+    long last = 0;
+    for (long[] p : stats.inFlightSeries()) {
+      if (p[0] < t0) {
+        atStart = p[1];
+        continue;
+      }
+      if (p[0] > end) {
+        break;
+      }
+      if (series.getItemCount() == 0) {
+        series.add(0, atStart);
+      }
+      series.add(seconds(p[0], t0), p[1]);
+      last = p[1];
+    }
+    if (series.getItemCount() == 0) {
+      series.add(0, atStart);
+      last = atStart;
+    }
+    series.add(seconds(end, t0), last);
+    return series;
+  }
+
+  private static XYSeries level(String name, int value, double span) {
+    XYSeries series = new XYSeries(name, false);
+    series.add(0, value);
+    series.add(span, value);
+    return series;
+  }
+
+  /** One shaded interval per backlog period (consecutive samples with solves waiting). */
+  private static void shadeBacklog(XYPlot plot, List<Sampler.Sample> samples, long t0) {
     for (int i = 0; i + 1 < samples.size(); i++) {
       if (samples.get(i).backlog() > 0) {
         int j = i;
         while (j + 1 < samples.size() && samples.get(j).backlog() > 0) {
-          j++; // one shaded rectangle per backlog period
+          j++;
         }
-        double x1 = x(samples.get(i).atMillis(), t0, span);
-        double x2 = x(samples.get(j).atMillis(), t0, span);
-        s.append(
-            String.format(
-                Locale.ROOT,
-                "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff3d6\"/>%n",
-                x1,
-                T,
-                Math.max(0.5, x2 - x1),
-                H - T - B));
+        IntervalMarker backlog =
+            new IntervalMarker(
+                seconds(samples.get(i).atMillis(), t0), seconds(samples.get(j).atMillis(), t0));
+        backlog.setPaint(BACKLOG);
+        plot.addDomainMarker(backlog, Layer.BACKGROUND);
         i = j - 1;
       }
     }
-    // axes and grid
-    for (int k = 0; k <= 5; k++) {
-      double v = yMax * k / 5.0;
-      double y = y(v, yMax);
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>%n",
-              L,
-              y,
-              W - R,
-              y));
-      s.append(text(L - 6, y + 4, String.format(Locale.ROOT, "%.0f", v), "end", 11));
-      s.append(
-          text(W - R + 6, y + 4, String.format(Locale.ROOT, "%.0f", n * k / 5.0), "start", 11));
-    }
-    for (int k = 0; k <= 10; k++) {
-      double xs = L + (W - L - R) * k / 10.0;
-      s.append(
-          text(xs, H - B + 16, String.format(Locale.ROOT, "%.0f", span * k / 10), "middle", 11));
-    }
-    s.append(text((L + W - R) / 2.0, H - 12, "seconds since the first enqueue", "middle", 12));
-    s.append(
-        text(
-            14,
-            T + (H - T - B) / 2.0,
-            "in flight",
-            "middle",
-            12,
-            "rotate(-90 14 " + (T + (H - T - B) / 2) + ")"));
-    s.append(
-        text(
-            W - 14,
-            T + (H - T - B) / 2.0,
-            "solves ended",
-            "middle",
-            12,
-            "rotate(90 " + (W - 14) + " " + (T + (H - T - B) / 2) + ")"));
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
-            L,
-            T,
-            W - L - R,
-            H - T - B));
-    // cap and plan
-    hline(s, cap, yMax, "#d62728", "6,4");
-    hline(s, plan, yMax, "#999", "2,4");
-    // chaos marks
-    for (Chaos.Kill k : run.chaos().kills()) {
-      vline(s, x(k.atMillis(), t0, span), "#000", "kill -9 " + k.worker());
-    }
-    for (long[] r : run.chaos().postgresRestarts()) {
-      vline(s, x(r[0], t0, span), "#1f77b4", "PostgreSQL restart");
-    }
-    // simulator in flight (step)
-    StringBuilder sim = new StringBuilder();
-    double lastY = y(0, yMax);
-    boolean started = false;
-    for (long[] p : run.stats().inFlightSeries()) {
-      if (p[0] < t0 || p[0] > run.endMillis()) {
-        if (p[0] < t0) {
-          lastY = y(p[1], yMax);
-        }
-        continue;
-      }
-      double px = x(p[0], t0, span);
-      if (!started) {
-        sim.append(String.format(Locale.ROOT, "M%.1f,%.1f ", (double) L, lastY));
-        started = true;
-      }
-      sim.append(String.format(Locale.ROOT, "H%.1f V%.1f ", px, y(p[1], yMax)));
-    }
-    if (started) {
-      sim.append(String.format(Locale.ROOT, "H%d", W - R));
-      s.append("<path d=\"")
-          .append(sim)
-          .append("\" fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"1.2\"/>\n");
-    }
-    // gate slots held and outcomes (samples)
-    StringBuilder held = new StringBuilder();
-    StringBuilder solved = new StringBuilder();
-    StringBuilder failed = new StringBuilder();
-    for (Sampler.Sample p : samples) {
-      double px = x(p.atMillis(), t0, span);
-      String cmd = held.length() == 0 ? "M" : "L";
-      held.append(String.format(Locale.ROOT, "%s%.1f,%.1f ", cmd, px, y(p.slotsHeld(), yMax)));
-      solved.append(String.format(Locale.ROOT, "%s%.1f,%.1f ", cmd, px, yRight(p.solved(), n)));
-      failed.append(String.format(Locale.ROOT, "%s%.1f,%.1f ", cmd, px, yRight(p.failed(), n)));
-    }
-    s.append("<path d=\"")
-        .append(held)
-        .append("\" fill=\"none\" stroke=\"#ff7f0e\" stroke-width=\"1\" opacity=\"0.8\"/>\n");
-    s.append("<path d=\"")
-        .append(solved)
-        .append(
-            "\" fill=\"none\" stroke=\"#9467bd\" stroke-width=\"1.5\" stroke-dasharray=\"1,0\"/>\n");
-    s.append("<path d=\"")
-        .append(failed)
-        .append("\" fill=\"none\" stroke=\"#8c564b\" stroke-width=\"1.5\"/>\n");
-    // legend
-    String[][] legend = {
-      {"#2ca02c", "provider in flight (simulator)"},
-      {"#ff7f0e", "gate slots held"},
-      {"#d62728", "cap C"},
-      {"#999", "plan threads"},
-      {"#9467bd", "solved (right axis)"},
-      {"#8c564b", "failed (right axis)"},
-      {"#fff3d6", "backlog"}
-    };
-    int lx = L + 8;
-    for (String[] e : legend) {
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>%n",
-              lx,
-              T + 8,
-              e[0]));
-      s.append(text(lx + 18, T + 13, e[1], "start", 11));
-      lx += 22 + e[1].length() * 6;
-    }
-    s.append("</svg>\n");
-    return s.toString();
   }
 
-  private static void hline(StringBuilder s, int v, int yMax, String color, String dash) {
-    double y = y(v, yMax);
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"%s\" stroke-width=\"1.5\"/>%n",
-            L,
-            y,
-            W - R,
-            y,
-            color,
-            dash));
+  private static ValueMarker mark(double x, Color color, String label) {
+    ValueMarker marker = new ValueMarker(x, color, new BasicStroke(1.0f));
+    marker.setLabel(label);
+    marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+    marker.setLabelPaint(color);
+    marker.setLabelBackgroundColor(new Color(255, 255, 255, 0));
+    marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+    marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+    return marker;
   }
 
-  private static void vline(StringBuilder s, double x, String color, String title) {
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"><title>%s</title></line>%n",
-            x,
-            T,
-            x,
-            H - B,
-            color,
-            esc(title)));
+  private static Stroke dashed(float width, float on, float off) {
+    return new BasicStroke(
+        width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {on, off}, 0f);
   }
 
-  private static double x(long millis, long t0, double span) {
-    return L + (W - L - R) * Math.max(0, Math.min(1, (millis - t0) / 1000.0 / span));
-  }
-
-  private static double y(double v, int yMax) {
-    return H - B - (H - T - B) * v / yMax;
-  }
-
-  private static double yRight(double v, int n) {
-    return H - B - (H - T - B) * v / Math.max(1, n);
-  }
-
-  private static String text(double x, double y, String t, String anchor, int size) {
-    return text(x, y, t, anchor, size, null);
-  }
-
-  private static String text(
-      double x, double y, String t, String anchor, int size, String transform) {
-    return String.format(
-        Locale.ROOT,
-        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s>%s</text>%n",
-        x,
-        y,
-        anchor,
-        size,
-        transform == null ? "" : " transform=\"" + transform + "\"",
-        t);
-  }
-
-  private static String esc(String t) {
-    return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  private static double seconds(long millis, long t0) {
+    return Math.max(0, (millis - t0) / 1000.0);
   }
 }

@@ -39,8 +39,8 @@ final class Report {
   }
 
   /**
-   * Writes {@code <mode>.md} and {@code <mode>-<label>.svg} under {@code out}; returns the report
-   * path.
+   * Writes {@code <mode>.md} and its plots {@code <mode>-<label>.png} under {@code out}; returns
+   * the report path.
    */
   static Path write(BenchOptions o, List<Figures> runs, Path out) {
     try {
@@ -65,13 +65,13 @@ final class Report {
           .append(first.run().pgSettings())
           .append("  \n\n");
       for (Figures f : runs) {
-        String svg = mode + "-" + f.run().label().replaceAll("[^a-zA-Z0-9-]", "-") + ".svg";
-        Files.writeString(out.resolve(svg), Plot.svg(f));
+        String png = mode + "-" + f.run().label().replaceAll("[^a-zA-Z0-9-]", "-") + ".png";
+        Plot.writePng(f.run(), out.resolve(png));
         md.append("## ")
             .append(f.run().label())
             .append(f.run().timedOut() ? " (TIMED OUT)" : "")
             .append("\n\n");
-        md.append("![in flight over time](").append(svg).append(")\n\n");
+        md.append("![in flight over time](").append(png).append(")\n\n");
         md.append("| figure | value | target | |\n| --- | --- | --- | --- |\n");
         for (Figures.Row r : f.rows()) {
           md.append("| ")

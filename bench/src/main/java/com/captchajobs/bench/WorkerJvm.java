@@ -30,17 +30,17 @@ public final class WorkerJvm implements AutoCloseable {
 
   private final String name;
   private final Process process;
-  private final int port;
+  private final int managementPort;
   private final Path log;
   private volatile ProcStats.Reading last = ProcStats.Reading.NONE;
   private volatile boolean killed;
   private final long startedAt = System.currentTimeMillis();
   private volatile long endedAt;
 
-  private WorkerJvm(String name, Process process, int port, Path log) {
+  private WorkerJvm(String name, Process process, int managementPort, Path log) {
     this.name = name;
     this.process = process;
-    this.port = port;
+    this.managementPort = managementPort;
     this.log = log;
   }
 
@@ -59,6 +59,7 @@ public final class WorkerJvm implements AutoCloseable {
 
   public static WorkerJvm start(String name, Launch launch) {
     int port = freePort();
+    int managementPort = freePort(); // Actuator has its own port on a node; one each here
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + launch.heap());
@@ -73,6 +74,7 @@ public final class WorkerJvm implements AutoCloseable {
       command.add("--captchajobs.worker.enabled=true");
     }
     command.add("--server.port=" + port);
+    command.add("--management.server.port=" + managementPort);
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + launch.jdbcUrl());
     command.add("--spring.datasource.hikari.maximum-pool-size=" + launch.poolSize());
@@ -90,7 +92,7 @@ public final class WorkerJvm implements AutoCloseable {
           new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       // The key travels in the environment, as operators pass it; never on the command line.
       builder.environment().put("CAPTCHAAI_API_KEY", launch.apiKey());
-      return new WorkerJvm(name, builder.start(), port, log);
+      return new WorkerJvm(name, builder.start(), managementPort, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start worker " + name, e);
     }
@@ -117,11 +119,12 @@ public final class WorkerJvm implements AutoCloseable {
     return ((endedAt == 0 ? System.currentTimeMillis() : endedAt) - startedAt) / 1000.0;
   }
 
-  /** Blocks until the node's health endpoint answers UP, or fails naming its log. */
+  /** Blocks until the node is ready (its readiness probe answers UP), or fails naming its log. */
   public WorkerJvm awaitUp(Duration atMost) {
     long deadline = System.nanoTime() + atMost.toNanos();
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(2))
             .build();
     while (System.nanoTime() < deadline) {

@@ -49,10 +49,15 @@ class BenchSmokeTest {
             "duplicate submits: 0",
             "solves lost: 0",
             "provider-thread utilisation: ");
-    try (var svgs = Files.list(out)) {
-      assertThat(svgs.filter(p -> p.toString().endsWith(".svg")))
+    try (var pngs = Files.list(out)) {
+      assertThat(pngs.filter(p -> p.toString().endsWith(".png")))
           .singleElement()
-          .satisfies(p -> assertThat(Files.readString(p)).startsWith("<svg").contains("cap C"));
+          .satisfies(
+              p -> {
+                assertThat(Files.readAllBytes(p))
+                    .startsWith((byte) 0x89, (byte) 'P', (byte) 'N', (byte) 'G');
+                assertThat(Files.readString(report)).contains("](" + p.getFileName() + ")");
+              });
     }
   }
 

@@ -1,33 +1,25 @@
 package com.captchajobs.simulator;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Command-line options of {@link SimulatorMain}. Accepts {@code --name value}, {@code --name=value}
- * and the Spring-style {@code --server.port=N} / {@code --server.address=A}.
+ * Command-line options of {@link SimulatorMain}, parsed by picocli. Accepts {@code --name value},
+ * {@code --name=value} and the Spring-style {@code --server.port=N} / {@code --server.address=A}.
+ * An option not given leaves the {@link CaptchaAiSimulator.Builder}'s default.
  */
+@Command(
+    name = "captchajobs-simulator",
+    customSynopsis = "java -jar captchajobs-simulator.jar [options]",
+    sortOptions = false,
+    usageHelpWidth = 100)
 final class SimulatorArgs {
-  static final String USAGE =
-      String.join(
-          "\n",
-          "Usage: java -jar captchajobs-simulator.jar [options]",
-          "  --port N | --server.port=N       port to bind (default 0 = a free port)",
-          "  --address A | --server.address=A address to bind (default 127.0.0.1)",
-          "  --key K                          32-character API key (repeatable; default the sandbox key)",
-          "  --threads N                      threads of each --key (default 5)",
-          "  --time-scale X                   multiplies every solve time (default 1.0)",
-          "  --seed N                         seed of all randomness (default 1)",
-          "  --over-cap MODE                  ZERO_BALANCE | NO_SLOT_AVAILABLE | QUEUE",
-          "  --fault NAME=P                   fault probability per call (repeatable), e.g. HTML_502=0.05",
-          "  --slow-delay D                   latency of the SLOW fault: 2s, 500ms or ISO-8601 (PT2S)",
-          "  --task-ttl D                     how long task ids stay known (default 15m)",
-          "  --ip-ban N:D                     bad-key requests before IP_BANNED and ban length (default 5:5m)",
-          "  --string-ids                     JSON task ids always strings",
-          "  --help                           this text");
 
   /** A bad argument; the message names it. */
   static final class UsageException extends IllegalArgumentException {
@@ -36,133 +28,218 @@ final class SimulatorArgs {
     }
   }
 
-  final CaptchaAiSimulator.Builder builder = CaptchaAiSimulator.builder();
+  /** {@code THRESHOLD:DURATION} of {@code --ip-ban}. */
+  record IpBan(int threshold, Duration duration) {}
+
+  /** The last of --port and --server.port given. */
+  Integer port;
+
+  /** The last of --address and --server.address given. */
+  String address;
+
+  // two options each (not one with two names), so that an error names the one given
+  @Option(
+      names = "--port",
+      order = 1,
+      paramLabel = "N",
+      description = "port to bind (default 0 = a free port)")
+  void port(int port) {
+    this.port = port;
+  }
+
+  @Option(
+      names = "--server.port",
+      order = 2,
+      paramLabel = "N",
+      description = "the same, Spring style")
+  void serverPort(int port) {
+    this.port = port;
+  }
+
+  @Option(
+      names = "--address",
+      order = 3,
+      paramLabel = "A",
+      description = "address to bind (default 127.0.0.1)")
+  void address(String address) {
+    this.address = address;
+  }
+
+  @Option(
+      names = "--server.address",
+      order = 4,
+      paramLabel = "A",
+      description = "the same, Spring style")
+  void serverAddress(String address) {
+    this.address = address;
+  }
+
+  @Option(
+      names = "--key",
+      order = 5,
+      paramLabel = "K",
+      description = "32-character API key (repeatable; default the sandbox key)")
   final List<String> keys = new ArrayList<>();
+
+  @Option(
+      names = "--threads",
+      order = 6,
+      paramLabel = "N",
+      description = "threads of each --key (default 5)")
   int threads = CaptchaAiSimulator.Builder.DEFAULT_THREADS;
+
+  @Option(
+      names = "--time-scale",
+      order = 7,
+      paramLabel = "X",
+      description = "multiplies every solve time (default 1.0)")
+  Double timeScale;
+
+  @Option(
+      names = "--seed",
+      order = 8,
+      paramLabel = "N",
+      description = "seed of all randomness (default 1)")
+  Long seed;
+
+  @Option(
+      names = "--over-cap",
+      order = 9,
+      paramLabel = "MODE",
+      description = "ZERO_BALANCE | NO_SLOT_AVAILABLE | QUEUE")
+  OverCapMode overCap;
+
+  @Option(
+      names = "--fault",
+      order = 10,
+      paramLabel = "NAME=P",
+      description = "fault probability per call (repeatable), e.g. HTML_502=0.05")
+  final Map<Fault, Double> faults = new LinkedHashMap<>();
+
+  @Option(
+      names = "--slow-delay",
+      order = 11,
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description = "latency of the SLOW fault: 2s, 500ms or ISO-8601 (PT2S)")
+  Duration slowDelay;
+
+  @Option(
+      names = "--task-ttl",
+      order = 12,
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description = "how long task ids stay known (default 15m)")
+  Duration taskTtl;
+
+  @Option(
+      names = "--ip-ban",
+      order = 13,
+      paramLabel = "N:D",
+      converter = IpBanConverter.class,
+      description = "bad-key requests before IP_BANNED and ban length (default 5:5m)")
+  IpBan ipBan;
+
+  @Option(
+      names = "--string-ids",
+      order = 14,
+      arity = "0..1",
+      paramLabel = "true|false",
+      fallbackValue = "true",
+      description = "JSON task ids always strings")
+  Boolean stringIds;
+
+  @Option(names = "--help", order = 15, usageHelp = true, description = "this text")
   boolean help;
 
+  /** The simulator these options describe (not started). */
+  final CaptchaAiSimulator.Builder builder = CaptchaAiSimulator.builder();
+
+  static CommandLine commandLine(SimulatorArgs args) {
+    return new CommandLine(args)
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setOverwrittenOptionsAllowed(true); // the last value wins, as before picocli
+  }
+
+  /** The {@code --help} text. */
+  static String usage() {
+    return commandLine(new SimulatorArgs()).getUsageMessage();
+  }
+
+  /**
+   * Parses the arguments into a builder.
+   *
+   * @throws UsageException naming the bad argument
+   */
   static SimulatorArgs parse(String... args) {
     SimulatorArgs parsed = new SimulatorArgs();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new UsageException("Unexpected argument '" + arg + "': options start with --");
-      }
-      String name = arg;
-      String value = null;
-      int eq = arg.indexOf('=');
-      if (eq > 0) {
-        name = arg.substring(0, eq);
-        value = arg.substring(eq + 1);
-      }
-      if (name.equals("--help") || name.equals("--string-ids")) {
-        parsed.flag(name, value);
-        continue;
-      }
-      if (value == null) {
-        if (i + 1 >= args.length) {
-          throw new UsageException("Missing value for " + name);
-        }
-        value = args[++i];
-      }
-      parsed.option(name, value);
+    try {
+      commandLine(parsed).parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new UsageException(e.getMessage());
     }
-    parsed.keys.forEach(key -> parsed.builder.account(key, parsed.threads));
-    if (parsed.keys.isEmpty()) {
-      parsed.builder.account(CaptchaAiSimulator.SANDBOX_KEY, parsed.threads);
+    if (parsed.help) {
+      return parsed;
     }
+    parsed.configure();
     return parsed;
   }
 
-  private void flag(String name, String value) {
-    boolean on = value == null || Boolean.parseBoolean(value);
-    if (name.equals("--help")) {
-      help = on;
-    } else {
-      builder.stringIds(on);
+  private void configure() {
+    if (threads < 0) {
+      throw new UsageException("--threads must be >= 0, got " + threads);
+    }
+    for (String key : keys) {
+      if (key.length() != 32) {
+        throw new UsageException("--key must be 32 characters, got " + key.length());
+      }
+    }
+    apply("--port", port, builder::port);
+    apply("--address", address, builder::address);
+    apply("--time-scale", timeScale, builder::timeScale);
+    apply("--seed", seed, builder::seed);
+    apply("--over-cap", overCap, builder::overCapMode);
+    faults.forEach((fault, p) -> apply("--fault", p, v -> builder.fault(fault, v)));
+    apply("--slow-delay", slowDelay, builder::slowDelay);
+    apply("--task-ttl", taskTtl, builder::taskTtl);
+    apply("--ip-ban", ipBan, b -> builder.ipBan(b.threshold(), b.duration()));
+    apply("--string-ids", stringIds, builder::stringIds);
+    keys.forEach(key -> builder.account(key, threads));
+    if (keys.isEmpty()) {
+      builder.account(CaptchaAiSimulator.SANDBOX_KEY, threads);
     }
   }
 
-  private void option(String name, String value) {
+  /** Hands a given value to the builder; the builder's own checks are reported with the option. */
+  private static <T> void apply(String option, T value, java.util.function.Consumer<T> setter) {
+    if (value == null) {
+      return;
+    }
     try {
-      switch (name) {
-        case "--port", "--server.port" -> builder.port(Integer.parseInt(value));
-        case "--address", "--server.address" -> builder.address(value);
-        case "--key" -> {
-          if (value.length() != 32) {
-            throw new UsageException("--key must be 32 characters, got " + value.length());
-          }
-          keys.add(value);
-        }
-        case "--threads" -> threads = nonNegative(name, Integer.parseInt(value));
-        case "--time-scale" -> builder.timeScale(Double.parseDouble(value));
-        case "--seed" -> builder.seed(Long.parseLong(value));
-        case "--over-cap" ->
-            builder.overCapMode(OverCapMode.valueOf(value.toUpperCase(Locale.ROOT)));
-        case "--fault" -> fault(value);
-        case "--slow-delay" -> builder.slowDelay(duration(name, value));
-        case "--task-ttl" -> builder.taskTtl(duration(name, value));
-        case "--ip-ban" -> ipBan(value);
-        default -> throw new UsageException("Unknown option " + name + " (see --help)");
-      }
-    } catch (UsageException e) {
-      throw e;
-    } catch (IllegalArgumentException e) { // NumberFormatException, bad enum, builder checks
-      throw new UsageException("Invalid value '" + value + "' for " + name + ": " + e.getMessage());
-    }
-  }
-
-  private void fault(String value) {
-    int eq = value.indexOf('=');
-    if (eq < 0) {
-      throw new UsageException("--fault needs NAME=PROBABILITY, got '" + value + "'");
-    }
-    builder.fault(
-        Fault.valueOf(value.substring(0, eq).trim().toUpperCase(Locale.ROOT)),
-        Double.parseDouble(value.substring(eq + 1)));
-  }
-
-  private void ipBan(String value) {
-    int colon = value.indexOf(':');
-    if (colon < 0) {
-      throw new UsageException("--ip-ban needs THRESHOLD:DURATION, got '" + value + "'");
-    }
-    builder.ipBan(
-        Integer.parseInt(value.substring(0, colon)),
-        duration("--ip-ban", value.substring(colon + 1)));
-  }
-
-  private static int nonNegative(String name, int value) {
-    if (value < 0) {
-      throw new UsageException(name + " must be >= 0, got " + value);
-    }
-    return value;
-  }
-
-  /** {@code 500ms}, {@code 2s}, {@code 5m}, {@code 1h}, a bare number of seconds, or ISO-8601. */
-  static Duration duration(String name, String value) {
-    String v = value.trim().toLowerCase(Locale.ROOT);
-    try {
-      if (v.startsWith("p")) {
-        return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
-      }
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      }
-      if (v.endsWith("s")) {
-        return Duration.ofMillis(
-            Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
-      }
-      if (v.endsWith("h")) {
-        return Duration.ofHours(Long.parseLong(v.substring(0, v.length() - 1)));
-      }
-      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
-    } catch (NumberFormatException | DateTimeParseException e) {
+      setter.accept(value);
+    } catch (IllegalArgumentException e) {
       throw new UsageException(
-          "Invalid duration '" + value + "' for " + name + " (use 500ms, 2s, 5m or PT2S)");
+          "Invalid value '" + value + "' for " + option + ": " + e.getMessage());
+    }
+  }
+
+  /** {@code THRESHOLD:DURATION}, e.g. {@code 5:5m}. */
+  static final class IpBanConverter implements CommandLine.ITypeConverter<IpBan> {
+    @Override
+    public IpBan convert(String value) {
+      int colon = value.indexOf(':');
+      if (colon < 0) {
+        throw new CommandLine.TypeConversionException(
+            "needs THRESHOLD:DURATION, got '" + value + "'");
+      }
+      try {
+        return new IpBan(
+            Integer.parseInt(value.substring(0, colon).trim()),
+            DurationConverter.parse(value.substring(colon + 1)));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(
+            "needs THRESHOLD:DURATION, got '" + value + "'");
+      }
     }
   }
 }

@@ -29,12 +29,12 @@ public final class SimulatorMain {
       parsed = SimulatorArgs.parse(args);
     } catch (SimulatorArgs.UsageException e) {
       System.err.println(e.getMessage());
-      System.err.println(SimulatorArgs.USAGE);
+      System.err.print(SimulatorArgs.usage());
       System.exit(EXIT_USAGE);
       return;
     }
     if (parsed.help) {
-      System.out.println(SimulatorArgs.USAGE);
+      System.out.print(SimulatorArgs.usage());
       return;
     }
     CaptchaAiSimulator simulator = start(parsed);

@@ -29,7 +29,8 @@ final class StatsSnapshots {
       v.byPageUrl().forEach((url, n) -> byPageUrl.merge(url, n, Long::sum));
       lags.addAll(v.fetchLagsMillis());
     }
-    Collections.sort(lags);
+    double[] lagPercentiles =
+        lags.isEmpty() ? new double[2] : LagPercentiles.seconds(lags, 0.50, 0.95);
     List<long[]> series = mergeSeries(views);
     int maxInFlight = views.stream().mapToInt(KeyStats.View::maxInFlight).max().orElse(0);
     for (long[] point : series) {
@@ -45,23 +46,14 @@ final class StatsSnapshots {
         resCalls,
         solved,
         solved == 0 ? 0.0 : (double) pollsOnSolved / solved,
-        percentileSeconds(lags, 0.50),
-        percentileSeconds(lags, 0.95),
-        lags.isEmpty() ? 0.0 : lags.get(lags.size() - 1) / 1000.0,
+        lagPercentiles[0],
+        lagPercentiles[1],
+        lags.isEmpty() ? 0.0 : Collections.max(lags) / 1000.0,
         lags.isEmpty()
             ? 0.0
             : lags.stream().mapToLong(Long::longValue).average().orElse(0) / 1000.0,
         threadSeconds,
         series);
-  }
-
-  /** Nearest-rank percentile of sorted milliseconds, in seconds; 0 when empty. */
-  static double percentileSeconds(List<Long> sortedMillis, double p) {
-    if (sortedMillis.isEmpty()) {
-      return 0.0;
-    }
-    int rank = (int) Math.ceil(p * sortedMillis.size());
-    return sortedMillis.get(Math.max(0, rank - 1)) / 1000.0;
   }
 
   /**

@@ -100,15 +100,67 @@ class SimulatorMainTest {
     assertThatThrownBy(() -> SimulatorArgs.parse("--slow-delay", "soon"))
         .hasMessageContaining("--slow-delay");
     assertThatThrownBy(() -> SimulatorArgs.parse("stray")).hasMessageContaining("stray");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--ip-ban", "3")).hasMessageContaining("--ip-ban");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--threads", "-1"))
+        .hasMessageContaining("--threads");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--time-scale", "-1"))
+        .hasMessageContaining("--time-scale");
   }
 
   @Test
   void durationsAcceptShortAndIsoForms() {
-    assertThat(SimulatorArgs.duration("x", "500ms")).isEqualTo(Duration.ofMillis(500));
-    assertThat(SimulatorArgs.duration("x", "2s")).isEqualTo(Duration.ofSeconds(2));
-    assertThat(SimulatorArgs.duration("x", "5m")).isEqualTo(Duration.ofMinutes(5));
-    assertThat(SimulatorArgs.duration("x", "PT2S")).isEqualTo(Duration.ofSeconds(2));
-    assertThat(SimulatorArgs.duration("x", "1.5")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(DurationConverter.parse("2s")).isEqualTo(Duration.ofSeconds(2));
+    assertThat(DurationConverter.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(DurationConverter.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+    assertThat(DurationConverter.parse("1h")).isEqualTo(Duration.ofHours(1));
+    assertThat(DurationConverter.parse("PT2S")).isEqualTo(Duration.ofSeconds(2));
+    assertThat(DurationConverter.parse("1.5")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(DurationConverter.format(Duration.ofSeconds(20))).isEqualTo("20s");
+    assertThat(DurationConverter.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    assertThatThrownBy(() -> DurationConverter.parse("soon")).hasMessageContaining("'soon'");
+  }
+
+  @Test
+  void optionsNotGivenKeepTheBuildersDefaultsAndGivenOnesAreParsed() {
+    SimulatorArgs none = SimulatorArgs.parse();
+    assertThat(none.threads).isEqualTo(5);
+    assertThat(none.port).isNull();
+    assertThat(none.keys).isEmpty();
+    SimulatorArgs some =
+        SimulatorArgs.parse(
+            "--ip-ban", "3:1m", "--fault", "html_502=0.05", "--string-ids", "--task-ttl=90s");
+    assertThat(some.ipBan).isEqualTo(new SimulatorArgs.IpBan(3, Duration.ofMinutes(1)));
+    assertThat(some.faults).containsEntry(Fault.HTML_502, 0.05);
+    assertThat(some.stringIds).isTrue();
+    assertThat(some.taskTtl).isEqualTo(Duration.ofSeconds(90));
+    SimulatorArgs twice =
+        SimulatorArgs.parse("--port", "1", "--server.port=2", "--seed", "3", "--seed", "4");
+    assertThat(twice.port).isEqualTo(2);
+    assertThat(twice.seed).isEqualTo(4L);
+    assertThat(SimulatorArgs.parse("--help").help).isTrue();
+  }
+
+  @Test
+  void theHelpTextListsEveryOption() {
+    assertThat(SimulatorArgs.usage())
+        .contains(
+            "java -jar captchajobs-simulator.jar [options]",
+            "--port",
+            "--server.port",
+            "--address",
+            "--server.address",
+            "--key",
+            "--threads",
+            "--time-scale",
+            "--seed",
+            "--over-cap",
+            "--fault",
+            "--slow-delay",
+            "--task-ttl",
+            "--ip-ban",
+            "--string-ids",
+            "--help");
   }
 
   private static int freePort() throws IOException {

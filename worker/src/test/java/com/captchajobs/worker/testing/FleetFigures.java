@@ -2,27 +2,17 @@ package com.captchajobs.worker.testing;
 
 import com.captchajobs.simulator.SimulatorStats;
 import java.sql.Timestamp;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Figures of a finished run, read from our tables and the simulator's statistics. */
+/**
+ * Figures of a finished run, read from our tables and the simulator's statistics; their percentiles
+ * come from {@link com.captchajobs.core.internal.stats.Percentiles}.
+ */
 public final class FleetFigures {
 
   private FleetFigures() {}
-
-  /** The p-th percentile (0..1) of a list of values, or NaN when empty. */
-  public static double percentile(List<Double> values, double p) {
-    if (values.isEmpty()) {
-      return Double.NaN;
-    }
-    List<Double> sorted = new ArrayList<>(values);
-    Collections.sort(sorted);
-    int index = (int) Math.ceil(p * sorted.size()) - 1;
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
-  }
 
   /**
    * Poll lateness in seconds: actual res.php call minus its intended instant, first attempts only.

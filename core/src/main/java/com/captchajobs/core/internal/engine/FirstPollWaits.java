@@ -1,11 +1,11 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.stats.Percentiles;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +27,11 @@ import java.util.function.BiFunction;
  *
  * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
  * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
- * the learned wait is the 20th percentile of those estimates. The estimate depends only on the
- * observed window, not on the current wait, so nodes that refresh often cannot run away together:
- * when more than one task in five is found at its first poll the percentile falls below the current
- * wait, when fewer it rises above it, and the wait settles where about one in five is.
+ * the learned wait is the 20th percentile (nearest rank, {@link Percentiles}) of those estimates.
+ * The estimate depends only on the observed window, not on the current wait, so nodes that refresh
+ * often cannot run away together: when more than one task in five is found at its first poll the
+ * percentile falls below the current wait, when fewer it rises above it, and the wait settles where
+ * about one in five is.
  */
 public final class FirstPollWaits {
 
@@ -90,9 +91,7 @@ public final class FirstPollWaits {
     long halfInterval = settings.pollInterval().toMillis() / 2;
     List<Long> estimates = new ArrayList<>();
     window.forEach(s -> estimates.add(s.sinceSubmitMillis() - halfInterval));
-    Collections.sort(estimates);
-    long next =
-        estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
+    long next = (long) Percentiles.of(estimates, TARGET_READY_AT_FIRST_POLL);
     long floor = settings.minFirstPollWait().toMillis();
     long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);
     return Math.max(0, Math.min(ceiling, next));

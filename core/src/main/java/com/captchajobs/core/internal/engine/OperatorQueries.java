@@ -142,7 +142,8 @@ public final class OperatorQueries {
 
   /**
    * A batch: solves by status, and latency (submit to token) p50/p95 of its solved ones, computed
-   * by PostgreSQL ({@code percentile_cont}); empty when no solve carries the label.
+   * by PostgreSQL by nearest rank ({@code percentile_disc}: the definition of {@link
+   * com.captchajobs.core.internal.stats.Percentiles}); empty when no solve carries the label.
    */
   public record BatchSummary(
       String batch,
@@ -171,9 +172,9 @@ public final class OperatorQueries {
     }
     Double[] p = {null, null};
     db.query(
-        "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s),"
-            + " percentile_cont(0.95) WITHIN GROUP (ORDER BY s) FROM (SELECT"
-            + " EXTRACT(EPOCH FROM (solved_at - submitted_at)) AS s FROM captchajobs.solve"
+        "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s),"
+            + " percentile_disc(0.95) WITHIN GROUP (ORDER BY s) FROM (SELECT"
+            + " EXTRACT(EPOCH FROM (solved_at - submitted_at))::float8 AS s FROM captchajobs.solve"
             + " WHERE batch = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL) x",
         rs -> {
           p[0] = (Double) rs.getObject(1);

@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
@@ -176,14 +177,10 @@ class FleetTest {
         100 * FleetFigures.providerUtilisationUnderBacklog(solves.jdbc(), stats, PLAN_THREADS));
     System.out.printf(
         "[fleet]   freed slot -> next in.php: p50 %.3f s, p95 %.3f s (n=%d)%n",
-        FleetFigures.percentile(handoff, 0.5),
-        FleetFigures.percentile(handoff, 0.95),
-        handoff.size());
+        Percentiles.of(handoff, 0.5), Percentiles.of(handoff, 0.95), handoff.size());
     System.out.printf(
         "[fleet]   poll lateness: p50 %.3f s, p95 %.3f s (n=%d)%n",
-        FleetFigures.percentile(lateness, 0.5),
-        FleetFigures.percentile(lateness, 0.95),
-        lateness.size());
+        Percentiles.of(lateness, 0.5), Percentiles.of(lateness, 0.95), lateness.size());
     System.out.printf(
         "[fleet]   fetch lag (simulator): mean %.2f s, p95 %.2f s%n",
         stats.fetchLagMeanSeconds(), stats.fetchLagP95Seconds());

@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.worker.testing.FleetFigures;
@@ -61,9 +62,9 @@ class PollRhythmTest {
           "[rhythm] %d polls for %d solves: lateness p50 %.3f s, p95 %.3f s, max %.3f s%n",
           lateness.size(),
           ids.size(),
-          FleetFigures.percentile(lateness, 0.5),
-          FleetFigures.percentile(lateness, 0.95),
-          FleetFigures.percentile(lateness, 1.0));
+          Percentiles.of(lateness, 0.5),
+          Percentiles.of(lateness, 0.95),
+          Percentiles.of(lateness, 1.0));
       System.out.printf(
           "[rhythm] in.php per solve %.2f, res.php per solve %.2f, JobRunr jobs per solve %.2f,"
               + " fetch lag mean %.2f s p95 %.2f s%n",

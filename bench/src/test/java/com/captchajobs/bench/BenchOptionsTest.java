@@ -1,0 +1,131 @@
+package com.captchajobs.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+  @Test
+  void noOptionsAreTheDefaultModesDefaults() {
+    BenchOptions o = BenchOptions.parse();
+    assertThat(o).isEqualTo(BenchOptions.defaults());
+    assertThat(o.solves()).isEqualTo(300);
+    assertThat(o.workers()).isEqualTo(3);
+    assertThat(o.threads()).isEqualTo(10);
+    assertThat(o.planThreads()).isEqualTo(12);
+    assertThat(o.mix()).hasToString("TURNSTILE:0.6,RECAPTCHA_V2:0.3,IMAGE:0.1");
+    assertThat(o.timeScale()).isEqualTo(0.2);
+    assertThat(o.out()).isEqualTo(Path.of("docs", "bench"));
+    assertThat(o.killEvery()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(o.timeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(o.workerHeap()).isEqualTo("512m");
+  }
+
+  @Test
+  void aModeBringsItsOwnDefaultsAndGivenOptionsOverrideThem() {
+    BenchOptions scale = BenchOptions.parse("--mode", "scale");
+    assertThat(scale).isEqualTo(BenchOptions.forMode(BenchOptions.Mode.SCALE));
+    assertThat(scale.threads()).isEqualTo(200);
+    assertThat(scale.workerProps()).containsEntry("captchaai.min-first-poll-wait", "1s");
+
+    BenchOptions o =
+        BenchOptions.parse(
+            "--mode=SCALE",
+            "--threads",
+            "50",
+            "--scale-workers",
+            "1,2,4",
+            "--worker-prop",
+            "captchaai.min-first-poll-wait=2s",
+            "--worker-prop=a.b=c=d",
+            "--kill-every",
+            "1500ms",
+            "--timeout=PT2M",
+            "--solves",
+            "10",
+            "--solves",
+            "20");
+    assertThat(o.threads()).isEqualTo(50);
+    assertThat(o.scaleWorkers()).containsExactly(1, 2, 4);
+    assertThat(o.workerProps())
+        .containsEntry("captchaai.min-first-poll-wait", "2s")
+        .containsEntry("a.b", "c=d")
+        .containsEntry("captchaai.learn-after-solves", "1000000");
+    assertThat(o.killEvery()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(o.timeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(o.solves()).as("the last value of an option given twice").isEqualTo(20);
+  }
+
+  @Test
+  void badValuesAreRejectedNamingTheOption() {
+    for (List<String> args :
+        List.of(
+            List.of("--solves", "0"),
+            List.of("--solves", "many"),
+            List.of("--workers", "0"),
+            List.of("--threads", "-1"),
+            List.of("--mode", "fast"),
+            List.of("--mix", "TURNSTILE:-1"),
+            List.of("--time-scale", "0"),
+            List.of("--fault-rate", "1.5"),
+            List.of("--kill-every", "often"),
+            List.of("--timeout", "soon"),
+            List.of("--scale-workers", "1,0"),
+            List.of("--worker-count", "0"),
+            List.of("--pool-size", "0"),
+            List.of("--worker-prop", "novalue"))) {
+      String option = args.get(0);
+      assertThatThrownBy(() -> BenchOptions.parse(args.toArray(String[]::new)))
+          .as(String.join(" ", args))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(option);
+    }
+    assertThatThrownBy(() -> BenchOptions.parse("--solves")).hasMessageContaining("--solves");
+    assertThatThrownBy(() -> BenchOptions.parse("stray")).hasMessage("unexpected argument 'stray'");
+    assertThatThrownBy(() -> BenchOptions.parse("--solvs=3")).hasMessage("unknown option --solvs");
+  }
+
+  @Test
+  void helpIsRequestedAndListsEveryOption() {
+    assertThatThrownBy(() -> BenchOptions.parse("--solves", "3", "--help"))
+        .isInstanceOf(BenchOptions.HelpRequested.class);
+    assertThat(BenchOptions.usage())
+        .contains(
+            "java -jar bench/target/captchajobs-bench.jar [options]",
+            "--mode",
+            "--solves",
+            "--workers",
+            "--threads",
+            "--reserve",
+            "--mix",
+            "--time-scale",
+            "--seed",
+            "--jdbc-url",
+            "--out",
+            "--worker-jar",
+            "--scale-workers",
+            "--kill-every",
+            "--fault-rate",
+            "--permanent",
+            "--timeout",
+            "--worker-count",
+            "--pool-size",
+            "--worker-heap",
+            "--worker-prop",
+            "--help");
+  }
+
+  @Test
+  void theCommandLineOfTheReportParsesBackToTheSameRun() {
+    BenchOptions chaos =
+        BenchOptions.parse("--mode", "chaos", "--kill-every", "15s", "--fault-rate", "0.2");
+    String[] again =
+        chaos.commandLine().replace("java -jar bench/target/captchajobs-bench.jar ", "").split(" ");
+    assertThat(BenchOptions.parse(again)).isEqualTo(chaos);
+  }
+}

@@ -87,7 +87,7 @@ class SolveNotificationsTest {
     repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID());
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
-    await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 3);
     assertThat(seen).containsExactly(SolveState.QUEUED, SolveState.SUBMITTED, SolveState.FAILED);
     assertThat(global).contains(id + ":FAILED");
   }
@@ -114,7 +114,7 @@ class SolveNotificationsTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
     assertThat(seen).contains(SolveState.QUEUED); // the re-check after reconnecting
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
-    await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveState.FAILED));
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
 
     subscription.close();
     assertThat(notifications.subscribedSolves()).isZero();
@@ -147,7 +147,7 @@ class SolveNotificationsTest {
       }
       repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
-      await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains(SolveState.FAILED));
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
     } finally {
       listening.close();
     }

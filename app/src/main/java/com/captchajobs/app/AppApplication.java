@@ -44,6 +44,14 @@ public class AppApplication {
     defaults.put(
         "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "always");
+    // Kubernetes probes: an open breaker or an unreachable provider makes a node not ready (it
+    // stops taking traffic), never not live (no restart loop across the fleet)
+    defaults.put("management.endpoint.health.probes.enabled", "true");
+    defaults.put(
+        "management.endpoint.health.group.readiness.include", "readinessState,breaker,provider");
+    defaults.put("management.endpoint.health.group.liveness.include", "livenessState");
+    // breaker and provider exist on workers only
+    defaults.put("management.endpoint.health.validate-group-membership", "false");
     return defaults;
   }
 

@@ -6,6 +6,7 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.internal.engine.FirstPollWaits;
 import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
@@ -106,6 +107,17 @@ public final class CaptchaJobs implements AutoCloseable {
    */
   public Optional<Worker> worker() {
     return Optional.ofNullable(worker);
+  }
+
+  /**
+   * CaptchaJobs' own JobRunr jobs by state ({@code AWAITING}, {@code SCHEDULED}, {@code ENQUEUED},
+   * {@code PROCESSING}, {@code FAILED}, {@code SUCCEEDED}, {@code DELETED}), never a host's; one
+   * query per call, so callers that poll it should cache it.
+   */
+  public Map<String, Long> jobCounts() {
+    return part(org.jobrunr.storage.StorageProvider.class)
+        .map(OwnJobRunr::jobCounts)
+        .orElse(Map.of());
   }
 
   /**
@@ -356,9 +368,15 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications =
             SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
+        OperatorQueries operatorQueries = new OperatorQueries(dataSource, named);
         Solves solves =
             new Solves(
-                new SolveEnqueuer(repository, jobs), repository, notifications, clock, events);
+                new SolveEnqueuer(repository, jobs),
+                repository,
+                notifications,
+                clock,
+                events,
+                operatorQueries);
         List<Object> inside =
             new ArrayList<>(
                 List.of(
@@ -367,7 +385,8 @@ public final class CaptchaJobs implements AutoCloseable {
                     notifications,
                     solves.enqueuer(),
                     jobRunr.scheduler(),
-                    jobRunr.storage()));
+                    jobRunr.storage(),
+                    operatorQueries));
         Worker worker = null;
         if (client != null || apiKey != null) {
           worker =

@@ -34,13 +34,27 @@ public final class SolveRequest {
   private final Map<String, String> params;
   private final int priority;
   private final String callbackUrl;
+  private final String batch;
+
+  /** Longest {@link #withBatch batch} label. */
+  public static final int MAX_BATCH = 200;
 
   private SolveRequest(
       String businessKey,
       CaptchaType type,
       Map<String, String> params,
       int priority,
-      String callbackUrl) {
+      String callbackUrl,
+      String batch) {
+    if (batch != null
+        && (batch.isBlank()
+            || batch.length() > MAX_BATCH
+            || batch.chars().anyMatch(Character::isISOControl))) {
+      throw new InvalidSolveRequestException(
+          "batch",
+          "must be 1 to " + MAX_BATCH + " characters without control characters, when given");
+    }
+    this.batch = batch;
     try {
       SolveFields.validateBusinessKey(businessKey);
       if (type == null) {
@@ -68,7 +82,7 @@ public final class SolveRequest {
         throw new InvalidSolveRequestException("(null)", "is not a field name");
       }
     }
-    return new SolveRequest(businessKey, type, params, 0, null);
+    return new SolveRequest(businessKey, type, params, 0, null, null);
   }
 
   public static SolveRequest turnstile(String businessKey, String sitekey, String pageUrl) {
@@ -134,17 +148,17 @@ public final class SolveRequest {
     } else {
       p.put(field, value);
     }
-    return new SolveRequest(businessKey, type, p, priority, callbackUrl);
+    return new SolveRequest(businessKey, type, p, priority, callbackUrl, batch);
   }
 
   /** A copy with this priority: among solves waiting for a thread, higher goes first. */
   public SolveRequest withPriority(int priority) {
-    return new SolveRequest(businessKey, type, params, priority, callbackUrl);
+    return new SolveRequest(businessKey, type, params, priority, callbackUrl, batch);
   }
 
   /** A copy whose outcome is POSTed (signed) to this absolute http(s) URL. */
   public SolveRequest withCallbackUrl(String callbackUrl) {
-    return new SolveRequest(businessKey, type, params, priority, callbackUrl);
+    return new SolveRequest(businessKey, type, params, priority, callbackUrl, batch);
   }
 
   public String businessKey() {
@@ -166,6 +180,20 @@ public final class SolveRequest {
 
   public String callbackUrl() {
     return callbackUrl;
+  }
+
+  /**
+   * A copy labelled with a batch, for operators (the batch summary and the list filter). The label
+   * is not part of the payload: the same key and payload with another batch is the same solve,
+   * which keeps its first label.
+   */
+  public SolveRequest withBatch(String batch) {
+    return new SolveRequest(businessKey, type, params, priority, callbackUrl, batch);
+  }
+
+  /** The batch label, or null. */
+  public String batch() {
+    return batch;
   }
 
   /** Names the solve, never the parameters (a proxy may carry a password). */

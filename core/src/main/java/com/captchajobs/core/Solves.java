@@ -2,6 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.InvalidTaskException;
 import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveRepository;
@@ -38,6 +39,7 @@ public final class Solves {
   private final SolveNotifications notifications;
   private final Clock clock;
   private final EngineEvents events;
+  private final OperatorQueries operatorQueries;
 
   /** Built by {@link CaptchaJobs}; {@code events} receives {@code claimed} (solved → claimed). */
   Solves(
@@ -45,7 +47,9 @@ public final class Solves {
       SolveRepository repository,
       SolveNotifications notifications,
       Clock clock,
-      EngineEvents events) {
+      EngineEvents events,
+      OperatorQueries operatorQueries) {
+    this.operatorQueries = operatorQueries;
     this.enqueuer = enqueuer;
     this.repository = repository;
     this.notifications = notifications;
@@ -86,6 +90,9 @@ public final class Solves {
           ex.field(), ex.getMessage().substring(ex.field().length()).strip());
     } catch (SolveEnqueuer.ConflictException ex) {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
+    }
+    if (e.created() && request.batch() != null) {
+      operatorQueries.label(e.id(), request.batch());
     }
     SolveStatus status =
         e.created()

@@ -20,7 +20,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Every error of the API as {@code application/problem+json}, naming the field when there is one.
  */
-@RestControllerAdvice(assignableTypes = SolvesController.class)
+@RestControllerAdvice(assignableTypes = {SolvesController.class, OperatorController.class})
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
   @ExceptionHandler(ApiProblem.class)

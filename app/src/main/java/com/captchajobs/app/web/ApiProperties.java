@@ -19,6 +19,13 @@ public class ApiProperties {
    */
   private List<String> tokens = new ArrayList<>();
 
+  /**
+   * Bearer tokens of operators, comma-separated (at least 16 characters each): they reach {@code
+   * /api/admin/**} as well as the rest of the API. Empty: the operator views answer 403 to
+   * everyone.
+   */
+  private List<String> operatorTokens = new ArrayList<>();
+
   /** Largest request body accepted; larger ones get 413. */
   private DataSize maxBodySize = DataSize.ofKilobytes(256);
 
@@ -42,6 +49,14 @@ public class ApiProperties {
                 + " characters");
       }
     }
+    for (String t : operatorTokens == null ? List.<String>of() : operatorTokens) {
+      if (t != null && !t.isBlank() && t.strip().length() < MIN_TOKEN_LENGTH) {
+        throw new IllegalStateException(
+            "captchajobs.api.operator-tokens: every token must have at least "
+                + MIN_TOKEN_LENGTH
+                + " characters");
+      }
+    }
     if (maxBodySize == null || maxBodySize.toBytes() < 1024) {
       throw new IllegalStateException("captchajobs.api.max-body-size must be at least 1KB");
     }
@@ -55,10 +70,30 @@ public class ApiProperties {
     return tokens.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).toList();
   }
 
+  /** The configured operator tokens, trimmed, empty entries dropped. */
+  public List<String> activeOperatorTokens() {
+    return operatorTokens == null
+        ? List.of()
+        : operatorTokens.stream()
+            .filter(t -> t != null && !t.isBlank())
+            .map(String::strip)
+            .toList();
+  }
+
+  public List<String> getOperatorTokens() {
+    return operatorTokens;
+  }
+
+  public void setOperatorTokens(List<String> operatorTokens) {
+    this.operatorTokens = operatorTokens;
+  }
+
   @Override
   public String toString() {
     return "ApiProperties[tokens="
         + activeTokens().size()
+        + " configured, operatorTokens="
+        + activeOperatorTokens().size()
         + " configured, maxBodySize="
         + maxBodySize
         + ", eventsTimeout="

@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class SolveRequestJson {
 
   private static final Set<String> ENVELOPE =
-      Set.of("businessKey", "type", "priority", "callbackUrl");
+      Set.of("businessKey", "type", "priority", "callbackUrl", "batch");
   private static final String TYPES =
       Arrays.stream(CaptchaType.values()).map(Enum::name).collect(Collectors.joining(", "));
 
@@ -64,6 +64,13 @@ final class SolveRequestJson {
         throw ApiProblem.badField("callbackUrl", "callbackUrl must be a string");
       }
       request = request.withCallbackUrl(callback.stringValue());
+    }
+    JsonNode batch = root.get("batch");
+    if (batch != null && !batch.isNull()) {
+      if (!batch.isString()) {
+        throw ApiProblem.badField("batch", "batch must be a string");
+      }
+      request = request.withBatch(batch.stringValue());
     }
     return request;
   }

@@ -481,8 +481,20 @@ class CaptchaJobsAutoConfigurationTest {
                       context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
                       assertThat(registry.get("captchajobs.gate.capacity").gauge().value())
                           .isEqualTo(2.0);
-                      assertThat(registry.get("captchajobs.gate.in_flight").gauge().value())
+                      assertThat(registry.get("captchajobs.gate.in.flight").gauge().value())
                           .isEqualTo(0.0);
+                      assertThat(registry.get("captchajobs.gate.reporter").gauge().value())
+                          .as("the only worker reports the fleet's gauges")
+                          .isEqualTo(1.0);
+                      assertThat(
+                              registry
+                                  .get("captchajobs.jobs.by.state")
+                                  .tag("state", "SUCCEEDED")
+                                  .gauge()
+                                  .value())
+                          .isGreaterThanOrEqualTo(0.0);
+                      assertThat(registry.get("captchajobs.provider.working.threads").gauge())
+                          .isNotNull();
                       assertThat(registry.get("captchajobs.breaker.open").gauge().value())
                           .isEqualTo(0.0);
                       assertThat(registry.get("captchajobs.provider.threads").gauge().value())

@@ -74,6 +74,58 @@ public final class FleetGate {
   }
 
   /**
+   * The fleet-wide figures of the gate in one statement, and whether this node is the fleet's
+   * reporter of them: the node that holds (or takes, when it is free or lapsed) the reporter lease
+   * in {@code captchajobs.gate}. The holder renews it on every reading, so exactly one node reports
+   * while it keeps being read at least once per lease.
+   */
+  public Reading read(Duration reporterLease) {
+    return db.queryOne(
+            "WITH r AS (UPDATE captchajobs.gate SET reporter = ?,"
+                + " reporter_until = now() + make_interval(secs => ?)"
+                + " WHERE id = 1 AND (reporter IS NULL OR reporter = ? OR reporter_until < now())"
+                + " RETURNING 1)"
+                + " SELECT g.capacity,"
+                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
+                + " AND lease_until > now()),"
+                + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
+                + " EXISTS (SELECT 1 FROM r)"
+                + " FROM captchajobs.gate g WHERE g.id = 1",
+            rs -> new Reading(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4)),
+            node,
+            reporterLease.toMillis() / 1000.0,
+            node)
+        .orElse(new Reading(0, 0, 0, false));
+  }
+
+  /**
+   * The gate's fleet-wide figures at one instant.
+   *
+   * @param reporter whether this node holds the reporter lease and so publishes them
+   */
+  public record Reading(int capacity, int inFlight, int waiting, boolean reporter) {}
+
+  /** Who holds a slot now: the solve, the node, since when and until when (the lease). */
+  public record Holder(
+      int slot, UUID solveId, String node, Instant since, Instant leaseUntil, boolean phantom) {}
+
+  /** The slots held now, by slot number. */
+  public List<Holder> holders() {
+    return db.query(
+        "SELECT slot_no, solve_id, node, acquired_at, lease_until, phantom"
+            + " FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()"
+            + " ORDER BY slot_no",
+        rs ->
+            new Holder(
+                rs.getInt(1),
+                rs.getObject(2, UUID.class),
+                rs.getString(3),
+                Db.instant(rs, "acquired_at"),
+                Db.instant(rs, "lease_until"),
+                rs.getBoolean(6)));
+  }
+
+  /**
    * Hands free slots to waiting solves, one atomic statement per pair, until either runs out. Each
    * returned solve now holds a slot and is QUEUED again: its submit must follow at once.
    */

@@ -26,6 +26,10 @@ public final class PlanCheck {
   private final Duration minInterval;
   private final AtomicReference<Instant> lastCheck = new AtomicReference<>(Instant.EPOCH);
   private volatile ThreadsInfo last;
+  private volatile Unreachable unreachable;
+
+  /** The provider did not answer threadsinfo: since when, and with what. */
+  public record Unreachable(Instant since, String errorCode) {}
 
   public PlanCheck(CaptchaAiClient client, Breaker breaker, Clock clock, Duration minInterval) {
     this.client = client;
@@ -39,11 +43,29 @@ public final class PlanCheck {
     return last;
   }
 
-  /** Asks the provider now. */
+  /** Asks the provider now; a transport failure or a server error marks it unreachable. */
   public ThreadsInfo read() {
-    ThreadsInfo info = client.threadsInfo();
+    ThreadsInfo info;
+    try {
+      info = client.threadsInfo();
+    } catch (CaptchaAiException e) {
+      if (e.errorClass() == com.captchajobs.core.client.ErrorClass.TRANSIENT) {
+        Unreachable before = unreachable;
+        unreachable =
+            new Unreachable(before == null ? clock.instant() : before.since(), e.errorCode());
+      } else {
+        unreachable = null; // it answered
+      }
+      throw e;
+    }
+    unreachable = null;
     last = info;
     return info;
+  }
+
+  /** Present while the provider's last threadsinfo failed for want of an answer. */
+  public java.util.Optional<Unreachable> unreachable() {
+    return java.util.Optional.ofNullable(unreachable);
   }
 
   void afterThreadsError(String code) {

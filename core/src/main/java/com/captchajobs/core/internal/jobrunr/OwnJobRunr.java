@@ -60,6 +60,28 @@ public final class OwnJobRunr implements AutoCloseable {
     return scheduler;
   }
 
+  /**
+   * Jobs of a JobRunr storage by state, in JobRunr's order ({@code AWAITING}, {@code SCHEDULED},
+   * {@code ENQUEUED}, {@code PROCESSING}, {@code FAILED}, {@code SUCCEEDED}, {@code DELETED}); one
+   * query.
+   */
+  public static java.util.Map<String, Long> jobCounts(StorageProvider storage) {
+    org.jobrunr.storage.JobStats stats = storage.getJobStats();
+    java.util.Map<String, Long> counts = new java.util.LinkedHashMap<>();
+    counts.put("AWAITING", zeroIfNull(stats.getAwaiting()));
+    counts.put("SCHEDULED", zeroIfNull(stats.getScheduled()));
+    counts.put("ENQUEUED", zeroIfNull(stats.getEnqueued()));
+    counts.put("PROCESSING", zeroIfNull(stats.getProcessing()));
+    counts.put("FAILED", zeroIfNull(stats.getFailed()));
+    counts.put("SUCCEEDED", zeroIfNull(stats.getSucceeded()));
+    counts.put("DELETED", zeroIfNull(stats.getDeleted()));
+    return java.util.Collections.unmodifiableMap(counts);
+  }
+
+  private static long zeroIfNull(Long n) {
+    return n == null ? 0 : n;
+  }
+
   public StorageProvider storage() {
     return storage;
   }

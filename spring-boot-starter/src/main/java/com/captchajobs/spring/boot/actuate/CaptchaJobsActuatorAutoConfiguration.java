@@ -32,6 +32,13 @@ public class CaptchaJobsActuatorAutoConfiguration {
       CaptchaJobs.Worker worker = workerOf(captchaJobs);
       return new BreakerHealthIndicator(worker.breaker(), worker.gate(), worker.planCheck());
     }
+
+    /** Health contributor {@code provider}: DOWN while CaptchaAI does not answer. */
+    @Bean
+    @ConditionalOnMissingBean
+    ProviderHealthIndicator providerHealthIndicator(CaptchaJobs captchaJobs) {
+      return new ProviderHealthIndicator(workerOf(captchaJobs).planCheck());
+    }
   }
 
   @Configuration(proxyBeanMethods = false)

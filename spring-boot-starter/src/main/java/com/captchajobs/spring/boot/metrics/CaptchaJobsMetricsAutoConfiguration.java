@@ -2,6 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -45,7 +46,18 @@ public class CaptchaJobsMetricsAutoConfiguration {
                     .worker()
                     .ifPresent(
                         worker ->
-                            new EngineGauges(worker.gate(), worker.breaker(), worker.planCheck())
+                            new EngineGauges(
+                                    worker.gate(),
+                                    worker.breaker(),
+                                    worker.planCheck(),
+                                    instance::jobCounts,
+                                    () ->
+                                        instance
+                                            .part(OperatorQueries.class)
+                                            .map(
+                                                b ->
+                                                    b.failedWithin(EngineGauges.DEAD_SOLVES_WINDOW))
+                                            .orElse(0L))
                                 .bindTo(registry)));
   }
 }

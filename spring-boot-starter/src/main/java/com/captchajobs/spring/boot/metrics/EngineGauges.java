@@ -7,42 +7,117 @@ import com.captchajobs.core.internal.engine.PlanCheck;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
-/** The gate, the breaker and the provider's plan as gauges, read when scraped. */
+/**
+ * The gate, the breaker, the provider's plan and CaptchaJobs' jobs by state as gauges.
+ *
+ * <p>The gate's figures and the jobs by state are the fleet's, not the node's: one worker at a time
+ * (the reporter, holding a lease in {@code captchajobs.gate}) publishes them and every other worker
+ * publishes 0, so that {@code sum()} and {@code max()} over nodes are both the fleet's value. The
+ * database is read at most once per {@link #READ_EVERY} whatever the scrape rate.
+ */
 public final class EngineGauges implements MeterBinder {
+
+  /** The longest a scraped figure is old: the database is read at most this often. */
+  public static final Duration READ_EVERY = Duration.ofSeconds(5);
+
+  /** How long a reporter keeps the role without being scraped before another worker takes it. */
+  public static final Duration REPORTER_LEASE = Duration.ofSeconds(60);
+
+  /** The job states of {@code captchajobs.jobs.by.state}. */
+  public static final List<String> JOB_STATES =
+      List.of("AWAITING", "SCHEDULED", "ENQUEUED", "PROCESSING", "FAILED", "SUCCEEDED", "DELETED");
 
   private final FleetGate gate;
   private final Breaker breaker;
   private final PlanCheck planCheck;
 
+  private final Cached<FleetGate.Reading> reading;
+  private final Cached<Map<String, Long>> jobs;
+  private final Cached<Boolean> breakerOpen;
+  private final Cached<Long> deadSolves;
+
+  /** The window of {@code captchajobs.solves.failed.recent}. */
+  public static final Duration DEAD_SOLVES_WINDOW = Duration.ofMinutes(10);
+
   public EngineGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
+    this(gate, breaker, planCheck, Map::of, () -> 0L);
+  }
+
+  /**
+   * @param jobCounts CaptchaJobs' jobs by state ({@code CaptchaJobs::jobCounts})
+   * @param deadSolves solves that ended FAILED within {@link #DEAD_SOLVES_WINDOW}
+   */
+  public EngineGauges(
+      FleetGate gate,
+      Breaker breaker,
+      PlanCheck planCheck,
+      Supplier<Map<String, Long>> jobCounts,
+      Supplier<Long> deadSolves) {
     this.gate = gate;
     this.breaker = breaker;
     this.planCheck = planCheck;
+    this.reading = new Cached<>(() -> gate.read(REPORTER_LEASE));
+    this.jobs = new Cached<>(jobCounts);
+    this.breakerOpen = new Cached<>(() -> breaker.openState().isPresent());
+    this.deadSolves = new Cached<>(deadSolves);
   }
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    gauge(registry, "captchajobs.gate.in_flight", "gate slots held now", gate, g -> g.inFlight());
+    gauge(
+        registry,
+        "captchajobs.gate.in.flight",
+        "fleet: gate slots held now (published by the reporter, 0 elsewhere)",
+        this,
+        g -> g.fleet().inFlight());
     gauge(
         registry,
         "captchajobs.gate.capacity",
-        "the fleet cap, captchaai.threads",
-        gate,
-        g -> g.capacity());
+        "fleet: the cap, captchaai.threads (published by the reporter, 0 elsewhere)",
+        this,
+        g -> g.fleet().capacity());
     gauge(
         registry,
         "captchajobs.gate.waiting",
-        "solves waiting for a thread",
-        gate,
-        g -> g.waiting());
+        "fleet: solves waiting for a thread (published by the reporter, 0 elsewhere)",
+        this,
+        g -> g.fleet().waiting());
+    gauge(
+        registry,
+        "captchajobs.gate.reporter",
+        "1 on the one worker that publishes the fleet's gauges",
+        this,
+        g -> g.reading.get().reporter() ? 1 : 0);
+    for (String state : JOB_STATES) {
+      Gauge.builder(
+              "captchajobs.jobs.by.state",
+              this,
+              g -> safely(() -> g.jobsIfReporter().getOrDefault(state, 0L).doubleValue()))
+          .description(
+              "fleet: CaptchaJobs' own JobRunr jobs by state (published by the reporter, 0"
+                  + " elsewhere)")
+          .tag("state", state)
+          .register(registry);
+    }
+    gauge(
+        registry,
+        "captchajobs.solves.failed.recent",
+        "fleet: solves that ended FAILED in the last 10 minutes (published by the reporter, 0"
+            + " elsewhere)",
+        this,
+        g -> g.reading.get().reporter() ? g.deadSolves.get() : 0);
     gauge(
         registry,
         "captchajobs.breaker.open",
-        "1 while the breaker is open",
-        breaker,
-        b -> b.openState().isPresent() ? 1 : 0);
+        "1 while the breaker is open (the same on every worker: use max)",
+        breakerOpen,
+        b -> b.get() ? 1 : 0);
     gauge(
         registry,
         "captchajobs.provider.threads",
@@ -51,24 +126,33 @@ public final class EngineGauges implements MeterBinder {
         p -> value(p.last(), true));
     gauge(
         registry,
-        "captchajobs.provider.working_threads",
+        "captchajobs.provider.working.threads",
         "busy threads from the last threadsinfo",
         planCheck,
         p -> value(p.last(), false));
   }
 
+  /** The gate's reading when this node reports, zeros otherwise. */
+  private FleetGate.Reading fleet() {
+    FleetGate.Reading r = reading.get();
+    return r.reporter() ? r : new FleetGate.Reading(0, 0, 0, false);
+  }
+
+  private Map<String, Long> jobsIfReporter() {
+    return reading.get().reporter() ? jobs.get() : Map.of();
+  }
+
+  private static double safely(Supplier<Double> value) {
+    try {
+      return value.get();
+    } catch (RuntimeException e) {
+      return Double.NaN; // database unreachable: health says so
+    }
+  }
+
   private static <T> void gauge(
       MeterRegistry r, String name, String description, T obj, ToDoubleFunction<T> f) {
-    Gauge.builder(
-            name,
-            obj,
-            o -> {
-              try {
-                return f.applyAsDouble(o);
-              } catch (RuntimeException e) {
-                return Double.NaN; // database unreachable: health says so
-              }
-            })
+    Gauge.builder(name, obj, o -> safely(() -> f.applyAsDouble(o)))
         .description(description)
         .register(r);
   }
@@ -78,5 +162,25 @@ public final class EngineGauges implements MeterBinder {
       return Double.NaN;
     }
     return threads ? info.threads() : info.workingThreads();
+  }
+
+  /** A value read at most once per {@link #READ_EVERY}; a failed read is retried next time. */
+  private static final class Cached<T> {
+    private final Supplier<T> read;
+    private T value;
+    private long readAt;
+
+    Cached(Supplier<T> read) {
+      this.read = read;
+    }
+
+    synchronized T get() {
+      long now = System.nanoTime();
+      if (value == null || now - readAt >= READ_EVERY.toNanos()) {
+        value = read.get();
+        readAt = now;
+      }
+      return value;
+    }
   }
 }

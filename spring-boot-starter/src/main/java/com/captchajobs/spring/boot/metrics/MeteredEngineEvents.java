@@ -9,7 +9,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 
-/** Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. */
+/**
+ * Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. Timers publish
+ * percentile histograms (Prometheus {@code _bucket} series), never client-side percentiles, so that
+ * {@code histogram_quantile} over the sum of every node's buckets is the fleet's percentile.
+ */
 public final class MeteredEngineEvents implements EngineEvents {
 
   private final MeterRegistry registry;
@@ -33,12 +37,15 @@ public final class MeteredEngineEvents implements EngineEvents {
     Timer.builder("captchajobs.solve.latency")
         .description("submit to token stored")
         .tag("type", type.name())
-        .publishPercentiles(0.5, 0.95)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofSeconds(1))
+        .maximumExpectedValue(Duration.ofMinutes(10))
         .register(registry)
         .record(latency);
     DistributionSummary.builder("captchajobs.solve.polls")
         .description("res.php calls per solve")
         .tag("type", type.name())
+        .serviceLevelObjectives(1, 2, 3, 5, 8, 13, 21, 34)
         .register(registry)
         .record(polls);
   }
@@ -58,7 +65,9 @@ public final class MeteredEngineEvents implements EngineEvents {
     Timer.builder("captchajobs.poll.lateness")
         .description("actual res.php call minus its intended instant (early calls count as 0)")
         .tag("type", type.name())
-        .publishPercentiles(0.5, 0.95)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(10))
+        .maximumExpectedValue(Duration.ofMinutes(1))
         .register(registry)
         .record(lateness.isNegative() ? Duration.ZERO : lateness);
   }
@@ -67,7 +76,9 @@ public final class MeteredEngineEvents implements EngineEvents {
   public void handedOff(Duration delay) {
     Timer.builder("captchajobs.gate.handoff")
         .description("freed slot to the next in.php call of a waiting solve")
-        .publishPercentiles(0.5, 0.95)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofMinutes(1))
         .register(registry)
         .record(delay.isNegative() ? Duration.ZERO : delay);
   }
@@ -77,7 +88,9 @@ public final class MeteredEngineEvents implements EngineEvents {
     Timer.builder("captchajobs.token.age")
         .description("token age when claimed (solved to claimed)")
         .tag("type", type.name())
-        .publishPercentiles(0.5, 0.95)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(100))
+        .maximumExpectedValue(Duration.ofMinutes(5))
         .register(registry)
         .record(age.isNegative() ? Duration.ZERO : age);
   }

@@ -1,0 +1,180 @@
+package com.captchajobs.app.web;
+
+import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.OperatorQueries;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.engine.SolveState;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The operator views: solves filtered and paged, a batch's summary, the gate's holders, the
+ * breakers, and requeueing a failed solve. Only operator tokens reach it ({@link OperatorGuard}).
+ */
+@RestController
+@RequestMapping("/api/admin")
+class OperatorController {
+
+  private final CaptchaJobs captchaJobs;
+  private final OperatorQueries queries;
+
+  OperatorController(CaptchaJobs captchaJobs) {
+    this.captchaJobs = captchaJobs;
+    this.queries =
+        captchaJobs
+            .part(OperatorQueries.class)
+            .orElseThrow(() -> new IllegalStateException("CaptchaJobs has no operator queries"));
+  }
+
+  /** Solves, newest first, filtered by every given parameter. */
+  @GetMapping("/solves")
+  Map<String, Object> solves(
+      @RequestParam(required = false) String status,
+      @RequestParam(required = false) String type,
+      @RequestParam(required = false) String errorCode,
+      @RequestParam(required = false) String keyPrefix,
+      @RequestParam(required = false) String batch,
+      @RequestParam(required = false) String from,
+      @RequestParam(required = false) String to,
+      @RequestParam(defaultValue = "0") int page,
+      @RequestParam(defaultValue = "50") int size) {
+    if (page < 0) {
+      throw ApiProblem.badField("page", "page must be 0 or more");
+    }
+    if (size < 1 || size > OperatorQueries.MAX_PAGE_SIZE) {
+      throw ApiProblem.badField(
+          "size", "size must be between 1 and " + OperatorQueries.MAX_PAGE_SIZE);
+    }
+    OperatorQueries.Filter filter =
+        new OperatorQueries.Filter(
+            status == null ? null : parseEnum(SolveState.class, "status", status),
+            type == null ? null : parseEnum(CaptchaType.class, "type", type),
+            blankToNull(errorCode),
+            blankToNull(keyPrefix),
+            blankToNull(batch),
+            instant("from", from),
+            instant("to", to));
+    List<OperatorQueries.Row> rows = queries.list(filter, page, size);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("page", page);
+    out.put("size", size);
+    out.put("items", rows);
+    return out;
+  }
+
+  /** A batch: counts by status and latency p50/p95 of its solved solves, in seconds. */
+  @GetMapping("/batches/{batch}")
+  OperatorQueries.BatchSummary batch(@PathVariable String batch) {
+    return queries
+        .batch(batch)
+        .orElseThrow(
+            () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
+  }
+
+  /** The gate: capacity, in flight, waiting, and who holds which slot. */
+  @GetMapping("/gate")
+  Map<String, Object> gate() {
+    FleetGate gate = queries.gate();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("capacity", gate.capacity());
+    out.put("inFlight", gate.inFlight());
+    out.put("waiting", gate.waiting());
+    out.put("holders", gate.holders());
+    return out;
+  }
+
+  /** Every key's breaker (fingerprints, never keys). */
+  @GetMapping("/breakers")
+  List<OperatorQueries.BreakerRow> breakers() {
+    return queries.breakers();
+  }
+
+  /** Closes a key's breaker after the cause is fixed. */
+  @DeleteMapping("/breakers/{keyFingerprint}")
+  Map<String, Object> closeBreaker(@PathVariable String keyFingerprint) {
+    boolean known =
+        queries.breakers().stream().anyMatch(b -> b.keyFingerprint().equals(keyFingerprint));
+    if (!known) {
+      throw new ApiProblem(
+          HttpStatus.NOT_FOUND, "Not found", null, "no breaker for key " + keyFingerprint);
+    }
+    boolean closedNow = queries.breaker(keyFingerprint).closeBreaker();
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("keyFingerprint", keyFingerprint);
+    out.put("open", false);
+    out.put("closedNow", closedNow);
+    return out;
+  }
+
+  /** A failed solve submitted afresh (same id and key), recorded in requeues and requeuedAt. */
+  @PostMapping("/solves/{id}/requeue")
+  ResponseEntity<Map<String, Object>> requeue(@PathVariable String id) {
+    UUID solveId;
+    try {
+      solveId = UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      throw new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve with id " + id);
+    }
+    var status = captchaJobs.solves().status(solveId); // 404 when unknown
+    SolveJobs jobs = captchaJobs.part(SolveJobs.class).orElseThrow();
+    OperatorQueries.Requeued r =
+        queries
+            .requeue(solveId, jobs)
+            .orElseThrow(
+                () ->
+                    new ApiProblem(
+                        HttpStatus.CONFLICT,
+                        "Not failed",
+                        null,
+                        "only a FAILED solve can be requeued; this one is " + status.status()));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", r.solveId());
+    out.put("status", "QUEUED");
+    out.put("requeues", r.requeues());
+    return ResponseEntity.status(HttpStatus.ACCEPTED).body(out);
+  }
+
+  private static <E extends Enum<E>> E parseEnum(Class<E> type, String field, String value) {
+    try {
+      return Enum.valueOf(type, value);
+    } catch (IllegalArgumentException e) {
+      List<String> names = new ArrayList<>();
+      for (E c : type.getEnumConstants()) {
+        names.add(c.name());
+      }
+      throw ApiProblem.badField(field, field + " must be one of " + String.join(", ", names));
+    }
+  }
+
+  private static Instant instant(String field, String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return Instant.parse(value);
+    } catch (DateTimeParseException e) {
+      throw ApiProblem.badField(
+          field, field + " must be an ISO-8601 instant like 2026-01-31T12:00:00Z");
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
+  }
+}

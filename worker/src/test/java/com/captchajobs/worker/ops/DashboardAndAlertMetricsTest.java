@@ -107,14 +107,19 @@ class DashboardAndAlertMetricsTest {
               "captchaai.first-poll-wait.TURNSTILE", "1s");
       try (WorkerNode node =
           WorkerNode.start(EmbeddedPostgresSupport.newDatabase(), sim.baseUrl(), KEY, props)) {
-        // the provider now has fewer threads than our cap: the third submit meets
-        // ERROR_ZERO_BALANCE
-        sim.setThreads(KEY, 2);
+        // the plan has one thread for a cap of three: the submits that overlap the first task meet
+        // ERROR_ZERO_BALANCE (a plan of none would read as a key that does not exist)
+        sim.setThreads(KEY, 1);
         Solves solves = new Solves(node);
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
           ids.add(solves.turnstile("dash-" + i));
         }
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> sim.stats(KEY).rejected("ERROR_ZERO_BALANCE") > 0);
+        sim.setThreads(KEY, 2);
         com.captchajobs.core.Solves api = node.bean(CaptchaJobs.class).solves();
         await()
             .atMost(Duration.ofSeconds(90))

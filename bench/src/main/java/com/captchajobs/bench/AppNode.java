@@ -52,6 +52,18 @@ public final class AppNode implements AutoCloseable {
   /** One solve to store: its business key, type and whether the provider must reject it. */
   public record Request(String businessKey, CaptchaType type, boolean permanent) {}
 
+  /** Stores one request; true when it was created. */
+  public boolean enqueue(Request r) {
+    return enqueuer
+        .enqueue(
+            r.businessKey(),
+            r.type(),
+            TypeMix.params(r.type(), r.businessKey(), r.permanent()),
+            0,
+            null)
+        .created();
+  }
+
   /** Stores every request with a few threads; returns how many were created. */
   public int enqueueAll(List<Request> requests, int parallelism) {
     ExecutorService pool = Executors.newFixedThreadPool(parallelism);

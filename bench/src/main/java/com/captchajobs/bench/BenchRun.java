@@ -98,6 +98,7 @@ public final class BenchRun {
     boolean chaosMode = o.mode() == BenchOptions.Mode.CHAOS;
     List<AppNode.Request> requests = requests(o, label);
     long[] machineStart = ProcStats.machineTicks();
+    boolean statementsCounted = db.resetStatements();
     double pgCpuStart = ProcStats.treeCpuSeconds(db.pid());
     double benchCpuStart = benchCpuSeconds();
     try (Sampler sampler = new Sampler(db, Duration.ofMillis(250), () -> fleet)) {
@@ -124,6 +125,11 @@ public final class BenchRun {
       fleet.forEach(WorkerJvm::sample);
       long[] machineEnd = ProcStats.machineTicks();
       double pgCpu = ProcStats.treeCpuSeconds(db.pid()) - pgCpuStart;
+      long statements = statementsCounted ? db.statements() : -1;
+      if (statementsCounted) {
+        log("statements most often run:");
+        db.topStatements(25).forEach(line -> log("  " + line));
+      }
       double benchCpu = benchCpuSeconds() - benchCpuStart;
       SimulatorStats stats = sim.stats();
       List<SimulatorProbe.TaskView> tasks = SimulatorProbe.tasks(sim);
@@ -137,6 +143,7 @@ public final class BenchRun {
         List<Double> handoffs = Rows.handoffSeconds(c);
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
+        List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, c);
         fleet.forEach(WorkerJvm::close);
         List<RunData.Node> nodes =
             fleet.stream()
@@ -164,7 +171,9 @@ public final class BenchRun {
             solves,
             polls,
             handoffs,
+            enqueueToSubmit,
             jobs,
+            statements,
             permanent,
             sampler.samples(),
             nodes,
@@ -178,6 +187,37 @@ public final class BenchRun {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
     }
+  }
+
+  /** Probe solves, enqueued one at a time after the run while every slot is free. */
+  static final int PROBES = 20;
+
+  /**
+   * Enqueue → in.php with a free slot: the run itself enqueues everything at once, so its solves
+   * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued
+   * one at a time (the next 100 ms after the previous one was submitted) and their {@code
+   * created_at} → {@code submitted_at} is measured. They are not counted in any other figure (read
+   * after them).
+   */
+  private static List<Double> probeEnqueueToSubmit(
+      BenchOptions o, String label, AppNode app, Connection c) throws SQLException {
+    String prefix =
+        "probe-"
+            + label.replaceAll("[^a-zA-Z0-9-]", "-")
+            + "-"
+            + Long.toString(System.currentTimeMillis(), 36)
+            + "-";
+    CaptchaType type = o.mix().draw(1, o.seed()).get(0);
+    for (int i = 0; i < PROBES; i++) {
+      String key = prefix + i;
+      app.enqueue(new AppNode.Request(key, type, false));
+      long deadline = System.currentTimeMillis() + 5_000;
+      while (!Rows.submitted(c, key) && System.currentTimeMillis() < deadline) {
+        ProcStats.pause(Duration.ofMillis(10));
+      }
+      ProcStats.pause(Duration.ofMillis(100));
+    }
+    return Rows.enqueueToSubmitSeconds(c, prefix);
   }
 
   /** Waits until every solve ended (printing progress); false on timeout. */

@@ -55,7 +55,9 @@ public final class Database implements AutoCloseable {
         EmbeddedPostgres.builder()
             .setDataDirectory(dataDir)
             .setCleanDataDirectory(false)
-            .setServerConfig("max_connections", "300");
+            .setServerConfig("max_connections", "300")
+            // statements per solve (see the figures in bench/README.md)
+            .setServerConfig("shared_preload_libraries", "pg_stat_statements");
     if (wantedPort > 0) {
       builder.setPort(wantedPort);
     }
@@ -101,6 +103,65 @@ public final class Database implements AutoCloseable {
 
   public Connection connect() throws SQLException {
     return DriverManager.getConnection(jdbcUrl());
+  }
+
+  /** Marks the bench's own statements, which the statement count leaves out. */
+  static final String BENCH_TAG = "/* bench */ ";
+
+  /**
+   * Zeroes PostgreSQL's statement statistics ({@code pg_stat_statements}); false when the extension
+   * cannot be had (an external server without it in {@code shared_preload_libraries}).
+   */
+  public boolean resetStatements() {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute(BENCH_TAG + "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      s.execute(BENCH_TAG + "SELECT pg_stat_statements_reset()");
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Statements executed in the run's database since {@link #resetStatements()}, the bench's own
+   * left out; -1 when not measurable.
+   */
+  public long statements() {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        var rs =
+            s.executeQuery(
+                BENCH_TAG
+                    + "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
+                    + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                    + " AND query NOT LIKE '/* bench */%'")) {
+      return rs.next() ? rs.getLong(1) : -1;
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  /** The statements executed most often since the reset, for the run's log: calls, then text. */
+  public java.util.List<String> topStatements(int n) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        var rs =
+            s.executeQuery(
+                BENCH_TAG
+                    + "SELECT calls, round(total_exec_time::numeric, 0), left(regexp_replace(query, '\\s+', ' ', 'g'), 160)"
+                    + " FROM pg_stat_statements"
+                    + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                    + " AND query NOT LIKE '/* bench */%' ORDER BY calls DESC LIMIT "
+                    + n)) {
+      while (rs.next()) {
+        out.add(rs.getLong(1) + " calls, " + rs.getString(2) + " ms: " + rs.getString(3));
+      }
+    } catch (SQLException e) {
+      out.add("n/a: " + e.getMessage());
+    }
+    return out;
   }
 
   /** A setting such as fsync or synchronous_commit, for the report's caveats. */

@@ -34,12 +34,49 @@ final class Rows {
   /** A JobRunr job of a solve that failed permanently: how many FAILED states its history holds. */
   record JobHistory(String businessKey, String jobName, int failedStates) {}
 
+  /**
+   * Enqueue → in.php of the solves whose business key starts with {@code prefix} that found a slot
+   * free: submitted once, not handed a freed slot (a solve that waited for one has a hand-off row).
+   */
+  static List<Double> enqueueToSubmitSeconds(Connection c, String prefix) throws SQLException {
+    List<Double> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                Database.BENCH_TAG
+                    + "SELECT EXTRACT(EPOCH FROM (s.submitted_at - s.created_at))::float8"
+                    + " FROM captchajobs.solve s WHERE s.submits = 1"
+                    + " AND s.submitted_at IS NOT NULL AND s.business_key LIKE '"
+                    + prefix.replace("'", "")
+                    + "%' AND NOT EXISTS"
+                    + " (SELECT 1 FROM captchajobs.slot_handoff h WHERE h.solve_id = s.id)")) {
+      while (rs.next()) {
+        out.add(rs.getDouble(1));
+      }
+    }
+    return out;
+  }
+
+  /** Whether the solve of {@code businessKey} was submitted. */
+  static boolean submitted(Connection c, String businessKey) throws SQLException {
+    try (var st =
+        c.prepareStatement(
+            Database.BENCH_TAG
+                + "SELECT 1 FROM captchajobs.solve WHERE business_key = ? AND submitted_at IS NOT NULL")) {
+      st.setString(1, businessKey);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
   static List<Solve> solves(Connection c) throws SQLException {
     List<Solve> out = new ArrayList<>();
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
+                Database.BENCH_TAG
+                    + "SELECT id, business_key, type, status, task_id, created_at, submitted_at, solved_at, updated_at,"
                     + " error_code, error_class, submits, polls FROM captchajobs.solve")) {
       while (rs.next()) {
         out.add(
@@ -67,7 +104,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
+                Database.BENCH_TAG
+                    + "SELECT solve_id, submit_no, poll_no, intended_at, called_at, outcome FROM captchajobs.poll")) {
       while (rs.next()) {
         out.add(
             new Poll(
@@ -87,7 +125,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
+                Database.BENCH_TAG
+                    + "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
       while (rs.next()) {
         out.add(rs.getDouble(1));
       }
@@ -99,7 +138,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
+                Database.BENCH_TAG
+                    + "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -111,7 +151,8 @@ final class Rows {
     try (Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
+                Database.BENCH_TAG
+                    + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
                     + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
                     + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
       while (rs.next()) {

@@ -20,7 +20,8 @@ final class Sampler implements AutoCloseable {
   record Sample(long atMillis, int slotsHeld, int backlog, int solved, int failed) {}
 
   private static final String QUERY =
-      "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()),"
+      Database.BENCH_TAG
+          + "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()),"
           + " (SELECT count(*) FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'WAITING_FOR_THREAD')"
           + "   AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot g WHERE g.solve_id = s.id)),"
           + " (SELECT count(*) FROM captchajobs.solve WHERE status IN ('SOLVED', 'CLAIMED', 'EXPIRED')),"

@@ -18,6 +18,7 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
+import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookJob;
@@ -369,6 +370,9 @@ public final class CaptchaJobs implements AutoCloseable {
             SolveNotifications.forDataSource(dataSource, repository).start();
         parts.push(notifications);
         OperatorQueries operatorQueries = new OperatorQueries(dataSource, named);
+        Dispatcher dispatcher = new Dispatcher(dataSource, nodeName);
+        jobs.tellReady(dispatcher);
+        parts.push(dispatcher);
         Solves solves =
             new Solves(
                 new SolveEnqueuer(repository, jobs),
@@ -390,7 +394,16 @@ public final class CaptchaJobs implements AutoCloseable {
         Worker worker = null;
         if (client != null || apiKey != null) {
           worker =
-              startWorker(named, engine, jobRunr, repository, jobs, notifications, parts, inside);
+              startWorker(
+                  named,
+                  engine,
+                  jobRunr,
+                  repository,
+                  jobs,
+                  notifications,
+                  dispatcher,
+                  parts,
+                  inside);
         }
         if (dashboardPort != null) {
           jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
@@ -409,6 +422,7 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveRepository repository,
         SolveJobs jobs,
         SolveNotifications notifications,
+        Dispatcher dispatcher,
         Deque<AutoCloseable> parts,
         List<Object> inside) {
       CaptchaAiClient captchaAi =
@@ -425,6 +439,8 @@ public final class CaptchaJobs implements AutoCloseable {
       SlotHandoff handoff = new SlotHandoff(gate, jobs, repository);
       FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
       PlanCheck planCheck = new PlanCheck(captchaAi, breaker, clock, providerCheckInterval);
+      PollJob pollJob =
+          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       SubmitJob submitJob =
           new SubmitJob(
               repository,
@@ -433,13 +449,12 @@ public final class CaptchaJobs implements AutoCloseable {
               breaker,
               captchaAi,
               jobs,
+              pollJob,
               waits,
               planCheck,
               engine,
               events,
               clock);
-      PollJob pollJob =
-          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
       Reconciler reconciler =
           new Reconciler(repository, gate, handoff, jobs, engine.stuckAfter(), clock);
       WebhookJob webhookJob =
@@ -474,6 +489,7 @@ public final class CaptchaJobs implements AutoCloseable {
                   new PermanentErrorRetryFilter(
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
+      dispatcher.fetchInto(server, notifications);
       parts.push(
           notifications.addListener(
               new WebhookTrigger(repository, jobRunr.scheduler(), webhookRetries, clock)));

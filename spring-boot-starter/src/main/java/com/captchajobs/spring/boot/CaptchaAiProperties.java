@@ -58,11 +58,17 @@ public class CaptchaAiProperties {
    */
   private Duration pollLead = EngineSettings.DEFAULT_POLL_LEAD;
 
-  /** Wait before the first poll, per type, until enough solves were seen to learn it. */
+  /**
+   * Wait before the first poll, per type, before solves of it were seen (the prior); by default the
+   * 20th percentile of the type's documented solve-time range.
+   */
   private Map<CaptchaType, Duration> firstPollWait =
       new EnumMap<>(EngineSettings.defaultFirstPollWaits());
 
-  /** Solves of a type seen before its first-poll wait is learned from observed solve times. */
+  /**
+   * How many solves the prior of a type's first-poll wait counts as; every solve seen shrinks the
+   * prior's weight ({@code (k × prior + n × learned) / (k + n)}).
+   */
   private int learnAfterSolves = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
 
   /** Lower bound of a learned first-poll wait. */

@@ -32,7 +32,10 @@ public record EngineSettings(
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
-  public static final int DEFAULT_LEARN_AFTER_SOLVES = 10;
+
+  /** How many solves the documented prior of a type's first-poll wait counts as. */
+  public static final int DEFAULT_LEARN_AFTER_SOLVES = 5;
+
   public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
   public static final int DEFAULT_TRANSIENT_RETRIES = 4;
@@ -40,18 +43,46 @@ public record EngineSettings(
   public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(30);
   public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
 
-  /** CaptchaAI's documented first waits (see "Timings" in docs/captchaai-contract.md). */
+  /**
+   * The first-poll waits a type starts from before any solve of it was seen: the 20th percentile of
+   * its documented solve-time range ({@link #documentedSolveTimes()}), so that about one task in
+   * five is ready at its first poll from the start (Turnstile 3–9 s: 4.2 s). The minimum first-poll
+   * wait still applies.
+   */
   public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
     Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
-    m.put(CaptchaType.RECAPTCHA_V2, Duration.ofSeconds(15));
-    m.put(CaptchaType.RECAPTCHA_V3, Duration.ofSeconds(15));
-    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, Duration.ofSeconds(15));
-    m.put(CaptchaType.TURNSTILE, Duration.ofSeconds(10));
-    m.put(CaptchaType.IMAGE, Duration.ofSeconds(5));
-    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, Duration.ofSeconds(20));
-    m.put(CaptchaType.GEETEST, Duration.ofSeconds(15));
-    m.put(CaptchaType.GEETEST_V4, Duration.ofSeconds(15));
+    documentedSolveTimes()
+        .forEach(
+            (type, range) -> {
+              long min = range.min().toMillis();
+              long max = range.max().toMillis();
+              m.put(type, Duration.ofMillis(min + Math.round(0.2 * (max - min))));
+            });
     return m;
+  }
+
+  /** A documented range of solve times, the prior of a type's first-poll wait. */
+  public record SolveTimes(Duration min, Duration max) {}
+
+  /**
+   * The solve times CaptchaAI publishes per type (see "Timings" in docs/captchaai-contract.md);
+   * {@link FirstPollWaits} starts from them.
+   */
+  public static Map<CaptchaType, SolveTimes> documentedSolveTimes() {
+    Map<CaptchaType, SolveTimes> m = new EnumMap<>(CaptchaType.class);
+    m.put(CaptchaType.RECAPTCHA_V2, times(12, 40));
+    m.put(CaptchaType.RECAPTCHA_V3, times(3, 8));
+    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, times(15, 45));
+    m.put(CaptchaType.TURNSTILE, times(3, 9));
+    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, times(10, 25));
+    m.put(CaptchaType.IMAGE, times(1, 4));
+    m.put(CaptchaType.GEETEST, times(5, 15));
+    m.put(CaptchaType.GEETEST_V4, times(5, 15));
+    return m;
+  }
+
+  private static SolveTimes times(long minSeconds, long maxSeconds) {
+    return new SolveTimes(Duration.ofSeconds(minSeconds), Duration.ofSeconds(maxSeconds));
   }
 
   /** How long a stored token may be handed out: shorter than the provider's validity window. */

@@ -12,21 +12,25 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * When to poll a task first (see "First poll" in docs/architecture.md). Until enough solves of a
- * type were seen, the documented wait; then a wait learned from what the polls observed, aiming at
- * about one task in five being ready at its first poll: few tasks then wait long for their first
- * poll and few first polls are wasted. Never below the minimum wait; later polls keep their 5 s
- * rhythm.
+ * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior,
+ * its configured first-poll wait, by default drawn from its documented solve-time range ({@link
+ * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves take
+ * over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
+ * prior, which counts as {@code k = captchaai.learn-after-solves} solves, and the wait learned from
+ * the {@code n} solves seen (at most the last 50), so the prior's weight shrinks with every solve
+ * instead of holding for a fixed count. The learned wait aims at about one task in five being ready
+ * at its first poll: few tasks then wait long for their first poll and few first polls are wasted.
+ * Never below the minimum wait; later polls keep their 5 s rhythm.
  *
  * <p>The observations are the fleet's, read from the solve table (at most every {@link #REFRESH}),
- * so that a new node starts from what the others learned instead of the documented waits.
+ * so that a new node starts from what the others learned instead of the prior.
  *
  * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
  * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
- * the wait is the 20th percentile of those estimates. The estimate depends only on the observed
- * window, not on the current wait, so nodes that refresh often cannot run away together: when more
- * than one task in five is found at its first poll the percentile falls below the current wait,
- * when fewer it rises above it, and the wait settles where about one in five is.
+ * the learned wait is the 20th percentile of those estimates. The estimate depends only on the
+ * observed window, not on the current wait, so nodes that refresh often cannot run away together:
+ * when more than one task in five is found at its first poll the percentile falls below the current
+ * wait, when fewer it rises above it, and the wait settles where about one in five is.
  */
 public final class FirstPollWaits {
 
@@ -61,12 +65,25 @@ public final class FirstPollWaits {
     if (last == null || !now.isBefore(last.plus(REFRESH))) {
       refreshed.put(type, now);
       List<SolveRepository.SolvedSample> window = recent.apply(type, WINDOW);
-      if (window.size() >= settings.learnAfterSolves()) {
-        learned.put(type, learn(window));
-      }
+      learned.put(type, blend(type, window));
     }
-    Long millis = learned.get(type);
-    return millis == null ? settings.firstPollWait(type) : Duration.ofMillis(millis);
+    return Duration.ofMillis(learned.get(type));
+  }
+
+  /** The wait before anything was seen: the configured first-poll wait of the type. */
+  long prior(CaptchaType type) {
+    return settings.firstPollWait(type).toMillis();
+  }
+
+  long blend(CaptchaType type, List<SolveRepository.SolvedSample> window) {
+    long prior = prior(type);
+    long blended = prior;
+    if (!window.isEmpty()) {
+      double k = settings.learnAfterSolves();
+      double n = window.size();
+      blended = Math.round((k * prior + n * learn(window)) / (k + n));
+    }
+    return Math.max(settings.minFirstPollWait().toMillis(), blended);
   }
 
   long learn(List<SolveRepository.SolvedSample> window) {
@@ -78,6 +95,6 @@ public final class FirstPollWaits {
         estimates.get((int) Math.floor(TARGET_READY_AT_FIRST_POLL * (estimates.size() - 1)));
     long floor = settings.minFirstPollWait().toMillis();
     long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);
-    return Math.max(floor, Math.min(ceiling, next));
+    return Math.max(0, Math.min(ceiling, next));
   }
 }

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -64,25 +65,32 @@ public final class SolveEnqueuer {
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
-    if (repository.insertIfAbsent(
-        new SolveRepository.NewSolve(
-            id,
-            businessKey,
-            type,
-            task.params(),
-            hash,
-            priority,
-            callbackUrl,
-            SolveJobs.enqueueJobId(id)))) {
-      jobs.submit(id, type, businessKey);
+    Optional<SolveState> stored =
+        repository.insertQueuedOrWaiting(
+            new SolveRepository.NewSolve(
+                id,
+                businessKey,
+                type,
+                task.params(),
+                hash,
+                priority,
+                callbackUrl,
+                SolveJobs.enqueueJobId(id)));
+    if (stored.isPresent()) {
+      if (stored.get() == SolveState.QUEUED) {
+        jobs.submit(id, type, businessKey);
+      } // else parked at once: a freed slot is handed to it, no job needed until then
       return new Enqueued(id, true);
     }
     Solve existing = repository.findByBusinessKey(businessKey).orElseThrow();
     if (!hash.equals(repository.payloadHash(businessKey).orElse(""))) {
       throw new ConflictException(businessKey, existing.id());
     }
-    // Same request again: make sure its first job exists (a no-op when it does).
-    jobs.submit(existing.id(), existing.type(), existing.businessKey());
+    // Same request again: make sure its first job exists (a no-op when it does); a solve parked
+    // for a slot has none and needs none.
+    if (existing.status() == SolveState.QUEUED) {
+      jobs.submit(existing.id(), existing.type(), existing.businessKey());
+    }
     return new Enqueued(existing.id(), false);
   }
 

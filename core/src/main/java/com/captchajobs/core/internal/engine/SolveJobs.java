@@ -26,6 +26,7 @@ public final class SolveJobs {
   private final Clock clock;
   private final Duration pollLead;
   private final int transientRetries;
+  private volatile JobsReady ready = JobsReady.NONE;
 
   public SolveJobs(
       JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
@@ -33,6 +34,11 @@ public final class SolveJobs {
     this.clock = clock;
     this.pollLead = pollLead;
     this.transientRetries = transientRetries;
+  }
+
+  /** Whom to tell when a job is ready to run now; set once the node knows how to dispatch. */
+  public void tellReady(JobsReady ready) {
+    this.ready = ready;
   }
 
   public static UUID jobId(UUID solveId, String step) {
@@ -61,6 +67,7 @@ public final class SolveJobs {
         businessKey,
         new SubmitJobRequest(solveId, slotFreedAt),
         null);
+    ready.submitReady();
     return jobId;
   }
 
@@ -69,9 +76,19 @@ public final class SolveJobs {
    * interval early or late, so the job is scheduled {@code pollLead} earlier and waits for the
    * intended instant itself; when that is closer than the lead it is enqueued at once.
    */
+  /** The poll job of {@code request}, see {@link #poll(Solve, int, int, Instant)}. */
+  public UUID poll(Solve solve, PollJobRequest request) {
+    return poll(
+        solve,
+        request.submitNo(),
+        request.pollNo(),
+        Instant.ofEpochMilli(request.intendedAtEpochMilli()));
+  }
+
   public UUID poll(Solve solve, int submitNo, int pollNo, Instant intendedAt) {
     UUID id = pollJobId(solve.id(), submitNo, pollNo);
     Instant scheduleAt = intendedAt.minus(pollLead);
+    boolean now = !scheduleAt.isAfter(clock.instant());
     create(
         aJob()
             .withId(id)
@@ -79,7 +96,10 @@ public final class SolveJobs {
         solve.type(),
         solve.businessKey(),
         new PollJobRequest(solve.id(), submitNo, pollNo, intendedAt.toEpochMilli()),
-        scheduleAt.isAfter(clock.instant()) ? scheduleAt : null);
+        now ? null : scheduleAt);
+    if (now) {
+      ready.pollReady();
+    }
     return id;
   }
 

@@ -76,6 +76,40 @@ public final class SolveRepository {
         == 1;
   }
 
+  /**
+   * Inserts the solve unless its business key exists, in one statement: QUEUED when a slot of the
+   * gate is free for it, otherwise already WAITING_FOR_THREAD (a slot is free for it when the free
+   * slots outnumber the queued solves without one and no solve waits for a slot). A waiting solve
+   * needs no job: a freed slot is handed to it. Empty when the business key exists.
+   */
+  public Optional<SolveState> insertQueuedOrWaiting(NewSolve s) {
+    return db.queryOne(
+        "WITH w AS (SELECT ("
+            + "   EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
+            + "     AND (not_before IS NULL OR not_before <= now()))"
+            + "   OR (SELECT count(*) FROM captchajobs.gate_slot WHERE (solve_id IS NULL OR lease_until < now())"
+            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1))"
+            + "    <= (SELECT count(*) FROM captchajobs.solve q WHERE q.status = 'QUEUED'"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = q.id))"
+            + " ) AS parks)"
+            + " INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
+            + " callback_url, status, job_id, waiting_since, thread_waits)"
+            + " SELECT ?, ?, ?, ?::jsonb, ?, ?, ?,"
+            + " CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
+            + " CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
+            + " CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
+            + " ON CONFLICT (business_key) DO NOTHING RETURNING status",
+        rs -> SolveState.valueOf(rs.getString(1)),
+        s.id(),
+        s.businessKey(),
+        s.type(),
+        json.writeValueAsString(new TreeMap<>(s.params())),
+        s.payloadHash(),
+        s.priority(),
+        s.callbackUrl(),
+        s.jobId());
+  }
+
   public Optional<Solve> find(UUID id) {
     return db.queryOne("SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ?", this::map, id);
   }

@@ -10,7 +10,9 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.jobrunr.server.runner.ThreadLocalJobContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +21,12 @@ import org.slf4j.LoggerFactory;
  * takes a slot of the fleet gate and calls in.php, committing the task id before anything else,
  * then schedules the first poll. Safe to run any number of times for one solve: a rerun never
  * submits a task twice.
+ *
+ * <p>When the first poll is due within the poll lead (a poll job would be enqueued at once and wait
+ * in its thread anyway), this job makes that first poll itself, after the task id was committed,
+ * instead of creating a separate job: one JobRunr job less per solve. The solve's recorded job is
+ * then this one, so a crash meanwhile makes JobRunr rerun it, and the rerun resumes the stored
+ * task.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
@@ -33,6 +41,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final Breaker breaker;
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
+  private final PollJob pollJob;
   private final FirstPollWaits firstPollWaits;
   private final PlanCheck planCheck;
   private final EngineSettings settings;
@@ -46,6 +55,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       Breaker breaker,
       CaptchaAiClient client,
       SolveJobs jobs,
+      PollJob pollJob,
       FirstPollWaits firstPollWaits,
       PlanCheck planCheck,
       EngineSettings settings,
@@ -57,6 +67,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     this.breaker = breaker;
     this.client = client;
     this.jobs = jobs;
+    this.pollJob = pollJob;
     this.firstPollWaits = firstPollWaits;
     this.planCheck = planCheck;
     this.settings = settings;
@@ -65,21 +76,38 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   }
 
   @Override
-  public void run(SubmitJobRequest request) {
-    submit(request.solveId(), request.slotFreedAtEpochMilli());
+  public void run(SubmitJobRequest request) throws InterruptedException {
+    JobContext context = ThreadLocalJobContext.getJobContext();
+    Optional<PollJobRequest> firstPoll =
+        submit(
+            request.solveId(),
+            request.slotFreedAtEpochMilli(),
+            context == null ? null : context.getJobId());
+    if (firstPoll.isPresent()) {
+      pollJob.run(firstPoll.get());
+    }
   }
 
   /** Moves the solve one step towards a submitted task; see the class comment. */
   public void submit(UUID solveId, long slotFreedAtEpochMilli) {
+    submit(solveId, slotFreedAtEpochMilli, null); // no running job: the first poll is a job
+  }
+
+  /**
+   * Moves the solve one step; returns the first poll when the caller, the running job {@code
+   * runningJob}, is to make it itself.
+   */
+  private Optional<PollJobRequest> submit(
+      UUID solveId, long slotFreedAtEpochMilli, UUID runningJob) {
     Solve solve = repository.find(solveId).orElse(null);
     if (solve == null || solve.status().isFinal()) {
-      return;
+      return Optional.empty();
     }
     Instant now = clock.instant();
     if (solve.taskId() != null) {
       if (solve.submittedAt().plus(settings.resumeWindow()).isAfter(now)) {
         resume(solve, now);
-        return;
+        return Optional.empty();
       }
       // Too old to resume: the provider's answer, if any, is past its use.
       repository.forgetTask(solveId, false, "RESUME_WINDOW_PASSED", now, null);
@@ -96,20 +124,25 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       if (gate.holds(solveId)) {
         throw new SubmitBusyException(solveId);
       }
-      return;
+      return Optional.empty();
     }
+    boolean unlocked = false;
     try {
       if (!gate.confirm(solveId)) {
         repository.markWaiting(solveId, now);
         if (!handoff.handOffExcept(solveId) || !gate.confirm(solveId)) {
           log.info("Solve {} ({}) WAITING_FOR_THREAD", solve.businessKey(), solveId);
-          return; // parked: a freed slot will be handed to it
+          return Optional.empty(); // parked: a freed slot will be handed to it
         }
         slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
       }
-      callInPhp(solve, slotFreedAtEpochMilli);
+      Optional<PollJobRequest> firstPoll = callInPhp(solve, slotFreedAtEpochMilli, runningJob);
+      unlocked = true; // storing the task id released the lock
+      return firstPoll;
     } finally {
-      repository.unlockSubmit(solveId);
+      if (!unlocked) {
+        repository.unlockSubmit(solveId);
+      }
     }
   }
 
@@ -137,18 +170,26 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
   }
 
-  private void callInPhp(Solve solve, long slotFreedAtEpochMilli) {
+  /**
+   * Calls in.php and commits the task id; then either schedules the first poll job or, when the
+   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for
+   * the running job to make itself.
+   */
+  private Optional<PollJobRequest> callInPhp(
+      Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
     String taskId;
     try {
       taskId = client.submit(solve.task());
     } catch (CaptchaAiException e) {
       onSubmitError(solve, e);
-      return;
+      return Optional.empty();
     }
     Instant at = clock.instant();
     int submitNo = solve.submits() + 1;
     Instant firstPoll = at.plus(firstPollWaits.waitFor(solve.type()));
-    repository.markSubmitted(solve.id(), taskId, at, SolveJobs.pollJobId(solve.id(), submitNo, 1));
+    boolean pollHere = runningJob != null && !firstPoll.minus(settings.pollLead()).isAfter(at);
+    UUID nextJob = pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1);
+    repository.markSubmitted(solve.id(), taskId, at, nextJob);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
     events.submitted(solve.type(), false);
     if (slotFreedAtEpochMilli > 0) {
@@ -156,7 +197,12 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       repository.recordHandoff(solve.id(), freedAt, at);
       events.handedOff(Duration.between(freedAt, at));
     }
-    jobs.poll(solve, submitNo, 1, firstPoll);
+    PollJobRequest first = new PollJobRequest(solve.id(), submitNo, 1, firstPoll.toEpochMilli());
+    if (pollHere) {
+      return Optional.of(first);
+    }
+    jobs.poll(solve, first);
+    return Optional.empty();
   }
 
   private void onSubmitError(Solve solve, CaptchaAiException e) {

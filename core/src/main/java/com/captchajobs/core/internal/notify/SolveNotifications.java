@@ -46,6 +46,13 @@ public final class SolveNotifications implements AutoCloseable {
   /** The channel the schema's trigger notifies. */
   public static final String CHANNEL = "captchajobs_solve";
 
+  /**
+   * The channel of dispatch wake-ups: sent after a submit job was created, so that a worker node
+   * with idle threads fetches it at once instead of at its next JobRunr poll. The payload names the
+   * sending node.
+   */
+  public static final String DISPATCH_CHANNEL = "captchajobs_dispatch";
+
   /** How long one blocking read waits; bounds how fast {@link #close()} is noticed. */
   static final int READ_TIMEOUT_MILLIS = 500;
 
@@ -70,6 +77,7 @@ public final class SolveNotifications implements AutoCloseable {
   private final Duration maxBackoff;
   private final Map<UUID, Set<Consumer<SolveState>>> subscribers = new ConcurrentHashMap<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<String>> dispatchListeners = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch listening = new CountDownLatch(1);
   private volatile boolean closed;
   private volatile Connection connection;
@@ -140,6 +148,16 @@ public final class SolveNotifications implements AutoCloseable {
     return () -> listeners.remove(listener);
   }
 
+  /**
+   * Adds a listener of dispatch wake-ups ({@link #DISPATCH_CHANNEL}), called with the sender's
+   * payload, and with {@code null} after every (re)connect (wake-ups may have been missed); returns
+   * a handle that removes it.
+   */
+  public AutoCloseable addDispatchListener(Consumer<String> onWakeUp) {
+    dispatchListeners.add(onWakeUp);
+    return () -> dispatchListeners.remove(onWakeUp);
+  }
+
   /** Solves with at least one subscriber (for tests and metrics). */
   public int subscribedSolves() {
     return subscribers.size();
@@ -160,6 +178,7 @@ public final class SolveNotifications implements AutoCloseable {
         connection = c;
         try (Statement s = c.createStatement()) {
           s.execute("LISTEN " + CHANNEL);
+          s.execute("LISTEN " + DISPATCH_CHANNEL);
         }
         PGConnection pg = c.unwrap(PGConnection.class);
         listening.countDown();
@@ -170,7 +189,11 @@ public final class SolveNotifications implements AutoCloseable {
           PGNotification[] batch = pg.getNotifications(READ_TIMEOUT_MILLIS);
           if (batch != null) {
             for (PGNotification n : batch) {
-              dispatch(n.getParameter());
+              if (DISPATCH_CHANNEL.equals(n.getName())) {
+                wakeUp(n.getParameter());
+              } else {
+                dispatch(n.getParameter());
+              }
             }
           }
         }
@@ -201,6 +224,7 @@ public final class SolveNotifications implements AutoCloseable {
         log.warn("Could not re-check solve {} after reconnect: {}", id, e.getMessage());
       }
     }
+    wakeUp(null);
     for (Listener l : listeners) {
       try {
         l.onReconnect();
@@ -227,6 +251,16 @@ public final class SolveNotifications implements AutoCloseable {
         l.onStatus(id, status);
       } catch (RuntimeException e) {
         log.warn("Notification listener failed for solve {}", id, e);
+      }
+    }
+  }
+
+  private void wakeUp(String sender) {
+    for (Consumer<String> l : dispatchListeners) {
+      try {
+        l.accept(sender);
+      } catch (RuntimeException e) {
+        log.warn("Dispatch listener failed", e);
       }
     }
   }

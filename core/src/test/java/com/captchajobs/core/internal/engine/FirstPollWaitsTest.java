@@ -42,11 +42,47 @@ class FirstPollWaitsTest {
   }
 
   @Test
-  void theDocumentedWaitHoldsUntilEnoughSolvesWereSeen() {
-    for (int i = 0; i < EngineSettings.DEFAULT_LEARN_AFTER_SOLVES - 1; i++) {
-      fleet.add(new SolveRepository.SolvedSample(10_000));
+  void aTypeNeverSeenStartsFromThe20thPercentileOfItsDocumentedRange() {
+    FirstPollWaits waits = waits();
+    // Turnstile 3-9 s: 4.2 s, below the 5 s floor (it was a flat 10 s before)
+    assertThat(waits.waitFor(CaptchaType.TURNSTILE)).isEqualTo(Duration.ofSeconds(5));
+    // Cloudflare 10-25 s: 13 s
+    assertThat(waits.waitFor(CaptchaType.CLOUDFLARE_CHALLENGE)).isEqualTo(Duration.ofSeconds(13));
+    // reCAPTCHA v2 12-40 s: 17.6 s
+    assertThat(waits.waitFor(CaptchaType.RECAPTCHA_V2)).isEqualTo(Duration.ofMillis(17_600));
+  }
+
+  @Test
+  void aConfiguredFirstPollWaitIsThePriorOfItsType() {
+    FirstPollWaits waits =
+        new FirstPollWaits(
+            EngineSettings.defaults().withFirstPollWait(CaptchaType.IMAGE, Duration.ofSeconds(9)),
+            (type, n) -> List.of(),
+            Clock.fixed(now, ZoneOffset.UTC));
+    assertThat(waits.waitFor(CaptchaType.IMAGE)).isEqualTo(Duration.ofSeconds(9));
+  }
+
+  @Test
+  void eachSolveSeenShrinksTheWeightOfThePriorInsteadOfAFixedCountSwitchingAtOnce() {
+    FirstPollWaits waits = waits();
+    List<Duration> seen = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      // found at 30 s: ready about 27.5 s after submission, far above the 13 s prior
+      fleet.add(new SolveRepository.SolvedSample(30_000));
+      later();
+      seen.add(waits.waitFor(CaptchaType.CLOUDFLARE_CHALLENGE));
     }
-    assertThat(waits().waitFor(CaptchaType.TURNSTILE)).isEqualTo(Duration.ofSeconds(10));
+    int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
+    // one solve: the prior still weighs k times as much as it
+    assertThat(seen.get(0))
+        .isEqualTo(Duration.ofMillis(Math.round((k * 13_000.0 + 27_500) / (k + 1))));
+    // k solves: half way
+    assertThat(seen.get(k - 1)).isEqualTo(Duration.ofMillis((13_000L + 27_500L) / 2));
+    // every solve moves it further, never past what the solves show
+    for (int i = 1; i < seen.size(); i++) {
+      assertThat(seen.get(i)).isGreaterThan(seen.get(i - 1));
+    }
+    assertThat(seen.get(49)).isBetween(Duration.ofMillis(26_000), Duration.ofMillis(27_500));
   }
 
   @Test
@@ -56,7 +92,10 @@ class FirstPollWaitsTest {
     }
     FirstPollWaits waits = waits();
     Duration first = waits.waitFor(CaptchaType.TURNSTILE);
-    assertThat(first).isEqualTo(Duration.ofMillis(7_500));
+    // learned 7.5 s, blended with the 4.2 s prior that counts as k solves
+    int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
+    assertThat(first)
+        .isEqualTo(Duration.ofMillis(Math.round((k * 4_200.0 + 50 * 7_500) / (k + 50))));
 
     fleet.clear();
     for (int i = 0; i < 50; i++) {

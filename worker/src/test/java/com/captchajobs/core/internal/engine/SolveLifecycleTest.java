@@ -48,6 +48,8 @@ class SolveLifecycleTest {
             Map.of(
                 "captchaai.first-poll-wait.TURNSTILE", "1s",
                 "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                // long, so that the first poll is a job of its own the crash tests can remove
+                "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
                 "captchaai.stuck-after", "3s",
                 "logging.level.com.captchajobs", "DEBUG"));
     solves = new Solves(node);

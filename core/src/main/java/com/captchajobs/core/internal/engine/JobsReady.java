@@ -1,0 +1,25 @@
+package com.captchajobs.core.internal.engine;
+
+/**
+ * Told when {@link SolveJobs} created a job that is ready to run now, so that a worker with idle
+ * threads fetches it at once rather than at JobRunr's next poll (see "Dispatch" in
+ * docs/architecture.md). A hint only: JobRunr's own poll stays the durable path.
+ */
+public interface JobsReady {
+
+  /** Does nothing: every job waits for JobRunr's poll or an idle worker thread. */
+  JobsReady NONE =
+      new JobsReady() {
+        @Override
+        public void submitReady() {}
+
+        @Override
+        public void pollReady() {}
+      };
+
+  /** A submit job was enqueued: any node of the fleet may take it. */
+  void submitReady();
+
+  /** A poll job was enqueued by a job of this node: this node takes it when a thread frees up. */
+  void pollReady();
+}

@@ -1,0 +1,193 @@
+package com.captchajobs.core.internal.jobrunr;
+
+import com.captchajobs.core.internal.engine.JobsReady;
+import com.captchajobs.core.internal.notify.SolveNotifications;
+import java.lang.reflect.Field;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.concurrent.locks.Lock;
+import javax.sql.DataSource;
+import org.jobrunr.server.BackgroundJobServer;
+import org.jobrunr.server.JobSteward;
+import org.jobrunr.server.tasks.steward.OnboardNewWorkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dispatch at the speed of the database (see "Dispatch" in docs/architecture.md). JobRunr fetches
+ * enqueued jobs every poll interval (5 s at least on SQL) and when one of its worker threads frees
+ * up, and it drops that second trigger while another fetch runs. Here, once a submit job is
+ * created, {@code pg_notify('captchajobs_dispatch', <node>)} wakes every worker node; each one with
+ * idle threads fetches at once. A wake-up is never dropped: it waits for a fetch under way to end
+ * (that fetch may have read before the job was committed) and then fetches again, and wake-ups that
+ * arrive meanwhile are folded into one fetch.
+ *
+ * <p>The job is still taken through JobRunr's own fetch (its row moves to PROCESSING under
+ * JobRunr's lock), so no job runs twice and JobRunr's poll stays the fallback when a wake-up is
+ * lost.
+ *
+ * <p>On a node without a worker only the notification is sent.
+ */
+public final class Dispatcher implements JobsReady, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+  private final DataSource dataSource;
+  private final String node;
+  private final Object signal = new Object();
+  private BackgroundJobServer server;
+  private Fetch fetch;
+  private AutoCloseable listening;
+  private Thread thread;
+  private boolean pending;
+  private boolean closed;
+
+  public Dispatcher(DataSource dataSource, String node) {
+    this.dataSource = dataSource;
+    this.node = Objects.requireNonNull(node, "node");
+  }
+
+  /**
+   * Makes this node fetch on wake-ups: its own, and those other nodes send through {@code
+   * notifications}.
+   */
+  public synchronized Dispatcher fetchInto(
+      BackgroundJobServer server, SolveNotifications notifications) {
+    if (thread != null) {
+      return this;
+    }
+    this.server = server;
+    this.fetch = Fetch.of(server.getJobSteward());
+    this.listening =
+        notifications.addDispatchListener(
+            sender -> {
+              if (!node.equals(sender)) {
+                wakeUp();
+              }
+            });
+    thread = new Thread(this::run, "captchajobs-dispatcher");
+    thread.setDaemon(true);
+    thread.start();
+    return this;
+  }
+
+  @Override
+  public void submitReady() {
+    wakeUp();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+      s.setString(1, SolveNotifications.DISPATCH_CHANNEL);
+      s.setString(2, node);
+      s.execute();
+    } catch (SQLException | RuntimeException e) {
+      // A hint only: JobRunr's poll fetches the job anyway.
+      log.debug("Could not send a dispatch wake-up: {}", e.toString());
+    }
+  }
+
+  @Override
+  public void pollReady() {
+    wakeUp();
+  }
+
+  /** Asks this node's dispatcher thread to fetch once more; returns at once. */
+  void wakeUp() {
+    synchronized (signal) {
+      pending = true;
+      signal.notifyAll();
+    }
+  }
+
+  private void run() {
+    while (true) {
+      synchronized (signal) {
+        while (!pending && !closed) {
+          try {
+            signal.wait();
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        if (closed) {
+          return;
+        }
+        pending = false;
+      }
+      try {
+        if (server.isRunning()
+            && server.getJobSteward().getOccupiedWorkerCount()
+                < server.getWorkDistributionStrategy().getWorkerCount()) {
+          fetch.now();
+        }
+      } catch (RuntimeException e) {
+        log.warn("Dispatch fetch failed: {}", e.toString());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (this) {
+      t = thread;
+      if (listening != null) {
+        try {
+          listening.close();
+        } catch (Exception ignored) {
+          // removing a listener does not fail
+        }
+      }
+    }
+    synchronized (signal) {
+      closed = true;
+      signal.notifyAll();
+    }
+    if (t != null) {
+      try {
+        t.join(2000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** JobRunr's fetch of enqueued jobs, run now. */
+  private interface Fetch {
+    void now();
+
+    /**
+     * JobRunr's own onboarding task under its own lock: waiting on the lock lets a fetch under way
+     * end first, so that this one starts after the job was committed. JobRunr does not expose the
+     * task, so it is read by reflection; without it the idle-thread trigger is pulled instead
+     * (which JobRunr drops while a fetch runs: the poll then catches up).
+     */
+    static Fetch of(JobSteward steward) {
+      try {
+        Field taskField = JobSteward.class.getDeclaredField("onboardNewWorkTask");
+        taskField.setAccessible(true);
+        OnboardNewWorkTask task = (OnboardNewWorkTask) taskField.get(steward);
+        Field lockField = OnboardNewWorkTask.class.getDeclaredField("reentrantLock");
+        lockField.setAccessible(true);
+        Lock lock = (Lock) lockField.get(task);
+        return () -> {
+          lock.lock();
+          try {
+            task.runTaskThreadSafe();
+          } finally {
+            lock.unlock();
+          }
+        };
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        log.warn(
+            "JobRunr's fetch task is not reachable ({}): dispatch wake-ups may wait for a poll",
+            e.toString());
+        return () -> {
+          steward.notifyThreadOccupied();
+          steward.notifyThreadIdle();
+        };
+      }
+    }
+  }
+}

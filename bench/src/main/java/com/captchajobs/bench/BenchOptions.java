@@ -27,6 +27,8 @@ public record BenchOptions(
     Duration killEvery,
     double faultRate,
     int permanentSolves,
+    Duration providerOutage,
+    Duration dbOutage,
     Duration timeout,
     int workerCount,
     int poolSize,
@@ -44,7 +46,7 @@ public record BenchOptions(
       """
       Usage: java -jar bench/target/captchajobs-bench.jar [options]
         --mode default|scale|chaos     what to run (default: default)
-        --solves N                     solves to drive (default 300; scale 2000; chaos 200)
+        --solves N                     solves to drive (default 300; scale 2000; chaos 500)
         --workers K                    worker JVMs (default 3)
         --threads C                    fleet cap, captchaai.threads (default 10; scale 200)
         --reserve R                    extra plan threads on the simulator so overshoot is visible (default max(2, C/5))
@@ -58,7 +60,9 @@ public record BenchOptions(
         --kill-every 20s               chaos mode: kill -9 a random worker this often (default 20s)
         --fault-rate 0.10              chaos mode: share of provider calls that fault (default 0.10)
         --permanent N                  chaos mode: solves whose request the provider rejects permanently (default 5)
-        --timeout 15m                  give up waiting for the solves after this (default 15m)
+        --provider-outage 4m           chaos mode: every provider call answers an HTML 502 this long, once (default 4m; 0 = none)
+        --db-outage 60s                chaos mode: the nodes' database connections are reset and refused this long, once (default 60s; 0 = none)
+        --timeout 15m                  give up waiting for the solves after this (default 15m; chaos 40m)
         --worker-count N               captchajobs.worker.worker-count (default 64; scale 300)
         --pool-size N                  spring.datasource.hikari.maximum-pool-size on workers (default 10; scale 30)
         --worker-heap 512m             -Xmx of worker JVMs (default 512m)
@@ -82,6 +86,8 @@ public record BenchOptions(
           "kill-every",
           "fault-rate",
           "permanent",
+          "provider-outage",
+          "db-outage",
           "timeout",
           "worker-count",
           "pool-size",
@@ -109,7 +115,7 @@ public record BenchOptions(
         mode,
         switch (mode) {
           case SCALE -> 2000;
-          case CHAOS -> 200;
+          case CHAOS -> 500;
           default -> 300;
         },
         3,
@@ -125,7 +131,9 @@ public record BenchOptions(
         Duration.ofSeconds(20),
         0.10,
         5,
-        Duration.ofMinutes(15),
+        Duration.ofMinutes(4),
+        Duration.ofSeconds(60),
+        Duration.ofMinutes(mode == Mode.CHAOS ? 40 : 15),
         scale ? 300 : 64,
         scale ? 30 : 10,
         "512m",
@@ -195,7 +203,11 @@ public record BenchOptions(
             Durations.parse(last(flags, "kill-every", "20s")),
             Double.parseDouble(last(flags, "fault-rate", String.valueOf(d.faultRate()))),
             Integer.parseInt(last(flags, "permanent", String.valueOf(d.permanentSolves()))),
-            Durations.parse(last(flags, "timeout", "15m")),
+            Durations.parse(last(flags, "provider-outage", "4m")),
+            Durations.parse(last(flags, "db-outage", "60s")),
+            flags.containsKey("timeout")
+                ? Durations.parse(last(flags, "timeout", null))
+                : d.timeout(),
             positive(
                 "worker-count",
                 Integer.parseInt(last(flags, "worker-count", String.valueOf(d.workerCount())))),
@@ -236,6 +248,8 @@ public record BenchOptions(
         killEvery,
         faultRate,
         permanentSolves,
+        providerOutage,
+        dbOutage,
         timeout,
         workerCount,
         poolSize,
@@ -267,6 +281,8 @@ public record BenchOptions(
         killEvery,
         faultRate,
         permanentSolves,
+        providerOutage,
+        dbOutage,
         timeout,
         workerCount,
         poolSize,
@@ -299,7 +315,11 @@ public record BenchOptions(
           .append(" --fault-rate ")
           .append(faultRate)
           .append(" --permanent ")
-          .append(permanentSolves);
+          .append(permanentSolves)
+          .append(" --provider-outage ")
+          .append(Durations.format(providerOutage))
+          .append(" --db-outage ")
+          .append(Durations.format(dbOutage));
     }
     sb.append(" --out ").append(out);
     return sb.toString();

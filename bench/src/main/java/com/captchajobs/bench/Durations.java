@@ -2,13 +2,16 @@ package com.captchajobs.bench;
 
 import java.time.Duration;
 
-/** {@code 500ms}, {@code 20s}, {@code 15m}, {@code 1h}, or an ISO-8601 duration. */
+/** {@code 0}, {@code 500ms}, {@code 20s}, {@code 15m}, {@code 1h}, or an ISO-8601 duration. */
 final class Durations {
 
   private Durations() {}
 
   static Duration parse(String text) {
     String s = text.trim().toLowerCase();
+    if (s.equals("0")) {
+      return Duration.ZERO;
+    }
     if (s.startsWith("p")) {
       return Duration.parse(text.trim());
     }

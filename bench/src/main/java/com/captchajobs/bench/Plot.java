@@ -120,6 +120,21 @@ final class Plot {
     for (Chaos.Kill k : run.chaos().kills()) {
       vline(s, x(k.atMillis(), t0, span), "#000", "kill -9 " + k.worker());
     }
+    for (Chaos.Outage o : run.chaos().outages()) {
+      double x0 = x(o.fromMillis(), t0, span);
+      double x1 = x(o.toMillis(), t0, span);
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" fill-opacity=\"0.12\"><title>%s outage</title></rect>%n",
+              x0,
+              T,
+              Math.max(1, x1 - x0),
+              H - T - B,
+              o.kind().equals(Chaos.Outage.DATABASE) ? "#1f77b4" : "#d62728",
+              o.kind()));
+      s.append(text(x0 + 3, T + 12, o.kind() + " outage", "start", 10));
+    }
     for (long[] r : run.chaos().postgresRestarts()) {
       vline(s, x(r[0], t0, span), "#1f77b4", "PostgreSQL restart");
     }

@@ -31,6 +31,8 @@ public record BenchOptions(
     Duration killEvery,
     double faultRate,
     int permanentSolves,
+    Duration providerOutage,
+    Duration dbOutage,
     Duration timeout,
     int workerCount,
     int poolSize,
@@ -69,7 +71,7 @@ public record BenchOptions(
         mode,
         switch (mode) {
           case SCALE -> 2000;
-          case CHAOS -> 200;
+          case CHAOS -> 500;
           default -> 300;
         },
         3,
@@ -85,7 +87,9 @@ public record BenchOptions(
         Duration.ofSeconds(20),
         0.10,
         5,
-        Duration.ofMinutes(15),
+        Duration.ofMinutes(4),
+        Duration.ofSeconds(60),
+        Duration.ofMinutes(mode == Mode.CHAOS ? 40 : 15),
         scale ? 300 : 64,
         scale ? 30 : 10,
         "512m",
@@ -139,7 +143,7 @@ public record BenchOptions(
     @Option(
         names = "--solves",
         paramLabel = "N",
-        description = "solves to drive (default 300; scale 2000; chaos 200)")
+        description = "solves to drive (default 300; scale 2000; chaos 500)")
     Integer solves;
 
     @Option(names = "--workers", paramLabel = "K", description = "worker JVMs (default 3)")
@@ -222,10 +226,28 @@ public record BenchOptions(
     Integer permanent;
 
     @Option(
+        names = "--provider-outage",
+        paramLabel = "4m",
+        converter = DurationConverter.class,
+        description =
+            "chaos mode: every provider call answers an HTML 502 this long, once (default 4m; 0 ="
+                + " none)")
+    Duration providerOutage;
+
+    @Option(
+        names = "--db-outage",
+        paramLabel = "60s",
+        converter = DurationConverter.class,
+        description =
+            "chaos mode: the nodes' database connections are reset and refused this long, once"
+                + " (default 60s; 0 = none)")
+    Duration dbOutage;
+
+    @Option(
         names = "--timeout",
         paramLabel = "15m",
         converter = DurationConverter.class,
-        description = "give up waiting for the solves after this (default 15m)")
+        description = "give up waiting for the solves after this (default 15m; chaos 40m)")
     Duration timeout;
 
     @Option(
@@ -285,6 +307,8 @@ public record BenchOptions(
               or(killEvery, d.killEvery()),
               or(faultRate, d.faultRate()),
               or(permanent, d.permanentSolves()),
+              or(providerOutage, d.providerOutage()),
+              or(dbOutage, d.dbOutage()),
               or(timeout, d.timeout()),
               positive("worker-count", or(workerCount, d.workerCount())),
               positive("pool-size", or(poolSize, d.poolSize())),
@@ -339,6 +363,8 @@ public record BenchOptions(
         killEvery,
         faultRate,
         permanentSolves,
+        providerOutage,
+        dbOutage,
         timeout,
         workerCount,
         poolSize,
@@ -370,6 +396,8 @@ public record BenchOptions(
         killEvery,
         faultRate,
         permanentSolves,
+        providerOutage,
+        dbOutage,
         timeout,
         workerCount,
         poolSize,
@@ -402,7 +430,11 @@ public record BenchOptions(
           .append(" --fault-rate ")
           .append(faultRate)
           .append(" --permanent ")
-          .append(permanentSolves);
+          .append(permanentSolves)
+          .append(" --provider-outage ")
+          .append(DurationConverter.format(providerOutage))
+          .append(" --db-outage ")
+          .append(DurationConverter.format(dbOutage));
     }
     sb.append(" --out ").append(out);
     return sb.toString();

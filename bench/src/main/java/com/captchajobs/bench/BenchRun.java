@@ -35,7 +35,12 @@ public final class BenchRun {
         CaptchaAiSimulator.builder()
             .account(API_KEY, o.planThreads())
             .timeScale(o.timeScale())
-            .seed(o.seed());
+            .seed(o.seed())
+            // the figures read every task record at the end: none may be forgotten before
+            .taskTtl(
+                Duration.ofMinutes(15).compareTo(o.timeout().plusMinutes(15)) > 0
+                    ? Duration.ofMinutes(15)
+                    : o.timeout().plusMinutes(15));
     if (chaos && o.faultRate() > 0) {
       faults(o.faultRate()).forEach(simBuilder::fault);
     }
@@ -55,18 +60,20 @@ public final class BenchRun {
             + ", time scale "
             + o.timeScale());
     try (CaptchaAiSimulator sim = simBuilder.build().start();
-        Database db = o.jdbcUrl() == null ? Database.embedded() : Database.external(o.jdbcUrl())) {
+        Database db =
+            o.jdbcUrl() == null ? Database.embedded(chaos) : Database.external(o.jdbcUrl())) {
       log(
           "PostgreSQL at "
               + db.jdbcUrl().replaceAll("\\?.*", "")
-              + (db.restartable() ? " (embedded)" : ""));
+              + (db.restartable() ? " (embedded)" : "")
+              + (db.canCutOff() ? "; nodes through the bench's proxy" : ""));
       // the counter after the app node: Spring Boot resets logback's configuration when it starts
-      try (AppNode app = AppNode.start(db.jdbcUrl(), sim.baseUrl(), o.threads());
+      try (AppNode app = AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads());
           FaultCounter faultCounter = chaos ? new FaultCounter() : null) {
         WorkerJvm.Launch launch =
             new WorkerJvm.Launch(
                 workerJar(o),
-                db.jdbcUrl(),
+                db.nodeJdbcUrl(),
                 sim.baseUrl(),
                 API_KEY,
                 o.threads(),
@@ -74,17 +81,60 @@ public final class BenchRun {
                 o.poolSize(),
                 o.workerHeap(),
                 o.workerProps(),
-                Path.of("target", "bench-logs", label.replaceAll("[^a-zA-Z0-9-]+", "-")));
+                logDir(label));
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }
-        fleet.forEach(w -> w.awaitUp(Duration.ofSeconds(120)));
+        fleet.forEach(w -> w.awaitUp(Duration.ofSeconds(300)));
         log(fleet.size() + " worker JVM(s) UP");
         return drive(o, label, sim, faultCounter, db, app, fleet, launch);
       } finally {
         fleet.forEach(WorkerJvm::close);
       }
     }
+  }
+
+  /** The run's worker log folder, emptied of an earlier run's logs (their task ids would mix). */
+  private static Path logDir(String label) {
+    Path dir = Path.of("target", "bench-logs", label.replaceAll("[^a-zA-Z0-9-]+", "-"));
+    try {
+      Files.createDirectories(dir);
+      try (var logs = Files.list(dir)) {
+        for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+          Files.delete(log);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot prepare " + dir, e);
+    }
+    return dir;
+  }
+
+  private static final java.util.regex.Pattern LEARNT =
+      java.util.regex.Pattern.compile(" \\(\\S+\\) (?:SUBMITTED as|resumed) task (\\S+)");
+
+  /**
+   * The task ids the engine learnt (stored), from the workers' own lines "Solve k (id) SUBMITTED as
+   * task t" and "... resumed task t"; null when the logs hold none (engine logging off).
+   */
+  static java.util.Set<String> learntTaskIds(Path logDir) {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    try (var logs = Files.list(logDir)) {
+      for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+        try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+          lines.forEach(
+              line -> {
+                var m = LEARNT.matcher(line);
+                if (m.find()) {
+                  ids.add(m.group(1));
+                }
+              });
+        }
+      }
+    } catch (java.io.IOException e) {
+      return null;
+    }
+    return ids.isEmpty() ? null : ids;
   }
 
   private static RunData drive(
@@ -110,19 +160,27 @@ public final class BenchRun {
                   fleet,
                   name -> WorkerJvm.start(name, launch),
                   db,
-                  o.killEvery(),
-                  Duration.ofMillis(Math.max(15_000, o.killEvery().toMillis() * 3 / 2)),
+                  sim,
+                  Chaos.Schedule.of(o),
                   o.seed())
               : null;
-      int created = app.enqueueAll(requests, 4);
-      log(created + " solves enqueued in " + (System.currentTimeMillis() - start) + " ms");
-      boolean timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
+      boolean timedOut;
+      if (chaos == null) {
+        int created = app.enqueueAll(requests, 4);
+        log(created + " solves enqueued in " + (System.currentTimeMillis() - start) + " ms");
+        timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
+      } else {
+        timedOut =
+            !enqueueWindowed(app, requests, sampler, 4 * o.threads(), start, o.timeout())
+                || !awaitAllFinal(sampler, o.solves(), start, o.timeout());
+      }
       long end = System.currentTimeMillis();
       Chaos.Events events = Chaos.Events.none();
       if (chaos != null) {
         chaos.close();
         events = chaos.events();
       }
+      List<Rows.Unfinished> stuck = settle(db, o.threads());
       fleet.forEach(WorkerJvm::sample);
       long[] machineEnd = ProcStats.machineTicks();
       double pgCpu = ProcStats.treeCpuSeconds(db.pid()) - pgCpuStart;
@@ -146,6 +204,7 @@ public final class BenchRun {
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
         List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, c);
         fleet.forEach(WorkerJvm::close);
+        java.util.Set<String> learnt = learntTaskIds(launch.logDir());
         List<RunData.Node> nodes =
             fleet.stream()
                 .map(
@@ -183,6 +242,9 @@ public final class BenchRun {
             busy,
             events,
             faultCounter == null ? 0 : faultCounter.lostResponses(),
+            faultCounter == null ? Map.of() : faultCounter.permanentAnswers(),
+            stuck,
+            learnt,
             settings);
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
@@ -220,6 +282,92 @@ public final class BenchRun {
     }
     return Rows.enqueueToSubmitSeconds(c, prefix);
   }
+
+  /**
+   * Chaos mode's arrival: solves are enqueued as earlier ones end, at most {@code window}
+   * unfinished at a time, so that none waits for a slot anywhere near the solve deadline (10 min by
+   * default) however long the run (with enough solves every outage meets solves in flight; the
+   * report gives those in flight when each began). An enqueue that fails (the database outage) is
+   * tried again: the business key makes it idempotent. False on timeout.
+   */
+  private static boolean enqueueWindowed(
+      AppNode app,
+      List<AppNode.Request> requests,
+      Sampler sampler,
+      int window,
+      long start,
+      Duration timeout) {
+    long deadline = start + timeout.toMillis();
+    int enqueued = 0;
+    long lastPrint = start;
+    for (AppNode.Request r : requests) {
+      while (true) {
+        Sampler.Sample s = sampler.latest();
+        int ended = s == null ? 0 : s.solved() + s.failed();
+        if (enqueued - ended < window) {
+          break;
+        }
+        if (System.currentTimeMillis() > deadline) {
+          log("TIMEOUT after " + timeout + ": " + enqueued + " solves enqueued");
+          return false;
+        }
+        if (System.currentTimeMillis() - lastPrint >= 10_000 && s != null) {
+          lastPrint = System.currentTimeMillis();
+          log(
+              String.format(
+                  "t=%ds enqueued %d, solved %d failed %d, slots held %d, backlog %d",
+                  (lastPrint - start) / 1000,
+                  enqueued,
+                  s.solved(),
+                  s.failed(),
+                  s.slotsHeld(),
+                  s.backlog()));
+        }
+        ProcStats.pause(Duration.ofMillis(100));
+      }
+      while (true) {
+        try {
+          app.enqueue(r);
+          break;
+        } catch (RuntimeException e) {
+          if (System.currentTimeMillis() > deadline) {
+            log("TIMEOUT after " + timeout + ": " + enqueued + " solves enqueued");
+            return false;
+          }
+          log("enqueue of " + r.businessKey() + " failed, trying again: " + e);
+          ProcStats.pause(Duration.ofSeconds(1));
+        }
+      }
+      enqueued++;
+    }
+    log(enqueued + " solves enqueued after " + (System.currentTimeMillis() - start) / 1000 + " s");
+    return true;
+  }
+
+  /**
+   * Solves stuck once the run has settled: unfinished and without a live job in every read over
+   * {@link #SETTLE} (longer than {@code captchaai.stuck-after} plus a repair pass), waiting solves
+   * left out while every slot is held. Nothing to wait for when every solve ended.
+   */
+  private static List<Rows.Unfinished> settle(Database db, int cap) {
+    try (Connection c = db.connect()) {
+      List<Rows.Unfinished> stuck = Rows.withoutLiveJob(c, cap);
+      long until = System.currentTimeMillis() + SETTLE.toMillis();
+      while (!stuck.isEmpty() && System.currentTimeMillis() < until) {
+        log(stuck.size() + " unfinished solve(s) without a live job; reading again");
+        ProcStats.pause(Duration.ofSeconds(5));
+        List<String> now = Rows.withoutLiveJob(c, cap).stream().map(Rows.Unfinished::id).toList();
+        stuck = stuck.stream().filter(u -> now.contains(u.id())).toList();
+      }
+      stuck.forEach(u -> log("STUCK: " + u));
+      return stuck;
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the unfinished solves", e);
+    }
+  }
+
+  /** How long an unfinished solve must stay without a live job to count as stuck. */
+  static final Duration SETTLE = Duration.ofSeconds(45);
 
   /** Waits until every solve ended (printing progress); false on timeout. */
   private static boolean awaitAllFinal(Sampler sampler, int n, long start, Duration timeout) {

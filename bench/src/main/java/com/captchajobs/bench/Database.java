@@ -15,7 +15,9 @@ import java.util.stream.Stream;
 /**
  * The run's PostgreSQL: an embedded one (zonky binaries, a fresh data directory per run, kept
  * between a stop and a start so that it can be restarted in place), or an external one given by
- * {@code --jdbc-url}, which cannot be restarted by the bench.
+ * {@code --jdbc-url}, which cannot be restarted by the bench. In chaos mode the nodes reach the
+ * embedded one through a {@link DatabaseProxy} (for the database outage); the bench's own reads
+ * always go directly.
  */
 public final class Database implements AutoCloseable {
 
@@ -23,6 +25,7 @@ public final class Database implements AutoCloseable {
   private final Path dataDir;
   private EmbeddedPostgres postgres;
   private int port;
+  private DatabaseProxy proxy;
 
   private Database(String externalUrl, Path dataDir) {
     this.externalUrl = externalUrl;
@@ -31,12 +34,23 @@ public final class Database implements AutoCloseable {
 
   /** Starts an embedded PostgreSQL on a free port with a new database {@code captchajobs}. */
   public static Database embedded() {
+    return embedded(false);
+  }
+
+  /**
+   * Starts an embedded PostgreSQL on a free port with a new database {@code captchajobs}; with
+   * {@code proxied}, the nodes' URL ({@link #nodeJdbcUrl()}) goes through a {@link DatabaseProxy}.
+   */
+  public static Database embedded(boolean proxied) {
     try {
       Database db = new Database(null, Files.createTempDirectory("captchajobs-bench-pg"));
       db.startEmbedded(0);
       try (Connection c = db.postgres.getPostgresDatabase().getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE DATABASE captchajobs");
+      }
+      if (proxied) {
+        db.proxy = new DatabaseProxy(db.port);
       }
       return db;
     } catch (IOException e) {
@@ -71,8 +85,40 @@ public final class Database implements AutoCloseable {
         : "jdbc:postgresql://127.0.0.1:" + port + "/captchajobs?user=postgres";
   }
 
+  /** The URL the nodes use: through the proxy when there is one, else {@link #jdbcUrl()}. */
+  public String nodeJdbcUrl() {
+    return proxy == null
+        ? jdbcUrl()
+        : "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/captchajobs?user=postgres";
+  }
+
   public boolean restartable() {
     return externalUrl == null;
+  }
+
+  /** Whether {@link #outage} can cut the nodes off (they go through the proxy). */
+  public boolean canCutOff() {
+    return proxy != null;
+  }
+
+  /**
+   * Starts ({@code true}) or ends a database outage as the nodes see it: their connections are
+   * reset and new ones refused; the server itself keeps running and the bench still reads it.
+   */
+  public void outage(boolean down) {
+    if (proxy == null) {
+      throw new IllegalStateException("the nodes do not go through the bench's proxy");
+    }
+    if (down) {
+      proxy.down();
+    } else {
+      proxy.up();
+    }
+  }
+
+  /** Nodes' connections open through the proxy now, or -1 without one. */
+  public int nodeConnections() {
+    return proxy == null ? -1 : proxy.open();
   }
 
   /** Stops the embedded server (fast shutdown) and starts it again on the same port and data. */
@@ -177,6 +223,9 @@ public final class Database implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (proxy != null) {
+      proxy.close();
+    }
     if (postgres == null) {
       return;
     }

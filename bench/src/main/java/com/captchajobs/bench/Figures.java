@@ -1,6 +1,7 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.core.internal.stats.Percentiles;
+import com.captchajobs.simulator.DurationConverter;
 import com.captchajobs.simulator.TaskRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,6 +69,7 @@ public final class Figures {
         "not ended = 0",
         lost == 0);
     failuresByCode(solves);
+    stuck();
 
     double meanSolve = meanSolveSeconds();
     put("mean_solve_s", meanSolve);
@@ -167,6 +169,7 @@ public final class Figures {
         ok(Percentiles.of(lateness, 0.95), v -> v <= 0.5));
 
     fetchLag();
+    chaosEvents();
 
     // calls and jobs per solve
     double inPerSolve = (double) run.stats().acceptedSubmits() / n;
@@ -386,26 +389,111 @@ public final class Figures {
     long dup = run.stats().duplicateSubmits();
     put("duplicate_submits", dup);
     put("lost_responses", run.lostResponses());
-    long orphans = (long) value("orphan_tasks");
-    long explained = Math.min(dup, Math.min(orphans, run.lostResponses()));
-    put("duplicates_unexplained", dup - explained);
+    Set<String> finalTaskIds =
+        run.solves().stream()
+            .map(Rows.Solve::taskId)
+            .filter(java.util.Objects::nonNull)
+            .collect(Collectors.toSet());
+    Duplicates d = Duplicates.of(run.tasks(), finalTaskIds, run.learntTaskIds(), dup);
+    put("duplicates_explained", d.explained());
+    put("duplicates_unexplained", d.unexplained());
     String detail =
         dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
     if (run.options().mode() == BenchOptions.Mode.CHAOS) {
       detail +=
-          "; lost in.php replies "
+          "; explained by a lost reply (the task before never polled nor fetched, its id never"
+              + (run.learntTaskIds() == null ? " [engine logs unread]" : "")
+              + " stored by the engine): "
+              + d.explained()
+              + " (lost in.php replies "
               + run.lostResponses()
-              + ", never-polled tasks "
-              + orphans
-              + ", duplicates not explained by a lost reply: "
-              + (dup - explained);
+              + ", the rest a kill between in.php and storing the task id)"
+              + ", not explained: "
+              + d.unexplained()
+              + (d.unexplainedTasks().isEmpty() ? "" : " " + d.unexplainedTasks());
       row(
           "duplicate in.php per business key",
           detail,
           "0 not explained by a lost reply",
-          dup - explained == 0);
+          d.unexplained() == 0);
     } else {
       row("duplicate in.php per business key", detail, "0", dup == 0);
+    }
+  }
+
+  /**
+   * Duplicate in.php calls sorted out: a business key's second accepted in.php is explained by a
+   * lost reply when the engine never learnt the id of the task before it (the reply was lost, or
+   * the node died between the answer and storing it): that task was never polled nor fetched at the
+   * simulator, and no worker logged storing or resuming it ({@code learnt}, null when the logs are
+   * unread). The simulator alone cannot tell: during a provider outage the engine's polls of a task
+   * it knows never reach the task. Tasks with a page URL are grouped by it (one per business key);
+   * image tasks have none, so an image task that is no solve's final task counts as the earlier one
+   * of a pair. Duplicates the simulator counted beyond those found are counted unexplained.
+   */
+  record Duplicates(long extras, long explained, long unexplained, List<String> unexplainedTasks) {
+
+    static Duplicates of(
+        List<TaskRecord> tasks,
+        Set<String> finalTaskIds,
+        Set<String> learnt,
+        long simulatorDuplicates) {
+      long extras = 0;
+      long explained = 0;
+      List<String> unexplained = new ArrayList<>();
+      Map<String, List<TaskRecord>> byPage =
+          tasks.stream()
+              .filter(t -> t.pageUrl() != null)
+              .collect(
+                  Collectors.groupingBy(
+                      TaskRecord::pageUrl, TreeMap::new, Collectors.toList()));
+      for (var e : byPage.entrySet()) {
+        List<TaskRecord> list = new ArrayList<>(e.getValue());
+        list.sort(
+            java.util.Comparator.comparingLong(TaskRecord::acceptedAt)
+                .thenComparingLong(TaskRecord::id));
+        for (int i = 1; i < list.size(); i++) {
+          extras++;
+          TaskRecord before = list.get(i - 1);
+          if (neverLearnt(before, learnt)) {
+            explained++;
+          } else {
+            unexplained.add(
+                describe(before, learnt) + " then task " + list.get(i).id() + " for " + e.getKey());
+          }
+        }
+      }
+      for (TaskRecord t : tasks) {
+        if (t.pageUrl() == null && !finalTaskIds.contains(String.valueOf(t.id()))) {
+          extras++;
+          if (neverLearnt(t, learnt)) {
+            explained++;
+          } else {
+            unexplained.add(describe(t, learnt) + " (image) is no solve's final task");
+          }
+        }
+      }
+      long total = Math.max(extras, simulatorDuplicates);
+      return new Duplicates(total, explained, total - explained, List.copyOf(unexplained));
+    }
+
+    private static boolean neverLearnt(TaskRecord t, Set<String> learnt) {
+      return t.polls() == 0
+          && !t.fetched()
+          && (learnt == null || !learnt.contains(String.valueOf(t.id())));
+    }
+
+    private static String describe(TaskRecord t, Set<String> learnt) {
+      return "task "
+          + t.id()
+          + " ("
+          + t.polls()
+          + " poll(s), "
+          + (t.fetched() ? "fetched" : "not fetched")
+          + (learnt != null && learnt.contains(String.valueOf(t.id()))
+              ? ", stored by the engine"
+              : "")
+          + ")";
     }
   }
 
@@ -416,24 +504,125 @@ public final class Figures {
     long requested =
         run.solves().stream().filter(s -> s.businessKey().endsWith("-permanent")).count();
     long seen = run.stats().rejected("ERROR_BAD_TOKEN_OR_PAGEURL");
+    long delivered = run.permanentAnswers().getOrDefault("in.php ERROR_BAD_TOKEN_OR_PAGEURL", 0L);
+    long otherCodes =
+        run.permanentAnswers().entrySet().stream()
+            .filter(e -> !e.getKey().equals("in.php ERROR_BAD_TOKEN_OR_PAGEURL"))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
     int maxFailed =
         run.permanentJobs().stream().mapToInt(Rows.JobHistory::failedStates).max().orElse(0);
-    long retried =
-        run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count()
-            + Math.max(0, seen - requested);
+    long retriedJobs = run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count();
+    // each permanent request may be told its code once; a second telling means it was sent again
+    long retried = retriedJobs + Math.max(0, delivered - requested);
     put("permanent_retried", retried);
+    put("permanent_other_codes", otherCodes);
     row(
         "permanent codes retried",
         retried
             + " ("
             + requested
-            + " permanent request(s), provider saw the code "
+            + " permanent request(s); the code delivered "
+            + delivered
+            + "×, answered "
             + seen
-            + "×, most FAILED states in one job "
+            + "× (a lost reply is answered but not delivered); of "
+            + run.permanentJobs().size()
+            + " job(s) of those solves, "
+            + retriedJobs
+            + " with more than one FAILED state"
+            + ", most in one job "
             + maxFailed
+            + "; permanent codes delivered: "
+            + run.permanentAnswers()
             + ")",
         "0",
         retried == 0);
+  }
+
+  private void stuck() {
+    List<Rows.Unfinished> stuck = run.stuck();
+    put("stuck", stuck.size());
+    row(
+        "solves stuck (unfinished, no live job, after the run settled)",
+        stuck.size()
+            + (stuck.isEmpty()
+                ? ""
+                : " " + stuck.stream().limit(10).map(u -> u.id() + " " + u.status()).toList()),
+        "0",
+        stuck.isEmpty());
+  }
+
+  /** The chaos as it happened: kills, the restart, the two outages and the polls due in them. */
+  private void chaosEvents() {
+    if (run.options().mode() != BenchOptions.Mode.CHAOS) {
+      return;
+    }
+    Chaos.Events e = run.chaos();
+    List<Chaos.Kill> kills = e.kills();
+    double meanGap =
+        kills.size() < 2
+            ? Double.NaN
+            : (kills.get(kills.size() - 1).atMillis() - kills.get(0).atMillis())
+                / 1000.0
+                / (kills.size() - 1);
+    put("kills", kills.size());
+    row(
+        "kill -9",
+        kills.size() + " (mean " + fmt(meanGap, 1) + " s apart), each followed by a replacement",
+        "every " + DurationConverter.format(run.options().killEvery()),
+        null);
+    row(
+        "PostgreSQL restarts",
+        e.postgresRestarts().size()
+            + e.postgresRestarts().stream()
+                .map(
+                    r ->
+                        " (t="
+                            + fmt((r[0] - run.startMillis()) / 1000.0, 0)
+                            + " s, down "
+                            + (r[1] - r[0])
+                            + " ms)")
+                .collect(Collectors.joining()),
+        "1",
+        e.postgresRestarts().size() == 1);
+    outageRow(e.outage(Chaos.Outage.DATABASE), "database outage", run.options().dbOutage());
+    outageRow(e.outage(Chaos.Outage.PROVIDER), "provider outage", run.options().providerOutage());
+  }
+
+  private void outageRow(Chaos.Outage o, String name, java.time.Duration planned) {
+    if (planned.isZero()) {
+      return;
+    }
+    if (o == null) {
+      row(name, "did not happen", DurationConverter.format(planned), false);
+      return;
+    }
+    List<Rows.Poll> due =
+        run.polls().stream()
+            .filter(p -> p.intendedAt() >= o.fromMillis() && p.intendedAt() < o.toMillis())
+            .toList();
+    double maxLate =
+        due.stream()
+            .mapToDouble(p -> (p.calledAt() - p.intendedAt()) / 1000.0)
+            .max()
+            .orElse(Double.NaN);
+    put(name.replace(' ', '_') + "_s", o.seconds());
+    put(name.replace(' ', '_') + "_polls_due", due.size());
+    row(
+        name,
+        fmt(o.seconds(), 0)
+            + " s from t="
+            + fmt((o.fromMillis() - run.startMillis()) / 1000.0, 0)
+            + " s; at its start "
+            + o.detail()
+            + "; "
+            + due.size()
+            + " res.php call(s) recorded as due in it, made up to "
+            + fmt(maxLate, 1)
+            + " s late",
+        DurationConverter.format(planned),
+        Math.abs(o.seconds() - planned.toMillis() / 1000.0) < 5);
   }
 
   private void nodes() {

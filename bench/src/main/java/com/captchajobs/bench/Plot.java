@@ -122,6 +122,14 @@ final class Plot {
     for (long[] r : run.chaos().postgresRestarts()) {
       plot.addDomainMarker(mark(seconds(r[0], t0), RESTART, "PostgreSQL restart"));
     }
+    for (Chaos.Outage o : run.chaos().outages()) {
+      IntervalMarker outage =
+          new IntervalMarker(seconds(o.fromMillis(), t0), seconds(o.toMillis(), t0));
+      Color tint = o.kind().equals(Chaos.Outage.DATABASE) ? RESTART : KILL;
+      outage.setPaint(new Color(tint.getRed(), tint.getGreen(), tint.getBlue(), 40));
+      outage.setLabel(o.kind() + " outage");
+      plot.addDomainMarker(outage, Layer.BACKGROUND);
+    }
 
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(new Color(0xdd, 0xdd, 0xdd));

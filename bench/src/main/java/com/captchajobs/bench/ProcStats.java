@@ -77,6 +77,14 @@ final class ProcStats {
   }
 
   /** Sleeps outside of tests' synchronisation: pacing of samplers and health checks. */
+  /** Sleeps for {@code d}, or less once {@code stop} says so (checked every 100 ms). */
+  static void pause(Duration d, java.util.function.BooleanSupplier stop) {
+    long until = System.currentTimeMillis() + d.toMillis();
+    while (!stop.getAsBoolean() && System.currentTimeMillis() < until) {
+      pause(Duration.ofMillis(Math.min(100, Math.max(1, until - System.currentTimeMillis()))));
+    }
+  }
+
   static void pause(Duration d) {
     try {
       Thread.sleep(d.toMillis());

@@ -93,7 +93,12 @@ final class Report {
               .append(f.run().chaos().kills().size())
               .append(" kill -9, ")
               .append(f.run().chaos().postgresRestarts().size())
-              .append(" PostgreSQL restart(s). ")
+              .append(" PostgreSQL restart(s), ")
+              .append(
+                  f.run().chaos().outages().stream()
+                      .map(x -> x.kind() + " outage " + Figures.fmt(x.seconds(), 0) + " s")
+                      .collect(java.util.stream.Collectors.joining(", ")))
+              .append(". ")
               .append(String.join("; ", f.run().chaos().notes()))
               .append("\n\n");
         }
@@ -109,15 +114,16 @@ final class Report {
   /** {@code overshoot: 0}, {@code provider-thread utilisation: 71 % (target ≥ 67 %)}, ... */
   static String scriptLines(Figures f) {
     StringBuilder sb = new StringBuilder();
-    sb.append("overshoot: ").append((long) f.value("overshoot")).append('\n');
-    sb.append("duplicate submits: ").append((long) f.value("duplicate_submits")).append('\n');
     sb.append("solves lost: ").append((long) f.value("lost")).append('\n');
+    sb.append("solves stuck: ").append((long) f.value("stuck")).append('\n');
+    sb.append("overshoot: ").append(Math.max(0, (long) f.value("overshoot"))).append('\n');
+    sb.append("duplicate submits: ").append((long) f.value("duplicate_submits")).append('\n');
     if (!Double.isNaN(f.value("permanent_retried"))) {
-      sb.append("permanent codes retried: ")
-          .append((long) f.value("permanent_retried"))
-          .append('\n');
       sb.append("duplicates not explained by a lost reply: ")
           .append((long) f.value("duplicates_unexplained"))
+          .append('\n');
+      sb.append("permanent codes retried: ")
+          .append((long) f.value("permanent_retried"))
           .append('\n');
     }
     for (Figures.Row r : f.rows()) {

@@ -31,6 +31,42 @@ final class Rows {
   record Poll(
       String solveId, int submitNo, int pollNo, long intendedAt, long calledAt, String outcome) {}
 
+  /** An unfinished solve without a live job. */
+  record Unfinished(String id, String businessKey, String status, String jobId, long updatedAt) {}
+
+  /**
+   * Unfinished solves without a live JobRunr job (SCHEDULED, ENQUEUED, PROCESSING or AWAITING) for
+   * the job id they record; a solve waiting for a slot only while fewer than {@code cap} slots are
+   * held (otherwise it is parked on purpose until a slot frees).
+   */
+  static List<Unfinished> withoutLiveJob(Connection c, int cap) throws SQLException {
+    List<Unfinished> out = new ArrayList<>();
+    try (var st =
+        c.prepareStatement(
+            Database.BENCH_TAG
+                + "SELECT s.id, s.business_key, s.status, s.job_id, s.updated_at FROM captchajobs.solve s"
+                + " WHERE s.status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')"
+                + " AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
+                + "   WHERE j.id = CAST(s.job_id AS char(36))"
+                + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
+                + " AND (s.status <> 'WAITING_FOR_THREAD' OR (SELECT count(*) FROM captchajobs.gate_slot g"
+                + "   WHERE g.solve_id IS NOT NULL AND g.lease_until > now()) < ?)")) {
+      st.setInt(1, cap);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new Unfinished(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  millis(rs, 5)));
+        }
+      }
+    }
+    return out;
+  }
+
   /** A JobRunr job of a solve that failed permanently: how many FAILED states its history holds. */
   record JobHistory(String businessKey, String jobName, int failedStates) {}
 
@@ -153,8 +189,11 @@ final class Rows {
             st.executeQuery(
                 Database.BENCH_TAG
                     + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
-                    + " ON j.jobasjson LIKE '%\"key:' || s.business_key || '\"%'"
-                    + " WHERE s.status = 'FAILED' AND s.error_class IN ('request', 'image', 'proxy', 'credential', 'unsolvable')")) {
+                    // by the job's name ("Submit <type> <key>"): its key label is cut at 45
+                    // characters
+                    + " ON j.jobasjson LIKE '%\"jobName\":\"%' || s.business_key || '%'"
+                    + " WHERE s.status = 'FAILED' AND upper(s.error_class)"
+                    + " IN ('REQUEST', 'IMAGE', 'PROXY', 'CREDENTIAL', 'UNSOLVABLE')")) {
       while (rs.next()) {
         String json = rs.getString(2);
         out.add(new JobHistory(rs.getString(1), jobName(json), count(json, "states.FailedState")));

@@ -28,6 +28,9 @@ record RunData(
     double machineBusyShare,
     Chaos.Events chaos,
     long lostResponses,
+    Map<String, Long> permanentAnswers,
+    List<Rows.Unfinished> stuck,
+    java.util.Set<String> learntTaskIds,
     Map<String, String> pgSettings) {
 
   /** A worker node as it ended: killed by the chaos or stopped at the end. */

@@ -30,6 +30,7 @@ public final class WorkerJvm implements AutoCloseable {
 
   private final String name;
   private final Process process;
+  private final int port;
   private final int managementPort;
   private final Path log;
   private volatile ProcStats.Reading last = ProcStats.Reading.NONE;
@@ -37,9 +38,10 @@ public final class WorkerJvm implements AutoCloseable {
   private final long startedAt = System.currentTimeMillis();
   private volatile long endedAt;
 
-  private WorkerJvm(String name, Process process, int managementPort, Path log) {
+  private WorkerJvm(String name, Process process, int port, int managementPort, Path log) {
     this.name = name;
     this.process = process;
+    this.port = port;
     this.managementPort = managementPort;
     this.log = log;
   }
@@ -59,7 +61,7 @@ public final class WorkerJvm implements AutoCloseable {
 
   public static WorkerJvm start(String name, Launch launch) {
     int port = freePort();
-    int managementPort = freePort(); // Actuator has its own port on a node; one each here
+    int managementPort = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + launch.heap());
@@ -74,8 +76,10 @@ public final class WorkerJvm implements AutoCloseable {
       command.add("--captchajobs.worker.enabled=true");
     }
     command.add("--server.port=" + port);
-    command.add("--management.server.port=" + managementPort);
     command.add("--server.address=127.0.0.1");
+    // the node's Actuator has its own port (8091 by default): one per JVM here
+    command.add("--management.server.port=" + managementPort);
+    command.add("--management.server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + launch.jdbcUrl());
     command.add("--spring.datasource.hikari.maximum-pool-size=" + launch.poolSize());
     command.add("--captchaai.base-url=" + launch.baseUrl());
@@ -83,6 +87,8 @@ public final class WorkerJvm implements AutoCloseable {
     command.add("--captchajobs.worker.name=" + name);
     command.add("--captchajobs.worker.worker-count=" + launch.workerCount());
     command.add("--logging.level.com.captchajobs=WARN");
+    // the engine's own lines (task ids as stored, repairs, deadlines): what a chaos run is read by
+    command.add("--logging.level.com.captchajobs.core.internal.engine=INFO");
     command.add("--logging.level.org.jobrunr=WARN");
     launch.props().forEach((k, v) -> command.add("--" + k + "=" + v));
     try {
@@ -92,7 +98,7 @@ public final class WorkerJvm implements AutoCloseable {
           new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       // The key travels in the environment, as operators pass it; never on the command line.
       builder.environment().put("CAPTCHAAI_API_KEY", launch.apiKey());
-      return new WorkerJvm(name, builder.start(), managementPort, log);
+      return new WorkerJvm(name, builder.start(), port, managementPort, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start worker " + name, e);
     }
@@ -119,12 +125,16 @@ public final class WorkerJvm implements AutoCloseable {
     return ((endedAt == 0 ? System.currentTimeMillis() : endedAt) - startedAt) / 1000.0;
   }
 
-  /** Blocks until the node is ready (its readiness probe answers UP), or fails naming its log. */
+  /**
+   * Blocks until the node's liveness probe (open, on its management port) answers UP, or fails
+   * naming its log. Liveness, not health: during a provider outage a started node is live but not
+   * ready.
+   */
   public WorkerJvm awaitUp(Duration atMost) {
     long deadline = System.nanoTime() + atMost.toNanos();
     HttpRequest request =
         HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
+                URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/liveness"))
             .timeout(Duration.ofSeconds(2))
             .build();
     while (System.nanoTime() < deadline) {

@@ -37,6 +37,7 @@ class PlotTest {
         new Chaos.Events(
             List.of(new Chaos.Kill(t0 + 20_000, "w2")),
             List.of(new long[] {t0 + 40_000, t0 + 42_000}),
+            List.of(),
             List.of());
     RunData run =
         new RunData(
@@ -61,6 +62,9 @@ class PlotTest {
             0,
             chaos,
             0,
+            Map.of(),
+            List.of(),
+            java.util.Set.of(),
             Map.of());
 
     Path png = out.resolve("default.png");

@@ -137,6 +137,34 @@ public final class BenchRun {
     return ids.isEmpty() ? null : ids;
   }
 
+  private static final java.util.regex.Pattern GIVEN_UP =
+      java.util.regex.Pattern.compile(" task (\\S+) given up \\((.+?)\\): submitting afresh");
+
+  /**
+   * The tasks the engine gave up by design, with the reason it logged ("Solve k (id) task t given
+   * up (reason): submitting afresh"): no answer within the solve timeout, an answer too late to be
+   * sure of, or a task the provider forgot.
+   */
+  static Map<String, String> givenUpTaskIds(Path logDir) {
+    Map<String, String> ids = new java.util.HashMap<>();
+    try (var logs = Files.list(logDir)) {
+      for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+        try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+          lines.forEach(
+              line -> {
+                var m = GIVEN_UP.matcher(line);
+                if (m.find()) {
+                  ids.put(m.group(1), m.group(2));
+                }
+              });
+        }
+      }
+    } catch (java.io.IOException e) {
+      return Map.of();
+    }
+    return ids;
+  }
+
   private static RunData drive(
       BenchOptions o,
       String label,
@@ -245,7 +273,8 @@ public final class BenchRun {
             faultCounter == null ? Map.of() : faultCounter.permanentAnswers(),
             stuck,
             learnt,
-            settings);
+            settings,
+            givenUpTaskIds(launch.logDir()));
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
       }

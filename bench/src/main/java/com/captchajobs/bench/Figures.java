@@ -394,9 +394,11 @@ public final class Figures {
             .map(Rows.Solve::taskId)
             .filter(java.util.Objects::nonNull)
             .collect(Collectors.toSet());
-    Duplicates d = Duplicates.of(run.tasks(), finalTaskIds, run.learntTaskIds(), dup);
+    Duplicates d =
+        Duplicates.of(run.tasks(), finalTaskIds, run.learntTaskIds(), run.givenUpTaskIds(), dup);
     put("duplicates_explained", d.explained());
     put("duplicates_unexplained", d.unexplained());
+    put("duplicates_given_up", d.givenUp());
     String detail =
         dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
     if (run.options().mode() == BenchOptions.Mode.CHAOS) {
@@ -408,6 +410,10 @@ public final class Figures {
               + " (lost in.php replies "
               + run.lostResponses()
               + ", the rest a kill between in.php and storing the task id)"
+              + "; fresh submissions after the engine gave a task up by design (no answer within the"
+              + " solve timeout, an answer too late to be sure of, a task the provider forgot): "
+              + d.givenUp()
+              + (d.givenUpTasks().isEmpty() ? "" : " " + d.givenUpTasks())
               + ", not explained: "
               + d.unexplained()
               + (d.unexplainedTasks().isEmpty() ? "" : " " + d.unexplainedTasks());
@@ -431,22 +437,42 @@ public final class Figures {
    * image tasks have none, so an image task that is no solve's final task counts as the earlier one
    * of a pair. Duplicates the simulator counted beyond those found are counted unexplained.
    */
-  record Duplicates(long extras, long explained, long unexplained, List<String> unexplainedTasks) {
+  record Duplicates(
+      long extras,
+      long explained,
+      long givenUp,
+      long unexplained,
+      List<String> givenUpTasks,
+      List<String> unexplainedTasks) {
 
     static Duplicates of(
         List<TaskRecord> tasks,
         Set<String> finalTaskIds,
         Set<String> learnt,
         long simulatorDuplicates) {
+      return of(tasks, finalTaskIds, learnt, Map.of(), simulatorDuplicates);
+    }
+
+    /**
+     * Like {@link #of(List, Set, Set, long)}, with the tasks the engine gave up by design ({@code
+     * givenUp}: task id to the reason it logged); a second submission after one of them is counted
+     * apart, neither explained by a lost reply nor unexplained.
+     */
+    static Duplicates of(
+        List<TaskRecord> tasks,
+        Set<String> finalTaskIds,
+        Set<String> learnt,
+        Map<String, String> givenUp,
+        long simulatorDuplicates) {
       long extras = 0;
       long explained = 0;
+      List<String> byDesign = new ArrayList<>();
       List<String> unexplained = new ArrayList<>();
       Map<String, List<TaskRecord>> byPage =
           tasks.stream()
               .filter(t -> t.pageUrl() != null)
               .collect(
-                  Collectors.groupingBy(
-                      TaskRecord::pageUrl, TreeMap::new, Collectors.toList()));
+                  Collectors.groupingBy(TaskRecord::pageUrl, TreeMap::new, Collectors.toList()));
       for (var e : byPage.entrySet()) {
         List<TaskRecord> list = new ArrayList<>(e.getValue());
         list.sort(
@@ -457,6 +483,13 @@ public final class Figures {
           TaskRecord before = list.get(i - 1);
           if (neverLearnt(before, learnt)) {
             explained++;
+          } else if (givenUp.containsKey(String.valueOf(before.id()))) {
+            byDesign.add(
+                "task "
+                    + before.id()
+                    + " given up ("
+                    + givenUp.get(String.valueOf(before.id()))
+                    + ")");
           } else {
             unexplained.add(
                 describe(before, learnt) + " then task " + list.get(i).id() + " for " + e.getKey());
@@ -468,13 +501,22 @@ public final class Figures {
           extras++;
           if (neverLearnt(t, learnt)) {
             explained++;
+          } else if (givenUp.containsKey(String.valueOf(t.id()))) {
+            byDesign.add(
+                "task " + t.id() + " given up (" + givenUp.get(String.valueOf(t.id())) + ")");
           } else {
             unexplained.add(describe(t, learnt) + " (image) is no solve's final task");
           }
         }
       }
       long total = Math.max(extras, simulatorDuplicates);
-      return new Duplicates(total, explained, total - explained, List.copyOf(unexplained));
+      return new Duplicates(
+          total,
+          explained,
+          byDesign.size(),
+          total - explained - byDesign.size(),
+          List.copyOf(byDesign),
+          List.copyOf(unexplained));
     }
 
     private static boolean neverLearnt(TaskRecord t, Set<String> learnt) {

@@ -122,6 +122,9 @@ final class Report {
       sb.append("duplicates not explained by a lost reply: ")
           .append((long) f.value("duplicates_unexplained"))
           .append('\n');
+      sb.append("fresh submissions after a task given up by design: ")
+          .append((long) f.value("duplicates_given_up"))
+          .append('\n');
       sb.append("permanent codes retried: ")
           .append((long) f.value("permanent_retried"))
           .append('\n');

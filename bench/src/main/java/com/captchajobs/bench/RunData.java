@@ -31,7 +31,8 @@ record RunData(
     Map<String, Long> permanentAnswers,
     List<Rows.Unfinished> stuck,
     java.util.Set<String> learntTaskIds,
-    Map<String, String> pgSettings) {
+    Map<String, String> pgSettings,
+    Map<String, String> givenUpTaskIds) {
 
   /** A worker node as it ended: killed by the chaos or stopped at the end. */
   record Node(

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 /** How the chaos report tells a duplicate in.php explained by a lost reply from one that is not. */
 class DuplicatesTest {
 
-  static TaskRecord task(
-      long id, String pageUrl, long acceptedAt, long polls, boolean fetched) {
+  static TaskRecord task(long id, String pageUrl, long acceptedAt, long polls, boolean fetched) {
     return new TaskRecord(
         id,
         pageUrl == null ? "base64" : "turnstile",
@@ -49,6 +48,22 @@ class DuplicatesTest {
 
     assertThat(d.unexplained()).isEqualTo(1);
     assertThat(d.unexplainedTasks()).singleElement().asString().contains("task 1", "then task 2");
+  }
+
+  @Test
+  void aSecondSubmitAfterATaskTheEngineGaveUpByDesignIsCountedApart() {
+    var d =
+        Figures.Duplicates.of(
+            List.of(task(1, "https://p/a", 10, 3, true), task(2, "https://p/a", 20, 1, true)),
+            Set.of("2"),
+            Set.of("1", "2"),
+            java.util.Map.of("1", "its answer came too late to be sure it is still valid"),
+            1);
+
+    assertThat(d.givenUp()).isEqualTo(1);
+    assertThat(d.unexplained()).isZero();
+    assertThat(d.explained()).isZero();
+    assertThat(d.givenUpTasks()).singleElement().asString().contains("task 1", "too late");
   }
 
   @Test

@@ -65,6 +65,7 @@ class PlotTest {
             Map.of(),
             List.of(),
             java.util.Set.of(),
+            Map.of(),
             Map.of());
 
     Path png = out.resolve("default.png");

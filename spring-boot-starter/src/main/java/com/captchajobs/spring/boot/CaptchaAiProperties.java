@@ -44,7 +44,12 @@ public class CaptchaAiProperties {
   /** How long a gate slot is held at most: the provider has no cancel call. */
   private Duration lease = EngineSettings.DEFAULT_LEASE;
 
-  /** A stored task id younger than this is resumed instead of submitted again. */
+  /**
+   * Kept so that existing configurations still start (and still validated: at least {@code
+   * solve-timeout}); the engine no longer uses it. A stored task id is now always asked before it
+   * is given up, whatever its age: an answer that may be older than its token lifetime, a task the
+   * provider no longer knows, or no answer after {@code solve-timeout} leads to a fresh submission.
+   */
   private Duration resumeWindow = EngineSettings.DEFAULT_RESUME_WINDOW;
 
   /** Time after submission after which a solve without an answer fails with TIMEOUT. */

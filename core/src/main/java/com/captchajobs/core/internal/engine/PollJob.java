@@ -27,6 +27,15 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";
 
+  /**
+   * The code recorded when an answer was found so late that it may be past its token lifetime (the
+   * task is given up and the solve submitted afresh).
+   */
+  public static final String ANSWER_TOO_OLD = "ANSWER_TOO_OLD";
+
+  /** The provider's answer for a task id it no longer knows: the task is given up. */
+  static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
+
   private final SolveRepository repository;
   private final SlotHandoff handoff;
   private final Breaker breaker;
@@ -73,7 +82,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       result = client.get(solve.taskId());
     } catch (CaptchaAiException e) {
       record(solve, request, intended, called, e.errorCode());
-      onPollError(solve, e);
+      onPollError(solve, request, e);
       return;
     }
     if (result instanceof PollResult.Solved solved) {
@@ -86,6 +95,11 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
+    if (mayBePastItsUse(solve, request)) {
+      failIfPastDeadline(solve);
+      submitAfresh(solve, request, ANSWER_TOO_OLD, false);
+      return;
+    }
     Instant solvedAt =
         repository
             .markSolved(
@@ -98,11 +112,27 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     events.solved(solve.type(), latency, request.pollNo());
   }
 
+  /**
+   * True when the answer may be older than its type's token lifetime: found late (after an outage
+   * or a crash) with no "not ready" recent enough to bound its age. Handing it out could hand out
+   * an expired token, so the solve is submitted afresh instead.
+   */
+  private boolean mayBePastItsUse(Solve solve, PollJobRequest request) {
+    Duration ttl = settings.tokenTtl(solve.type());
+    Instant now = clock.instant();
+    if (!solve.submittedAt().plus(ttl).isBefore(now)) {
+      return false; // younger than a token lifetime: whenever it was solved, it is still usable
+    }
+    Instant notReady =
+        repository.lastNotReadyAt(solve.id(), request.submitNo()).orElse(solve.submittedAt());
+    return notReady.plus(ttl).isBefore(now);
+  }
+
   private void onNotReady(Solve solve, PollJobRequest request, Instant intended) {
     Instant next = intended.plus(settings.pollInterval());
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
       failIfPastDeadline(solve);
-      submitAfresh(solve, request);
+      submitAfresh(solve, request, TIMEOUT, true);
       return;
     }
     int nextPoll = request.pollNo() + 1;
@@ -111,7 +141,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     jobs.poll(solve, request.submitNo(), nextPoll, next);
   }
 
-  private void onPollError(Solve solve, CaptchaAiException e) {
+  private void onPollError(Solve solve, PollJobRequest request, CaptchaAiException e) {
     ErrorClass errorClass = e.errorClass();
     events.error(e.errorCode(), errorClass);
     Instant now = clock.instant();
@@ -122,6 +152,12 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       handoff.release(solve.id());
       log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
       jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+      return;
+    }
+    if (TASK_GONE.equals(e.errorCode())) {
+      // The provider no longer knows the task (it forgets old ones): nothing to wait for there.
+      failIfPastDeadline(solve);
+      submitAfresh(solve, request, TASK_GONE, false);
       return;
     }
     if (e.errorClass() == ErrorClass.CREDENTIAL) {
@@ -154,17 +190,26 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
    * provider may still be working on the old task, so its slot stays taken by a phantom holder for
    * {@code captchaai.lost-submit-hold}, and the solve queues for a slot like any other.
    */
-  private void submitAfresh(Solve solve, PollJobRequest request) {
+  private void submitAfresh(
+      Solve solve, PollJobRequest request, String reason, boolean providerMayStillWork) {
     java.util.UUID jobId = SolveJobs.jobId(solve.id(), "stale:" + request.submitNo());
-    repository.forgetTask(solve.id(), false, TIMEOUT, clock.instant(), jobId);
-    handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
-    events.error(TIMEOUT, ErrorClass.TRANSIENT);
+    repository.forgetTask(solve.id(), false, reason, clock.instant(), jobId);
+    if (providerMayStillWork) {
+      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
+    } else {
+      handoff.release(solve.id()); // answered or forgotten: the task holds no provider thread
+    }
+    events.error(reason, ErrorClass.TRANSIENT);
     log.warn(
-        "Solve {} ({}) task {} gave no answer within {}: submitting afresh",
+        "Solve {} ({}) task {} given up ({}): submitting afresh",
         solve.businessKey(),
         solve.id(),
         solve.taskId(),
-        settings.solveTimeout());
+        switch (reason) {
+          case TIMEOUT -> "no answer within " + settings.solveTimeout();
+          case ANSWER_TOO_OLD -> "its answer came too late to be sure it is still valid";
+          default -> "the provider no longer knows it";
+        });
     jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
   }
 

@@ -463,6 +463,19 @@ public final class SolveRepository {
         .orElse(0);
   }
 
+  /**
+   * When the provider last said "not ready" for a submission, or empty: the answer found after it
+   * is at most this old.
+   */
+  public Optional<Instant> lastNotReadyAt(UUID id, int submitNo) {
+    return db.queryOne(
+        "SELECT called_at AS at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
+            + " AND outcome = 'CAPCHA_NOT_READY' ORDER BY called_at DESC LIMIT 1",
+        rs -> Db.instant(rs, "at"),
+        id,
+        submitNo);
+  }
+
   /** Keeps the first record of each poll: intended versus actual res.php call. */
   public void recordPoll(
       UUID id, int submitNo, int pollNo, Instant intendedAt, Instant calledAt, String outcome) {

@@ -108,13 +108,11 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     failIfPastDeadline(solve);
     Instant now = clock.instant();
     if (solve.taskId() != null) {
-      if (solve.submittedAt().plus(settings.resumeWindow()).isAfter(now)) {
-        resume(solve, now);
-        return Optional.empty();
-      }
-      // Too old to resume: the provider's answer, if any, is past its use.
-      repository.forgetTask(solveId, false, "RESUME_WINDOW_PASSED", now, null);
-      solve = repository.find(solveId).orElseThrow();
+      // However old, a stored task is asked before it is given up: its answer may be waiting.
+      // The poll job decides: an answer young enough is used; not ready past the solve timeout,
+      // gone, or an answer possibly past its use leads to a fresh submission.
+      resume(solve, now);
+      return Optional.empty();
     }
     Optional<Breaker.State> open = breaker.openState();
     if (open.isPresent()) {

@@ -1,12 +1,14 @@
 package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
+import com.captchajobs.simulator.TaskRecord;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
@@ -48,6 +50,9 @@ class SolveLifecycleTest {
                 "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
                 // long, so that the first poll is a job of its own the crash tests can remove
                 "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
+                "captchaai.first-poll-wait.IMAGE", "15s",
+                // no periodic threadsinfo call to take a fault injected for a poll
+                "captchaai.provider-check-interval", "1h",
                 "captchaai.stuck-after", "3s",
                 "logging.level.com.captchajobs", "DEBUG"));
     solves = new Solves(node);
@@ -230,6 +235,96 @@ class SolveLifecycleTest {
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-orphan")).isEqualTo(1);
+  }
+
+  /**
+   * A stored task whose poll was lost long ago (an outage): submitted three minutes back, its poll
+   * job gone. The row is moved back in time, as the outage would have left it.
+   */
+  private Solve lostForThreeMinutes(UUID id) {
+    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+    node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    await() // the answer waits at the provider, as it would after minutes
+        .until(
+            () ->
+                sim.tasks().stream()
+                    .anyMatch(
+                        t ->
+                            String.valueOf(t.id()).equals(submitted.taskId())
+                                && t.readyAt() != TaskRecord.NOT_STARTED
+                                && t.readyAt() <= System.currentTimeMillis()));
+    solves
+        .jdbc()
+        .update(
+            "UPDATE captchajobs.solve SET submitted_at = submitted_at - interval '180 seconds'"
+                + " WHERE id = ?",
+            id);
+    return submitted;
+  }
+
+  @Test
+  void aTaskLeftUnpolledForMinutesIsAskedAgainAndItsWaitingAnswerUsedWithoutASecondSubmit() {
+    byte[] picture = new byte[600];
+    new java.util.Random(7).nextBytes(picture);
+    UUID id =
+        solves.enqueue(
+            "lifecycle-late-image",
+            CaptchaType.IMAGE,
+            Map.of("body", java.util.Base64.getEncoder().encodeToString(picture)));
+    Solve submitted = lostForThreeMinutes(id);
+
+    node.bean(SubmitJob.class).submit(id, 0); // what the repair pass's submit job does
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+
+    assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+    assertThat(sim.tasks()).filteredOn(t -> t.method().equals("base64")).hasSize(1);
+  }
+
+  @Test
+  void aTokenFoundTooLateToBeSureOfItIsNotHandedOutTheSolveIsSubmittedAfresh(
+      CapturedOutput output) {
+    UUID id =
+        solves.enqueue(
+            "lifecycle-late-token",
+            CaptchaType.RECAPTCHA_V3,
+            Map.of(
+                "sitekey",
+                "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                "pageUrl",
+                Solves.pageUrl("lifecycle-late-token")));
+    Solve submitted = lostForThreeMinutes(id); // a reCAPTCHA token lives 90 s here
+
+    node.bean(SubmitJob.class).submit(id, 0);
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(40));
+
+    assertThat(solved.taskId()).isNotEqualTo(submitted.taskId());
+    assertThat(submitsFor("lifecycle-late-token")).isEqualTo(2);
+    assertThat(output.getAll())
+        .contains(
+            "task " + submitted.taskId() + " given up (its answer came too late to be sure it is");
+  }
+
+  @Test
+  void aTaskTheProviderNoLongerKnowsIsGivenUpAndSubmittedAfreshInsteadOfFailing() {
+    UUID id =
+        solves.enqueue(
+            "lifecycle-forgotten",
+            CaptchaType.RECAPTCHA_V3,
+            Map.of(
+                "sitekey",
+                "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                "pageUrl",
+                Solves.pageUrl("lifecycle-forgotten")));
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    node.bean(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    // a task id the provider does not know (any more): res.php answers ERROR_WRONG_CAPTCHA_ID
+    solves.jdbc().update("UPDATE captchajobs.solve SET task_id = '73999999999' WHERE id = ?", id);
+
+    node.bean(SubmitJob.class).submit(id, 0);
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(40));
+
+    assertThat(solved.taskId()).isNotEqualTo("73999999999");
+    assertThat(submitsFor("lifecycle-forgotten")).isEqualTo(2);
   }
 
   @Test

@@ -114,18 +114,20 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
 
   /**
    * True when the answer may be older than its type's token lifetime: found late (after an outage
-   * or a crash) with no "not ready" recent enough to bound its age. Handing it out could hand out
+   * or a crash), longer after the last "not ready" (or the submission) than both the token lifetime
+   * and the solve timeout, which no ordinary poll rhythm comes near. Handing it out could hand out
    * an expired token, so the solve is submitted afresh instead.
    */
   private boolean mayBePastItsUse(Solve solve, PollJobRequest request) {
     Duration ttl = settings.tokenTtl(solve.type());
+    Duration late = ttl.compareTo(settings.solveTimeout()) > 0 ? ttl : settings.solveTimeout();
     Instant now = clock.instant();
-    if (!solve.submittedAt().plus(ttl).isBefore(now)) {
-      return false; // younger than a token lifetime: whenever it was solved, it is still usable
+    if (!solve.submittedAt().plus(late).isBefore(now)) {
+      return false; // the usual case: no query
     }
     Instant notReady =
         repository.lastNotReadyAt(solve.id(), request.submitNo()).orElse(solve.submittedAt());
-    return notReady.plus(ttl).isBefore(now);
+    return notReady.plus(late).isBefore(now);
   }
 
   private void onNotReady(Solve solve, PollJobRequest request, Instant intended) {

@@ -201,7 +201,9 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     } else {
       handoff.release(solve.id()); // answered or forgotten: the task holds no provider thread
     }
-    events.error(reason, ErrorClass.TRANSIENT);
+    if (!TASK_GONE.equals(reason)) { // the provider's own code was counted as it came in
+      events.error(reason, ErrorClass.TRANSIENT);
+    }
     log.warn(
         "Solve {} ({}) task {} given up ({}): submitting afresh",
         solve.businessKey(),

@@ -462,7 +462,7 @@ public final class CaptchaJobs implements AutoCloseable {
         parts.push(dispatcher);
         Solves solves =
             new Solves(
-                new SolveEnqueuer(repository, jobs),
+                new SolveEnqueuer(repository, jobs, nodeName, engine.lease()),
                 repository,
                 notifications,
                 clock,
@@ -545,6 +545,7 @@ public final class CaptchaJobs implements AutoCloseable {
               engine,
               events,
               clock);
+      pollJob.carryOnWith(submitJob);
       Reconciler reconciler =
           new Reconciler(
               repository, gate, handoff, jobs, engine.stuckAfter(), engine.solveDeadline(), clock);

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
 /**
@@ -32,6 +34,10 @@ import java.util.function.BiFunction;
  * often cannot run away together: when more than one task in five is found at its first poll the
  * percentile falls below the current wait, when fewer it rises above it, and the wait settles where
  * about one in five is.
+ *
+ * <p>Called before every in.php, from every worker thread: it never blocks. One caller per type
+ * re-reads the observations when they are due; the others meanwhile use the last wait (or, before
+ * the first read, the prior).
  */
 public final class FirstPollWaits {
 
@@ -44,8 +50,11 @@ public final class FirstPollWaits {
   private final EngineSettings settings;
   private final BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent;
   private final Clock clock;
-  private final Map<CaptchaType, Long> learned = new EnumMap<>(CaptchaType.class);
-  private final Map<CaptchaType, Instant> refreshed = new EnumMap<>(CaptchaType.class);
+  private final Map<CaptchaType, Learned> learned = new ConcurrentHashMap<>();
+  private final Map<CaptchaType, AtomicBoolean> refreshing = new EnumMap<>(CaptchaType.class);
+
+  /** A type's wait and when it was computed. */
+  private record Learned(long millis, Instant at) {}
 
   /**
    * @param recent the fleet's most recent solved tasks of a type, newest first, at most n
@@ -57,18 +66,26 @@ public final class FirstPollWaits {
     this.settings = settings;
     this.recent = recent;
     this.clock = clock;
+    for (CaptchaType type : CaptchaType.values()) {
+      refreshing.put(type, new AtomicBoolean());
+    }
   }
 
   /** The wait between in.php and the first res.php call for a type. */
-  public synchronized Duration waitFor(CaptchaType type) {
+  public Duration waitFor(CaptchaType type) {
     Instant now = clock.instant();
-    Instant last = refreshed.get(type);
-    if (last == null || !now.isBefore(last.plus(REFRESH))) {
-      refreshed.put(type, now);
-      List<SolveRepository.SolvedSample> window = recent.apply(type, WINDOW);
-      learned.put(type, blend(type, window));
+    Learned known = learned.get(type);
+    boolean due = known == null || !now.isBefore(known.at().plus(REFRESH));
+    AtomicBoolean busy = refreshing.get(type);
+    if (due && busy.compareAndSet(false, true)) {
+      try {
+        known = new Learned(blend(type, recent.apply(type, WINDOW)), now);
+        learned.put(type, known);
+      } finally {
+        busy.set(false);
+      }
     }
-    return Duration.ofMillis(learned.get(type));
+    return Duration.ofMillis(known != null ? known.millis() : blend(type, List.of()));
   }
 
   /** The wait before anything was seen: the configured first-poll wait of the type. */

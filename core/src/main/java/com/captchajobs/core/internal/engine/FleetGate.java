@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -25,7 +26,13 @@ public final class FleetGate {
    * waiting, {@code waits} the solve's count of thread waits (names its next submit job).
    */
   public record Handoff(
-      UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {}
+      UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {
+
+    /** When the slot was freed (or the solve began to wait, if later); 0 when unknown. */
+    public long freedAtEpochMilli() {
+      return freedAt == null ? 0 : freedAt.toEpochMilli();
+    }
+  }
 
   private final Db db;
   private final Duration lease;
@@ -132,7 +139,7 @@ public final class FleetGate {
   public List<Handoff> dispatch() {
     List<Handoff> handed = new ArrayList<>();
     while (true) {
-      Optional<Handoff> next = dispatchOne();
+      Optional<Handoff> next = dispatchOne(null, Duration.ZERO);
       if (next.isEmpty()) {
         return handed;
       }
@@ -140,7 +147,20 @@ public final class FleetGate {
     }
   }
 
-  private Optional<Handoff> dispatchOne() {
+  /**
+   * Hands one free slot to the next waiting solve, if both exist, for the running job {@code
+   * carrier} to submit it: the solve is QUEUED again, its recorded job is the carrier and its
+   * submit lock taken for {@code submitLock}, all in the statement that hands the slot over.
+   */
+  public Optional<Handoff> dispatchTo(UUID carrier, Duration submitLock) {
+    return dispatchOne(Objects.requireNonNull(carrier, "carrier"), submitLock);
+  }
+
+  /**
+   * Hands one free slot to the next waiting solve, if both exist; the solve is QUEUED again and its
+   * submit must follow at once (by the carrier, when one is given: see {@link #dispatchTo}).
+   */
+  private Optional<Handoff> dispatchOne(UUID carrier, Duration submitLock) {
     return db.queryOne(
         "WITH free AS (SELECT slot_no, freed_at FROM captchajobs.gate_slot"
             + "   WHERE (solve_id IS NULL OR lease_until < now())"
@@ -154,7 +174,10 @@ public final class FleetGate {
             + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
             + "   FROM free, next WHERE g.slot_no = free.slot_no"
             + "   RETURNING g.solve_id, greatest(free.freed_at, next.waiting_since) AS freed_at)"
-            + " UPDATE captchajobs.solve s SET status = 'QUEUED', not_before = NULL, updated_at = now()"
+            + " UPDATE captchajobs.solve s SET status = 'QUEUED', not_before = NULL, updated_at = now(),"
+            + "   job_id = COALESCE(?::uuid, s.job_id),"
+            + "   submit_lock_until = CASE WHEN ?::uuid IS NULL THEN s.submit_lock_until"
+            + "     ELSE now() + ? * interval '1 millisecond' END"
             + " FROM taken WHERE s.id = taken.solve_id"
             + " RETURNING s.id, s.type, s.business_key, s.thread_waits, taken.freed_at",
         rs ->
@@ -166,7 +189,10 @@ public final class FleetGate {
                 Db.instant(rs, "freed_at")),
         node,
         serverId,
-        lease.toMillis());
+        lease.toMillis(),
+        carrier,
+        carrier,
+        submitLock.toMillis());
   }
 
   /**

@@ -15,6 +15,11 @@ public interface JobsReady {
 
         @Override
         public void pollReady() {}
+
+        @Override
+        public boolean threadToSpare() {
+          return false;
+        }
       };
 
   /** A submit job was enqueued: any node of the fleet may take it. */
@@ -22,4 +27,10 @@ public interface JobsReady {
 
   /** A poll job was enqueued by a job of this node: this node takes it when a thread frees up. */
   void pollReady();
+
+  /**
+   * True when this node's job server is running with at least one idle worker thread: a job may
+   * then go on with more work in its own thread without holding back jobs waiting to be fetched.
+   */
+  boolean threadToSpare();
 }

@@ -7,7 +7,11 @@ import com.captchajobs.core.client.PollResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.jobrunr.server.runner.ThreadLocalJobContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * reply) and the solve is submitted afresh. A transient failure is retried by JobRunr on the same
  * task id. Whatever the trouble, past {@code captchaai.solve-deadline} the solve is FAILED with
  * {@code DEADLINE_EXCEEDED}.
+ *
+ * <p>A token frees the solve's slot; when a solve waits for one, this job keeps the hand-off and
+ * submits that solve itself ({@link SubmitJob#carryOn}), so the freed slot is at work again at
+ * once.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
@@ -45,6 +53,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
+  private volatile SubmitJob submitJob;
 
   public PollJob(
       SolveRepository repository,
@@ -66,13 +75,37 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     this.deadline = new SolveDeadline(repository, settings, events);
   }
 
+  /**
+   * The submit job that carries on with a slot this job frees (the two call each other: a submit
+   * job makes its first poll itself, a poll job submits the solve its token freed a slot for).
+   */
+  public void carryOnWith(SubmitJob submitJob) {
+    this.submitJob = submitJob;
+  }
+
   @Override
   public void run(PollJobRequest request) throws InterruptedException {
+    JobContext context = ThreadLocalJobContext.getJobContext();
+    UUID runningJob = context == null ? null : context.getJobId();
+    SubmitJob next = submitJob;
+    Optional<FleetGate.Handoff> taken = poll(request, next == null ? null : runningJob);
+    if (taken.isPresent()) {
+      next.carryOn(taken.get(), runningJob);
+    }
+  }
+
+  /**
+   * Makes the poll of {@code request}. With a {@code carrier} (the running job, else null), a token
+   * that frees a slot for a waiting solve may return that hand-off: the carrier must then submit
+   * that solve ({@link SubmitJob#carryOn}).
+   */
+  Optional<FleetGate.Handoff> poll(PollJobRequest request, UUID carrier)
+      throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
     if (solve == null
         || solve.status() != SolveState.SUBMITTED
         || solve.submits() != request.submitNo()) {
-      return; // stale: solved, failed or resubmitted meanwhile
+      return Optional.empty(); // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     waitUntil(intended);
@@ -83,22 +116,23 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     } catch (CaptchaAiException e) {
       record(solve, request, intended, called, e.errorCode());
       onPollError(solve, request, e);
-      return;
+      return Optional.empty();
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, request, intended, called, "SOLVED");
-      onSolved(solve, request, solved);
-    } else {
-      record(solve, request, intended, called, "CAPCHA_NOT_READY");
-      onNotReady(solve, request, intended);
+      return onSolved(solve, request, solved, carrier);
     }
+    record(solve, request, intended, called, "CAPCHA_NOT_READY");
+    onNotReady(solve, request, intended);
+    return Optional.empty();
   }
 
-  private void onSolved(Solve solve, PollJobRequest request, PollResult.Solved solved) {
+  private Optional<FleetGate.Handoff> onSolved(
+      Solve solve, PollJobRequest request, PollResult.Solved solved, UUID carrier) {
     if (mayBePastItsUse(solve, request)) {
       failIfPastDeadline(solve);
       submitAfresh(solve, request, ANSWER_TOO_OLD, false);
-      return;
+      return Optional.empty();
     }
     Instant solvedAt =
         repository
@@ -107,9 +141,13 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
             .orElseGet(clock::instant);
     log.info(
         "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
-    handoff.release(solve.id());
     Duration latency = Duration.between(solve.submittedAt(), solvedAt);
     events.solved(solve.type(), latency, request.pollNo());
+    if (carrier != null) {
+      return handoff.releaseAndTakeOne(solve.id(), carrier);
+    }
+    handoff.release(solve.id());
+    return Optional.empty();
   }
 
   /**

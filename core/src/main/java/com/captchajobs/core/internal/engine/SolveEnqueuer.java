@@ -6,6 +6,7 @@ import com.captchajobs.core.client.InvalidTaskException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -21,10 +22,18 @@ public final class SolveEnqueuer {
 
   private final SolveRepository repository;
   private final SolveJobs jobs;
+  private final String node;
+  private final Duration lease;
 
-  public SolveEnqueuer(SolveRepository repository, SolveJobs jobs) {
+  /**
+   * @param node this node's name, recorded on a slot a new solve takes
+   * @param lease how long such a slot is held for the solve's submit job to confirm it
+   */
+  public SolveEnqueuer(SolveRepository repository, SolveJobs jobs, String node, Duration lease) {
     this.repository = repository;
     this.jobs = jobs;
+    this.node = node;
+    this.lease = lease;
   }
 
   /** The stored solve and whether this call created it. */
@@ -91,7 +100,9 @@ public final class SolveEnqueuer {
                 priority,
                 callbackUrl,
                 SolveJobs.enqueueJobId(id),
-                client));
+                client),
+            node,
+            lease);
     if (stored.isPresent()) {
       if (stored.get() == SolveState.QUEUED) {
         jobs.submit(id, type, businessKey);

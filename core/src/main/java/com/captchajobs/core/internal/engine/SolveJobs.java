@@ -71,6 +71,26 @@ public final class SolveJobs {
     return jobId;
   }
 
+  /**
+   * A submit job under a given id, started after {@code delay} (a retry of a submit that ran inside
+   * another solve's job, see {@link SubmitJob#carryOn}).
+   */
+  public UUID submitLater(
+      UUID jobId, UUID solveId, CaptchaType type, String businessKey, Duration delay) {
+    create(
+        aJob().withId(jobId).withName("Submit " + type + " " + businessKey),
+        type,
+        businessKey,
+        new SubmitJobRequest(solveId, 0),
+        Instant.now().plus(delay));
+    return jobId;
+  }
+
+  /** See {@link JobsReady#threadToSpare()}. */
+  public boolean threadToSpare() {
+    return ready.threadToSpare();
+  }
+
   /** The poll job of {@code request}, see {@link #poll(Solve, int, int, Instant)}. */
   public UUID poll(Solve solve, PollJobRequest request) {
     return poll(

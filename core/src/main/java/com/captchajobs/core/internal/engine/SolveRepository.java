@@ -113,28 +113,33 @@ public final class SolveRepository {
   }
 
   /**
-   * Inserts the solve unless its business key exists, in one statement: QUEUED when a slot of the
-   * gate is free for it, otherwise already WAITING_FOR_THREAD (a slot is free for it when the free
-   * slots outnumber the queued solves without one and no solve waits for a slot). A waiting solve
-   * needs no job: a freed slot is handed to it. Empty when the business key exists.
+   * Inserts the solve unless its business key exists, in one statement: QUEUED holding a slot of
+   * the gate when one is free and no solve waits for a slot, otherwise WAITING_FOR_THREAD. The slot
+   * is taken here, leased to {@code node} for {@code lease}, so that the solve's submit job finds
+   * it held and a burst of new solves is not handed slots one job at a time; a waiting solve needs
+   * no job: a freed slot is handed to it. Empty when the business key exists.
    */
-  public Optional<SolveState> insertQueuedOrWaiting(NewSolve s) {
+  public Optional<SolveState> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
     return db.queryOne(
-        "WITH w AS (SELECT ("
-            + "   EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
-            + "     AND (not_before IS NULL OR not_before <= now()))"
-            + "   OR (SELECT count(*) FROM captchajobs.gate_slot WHERE (solve_id IS NULL OR lease_until < now())"
-            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1))"
-            + "    <= (SELECT count(*) FROM captchajobs.solve q WHERE q.status = 'QUEUED'"
-            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = q.id))"
-            + " ) AS parks)"
-            + " INSERT INTO captchajobs.solve (id, client, business_key, type, params, payload_hash,"
-            + " priority, callback_url, status, job_id, waiting_since, thread_waits)"
-            + " SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
-            + " CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
-            + " CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
-            + " CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
-            + " ON CONFLICT (client, business_key) DO NOTHING RETURNING status",
+        "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
+            + "   WHERE (solve_id IS NULL OR lease_until < now())"
+            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
+            + "       AND (not_before IS NULL OR not_before <= now()))"
+            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
+            + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+            + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
+            + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
+            + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
+            + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
+            + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
+            + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
+            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
+            + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+            + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
+            + "   RETURNING g.slot_no)"
+            + " SELECT ins.status FROM ins LEFT JOIN taken ON true",
         rs -> SolveState.valueOf(rs.getString(1)),
         s.id(),
         s.client(),
@@ -144,7 +149,9 @@ public final class SolveRepository {
         s.payloadHash(),
         s.priority(),
         s.callbackUrl(),
-        s.jobId());
+        s.jobId(),
+        node,
+        lease.toMillis());
   }
 
   public Optional<Solve> find(UUID id) {
@@ -251,17 +258,32 @@ public final class SolveRepository {
   /**
    * Commits the provider task id first, before any poll is scheduled.
    *
-   * @param pollJobId the id of the first poll job, created right after this commit
+   * @param pollJobId the job that makes the first poll: the running one, or a poll job created
+   *     right after this commit
+   * @param slotFreedAt when the slot this submit used was freed, if it was handed over: recorded
+   *     with the task id (freed slot to in.php), in the same statement
    */
-  public void markSubmitted(UUID id, String taskId, Instant at, UUID pollJobId) {
+  public void markSubmitted(
+      UUID id, String taskId, Instant at, UUID pollJobId, Instant slotFreedAt) {
     db.update(
-        "UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
+        "WITH handoff AS (INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at)"
+            + "   SELECT ?, ?::timestamptz, ? WHERE ?::timestamptz IS NOT NULL)"
+            + " UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
             + " submit_lock_until = NULL, job_id = ?, updated_at = now() WHERE id = ?",
+        id,
+        slotFreedAt,
+        at,
+        slotFreedAt,
         taskId,
         at,
         pollJobId,
         id);
+  }
+
+  /** See {@link #markSubmitted(UUID, String, Instant, UUID, Instant)}: not a hand-off. */
+  public void markSubmitted(UUID id, String taskId, Instant at, UUID pollJobId) {
+    markSubmitted(id, taskId, at, pollJobId, null);
   }
 
   /**
@@ -290,6 +312,13 @@ public final class SolveRepository {
   /** Records the JobRunr job that is expected to move the solve next. */
   public void setJob(UUID id, UUID jobId) {
     db.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
+  }
+
+  /** True when the solve's recorded job is {@code jobId}. */
+  public boolean isCarriedBy(UUID id, UUID jobId) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs.solve WHERE id = ? AND job_id = ?", rs -> true, id, jobId)
+        .isPresent();
   }
 
   /**
@@ -488,15 +517,6 @@ public final class SolveRepository {
         intendedAt,
         calledAt,
         outcome);
-  }
-
-  /** Records that a freed slot went to this waiting solve, and when its in.php call followed. */
-  public void recordHandoff(UUID id, Instant freedAt, Instant submitAt) {
-    db.update(
-        "INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at) VALUES (?, ?, ?)",
-        id,
-        freedAt,
-        submitAt);
   }
 
   /** A solved task as the first-poll learner sees it. */

@@ -27,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * instead of creating a separate job: one JobRunr job less per solve. The solve's recorded job is
  * then this one, so a crash meanwhile makes JobRunr rerun it, and the rerun resumes the stored
  * task.
+ *
+ * <p>When that poll (or a poll job's) finds a token and a solve waits for the freed slot, the job
+ * carries on with that solve in the same thread ({@link #carryOn}): its in.php call follows within
+ * milliseconds instead of after JobRunr fetched a job for it, which on a busy node takes seconds. A
+ * job that parks its own solve carries on with a slot it hands to another in the same way. The
+ * carried solve's recorded job is the running one until its task id is stored; trouble on the way
+ * gives it a job of its own, which retries or reports the failure as JobRunr would have.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
@@ -80,30 +87,129 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   @Override
   public void run(SubmitJobRequest request) throws InterruptedException {
     JobContext context = ThreadLocalJobContext.getJobContext();
-    Optional<PollJobRequest> firstPoll =
-        submit(
-            request.solveId(),
-            request.slotFreedAtEpochMilli(),
-            context == null ? null : context.getJobId());
-    if (firstPoll.isPresent()) {
-      pollJob.run(firstPoll.get());
+    UUID runningJob = context == null ? null : context.getJobId();
+    // The job's own solve: its trouble is this job's, retried or failed by JobRunr.
+    Next next = submit(request.solveId(), request.slotFreedAtEpochMilli(), runningJob, false);
+    if (next.firstPoll() != null) {
+      next = Next.carrying(pollJob.poll(next.firstPoll(), runningJob));
+    }
+    if (next.handoff() != null) {
+      carryOn(next.handoff(), runningJob);
     }
   }
 
   /** Moves the solve one step towards a submitted task; see the class comment. */
   public void submit(UUID solveId, long slotFreedAtEpochMilli) {
-    submit(solveId, slotFreedAtEpochMilli, null); // no running job: the first poll is a job
+    submit(solveId, slotFreedAtEpochMilli, null, false); // no running job: the first poll is a job
+  }
+
+  /**
+   * What the running job does after a submit step: the solve's first poll, or the submit of a solve
+   * it handed a slot to; neither when both are for jobs of their own.
+   */
+  private record Next(PollJobRequest firstPoll, FleetGate.Handoff handoff) {
+    static final Next NOTHING = new Next(null, null);
+
+    static Next carrying(Optional<FleetGate.Handoff> handoff) {
+      return new Next(null, handoff.orElse(null));
+    }
+  }
+
+  /**
+   * Carries on, in the running job {@code runningJob}, with the solve a slot was just handed to
+   * (recorded as carried by it, its submit lock taken: see {@link SlotHandoff#releaseAndTakeOne}):
+   * submits it, makes its first poll when that is due within the poll lead, and goes on in the same
+   * way with the slot that poll frees, until a solve's next step is a job of its own. Never throws
+   * for a carried solve's trouble: the solve gets a job that goes on from where it stands (a submit
+   * or poll retried after a pause like JobRunr's first retry, or its permanent failure reported as
+   * a dead job), so the running job's outcome stays its own solve's.
+   */
+  public void carryOn(FleetGate.Handoff handoff, UUID runningJob) throws InterruptedException {
+    FleetGate.Handoff h = handoff;
+    while (h != null) {
+      FleetGate.Handoff carried = h;
+      Next next;
+      try {
+        next = submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
+      } catch (RuntimeException e) {
+        detach(carried.solveId(), e, () -> retrySubmit(carried));
+        return;
+      }
+      if (next.firstPoll() != null) {
+        PollJobRequest poll = next.firstPoll();
+        try {
+          next = Next.carrying(pollJob.poll(poll, runningJob));
+        } catch (InterruptedException e) {
+          detach(carried.solveId(), e, () -> retryPoll(poll, Duration.ZERO)); // node stopping
+          Thread.currentThread().interrupt();
+          throw e;
+        } catch (RuntimeException e) {
+          detach(carried.solveId(), e, () -> retryPoll(poll, retryPause()));
+          return;
+        }
+      }
+      h = next.handoff();
+    }
+  }
+
+  /**
+   * Gives a carried solve whose step failed a job of its own: a permanent failure (already
+   * recorded) is reported by a job that fails with it, anything else retried by {@code retry}. If
+   * even that cannot be stored, the repair pass finds the solve once the running job has ended.
+   */
+  private void detach(UUID solveId, Exception e, Runnable retry) {
+    try {
+      if (e instanceof PermanentSolveException) {
+        UUID reportJob = SolveJobs.jobId(solveId, FAILURE_REPORT);
+        Solve solve = repository.find(solveId).orElseThrow();
+        repository.setJob(solveId, reportJob);
+        jobs.submit(reportJob, solveId, solve.type(), solve.businessKey(), 0);
+      } else {
+        log.info("Solve {}: a step carried by another job failed ({}), retrying", solveId, e);
+        retry.run();
+      }
+    } catch (RuntimeException again) {
+      log.warn(
+          "Solve {}: no job of its own after {} ({}); the repair pass will give it one",
+          solveId,
+          e,
+          again.toString());
+    }
+  }
+
+  /** The step name of the job that reports a carried solve's permanent failure. */
+  private static final String FAILURE_REPORT = "failed";
+
+  private void retrySubmit(FleetGate.Handoff h) {
+    UUID jobId = UUID.randomUUID(); // stored before the job exists, like every job id
+    repository.setJob(h.solveId(), jobId);
+    jobs.submitLater(jobId, h.solveId(), h.type(), h.businessKey(), retryPause());
+  }
+
+  private void retryPoll(PollJobRequest poll, Duration pause) {
+    Solve solve = repository.find(poll.solveId()).orElseThrow();
+    UUID jobId = UUID.randomUUID();
+    repository.setJob(solve.id(), jobId);
+    Instant at =
+        max(clock.instant().plus(pause), Instant.ofEpochMilli(poll.intendedAtEpochMilli()));
+    jobs.poll(jobId, solve, poll.submitNo(), poll.pollNo(), at);
+  }
+
+  /** About JobRunr's first retry of a failed job: 3 s with ±25 % jitter. */
+  private static Duration retryPause() {
+    return Duration.ofMillis(ThreadLocalRandom.current().nextLong(2250, 3751));
   }
 
   /**
    * Moves the solve one step; returns the first poll when the caller, the running job {@code
-   * runningJob}, is to make it itself.
+   * runningJob}, is to make it itself, or a solve it handed a slot to while parking this one. A
+   * solve {@code handed} a slot this instant by the caller has its submit lock and a fresh lease.
    */
-  private Optional<PollJobRequest> submit(
-      UUID solveId, long slotFreedAtEpochMilli, UUID runningJob) {
+  private Next submit(UUID solveId, long slotFreedAtEpochMilli, UUID runningJob, boolean handed) {
     Solve solve = repository.find(solveId).orElse(null);
     if (solve == null || solve.status().isFinal()) {
-      return Optional.empty();
+      reportFailureOfCarried(solve, runningJob);
+      return Next.NOTHING;
     }
     failIfPastDeadline(solve);
     Instant now = clock.instant();
@@ -112,34 +218,36 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       // The poll job decides: an answer young enough is used; not ready past the solve timeout,
       // gone, or an answer possibly past its use leads to a fresh submission.
       resume(solve, now);
-      return Optional.empty();
+      return Next.NOTHING;
     }
     Optional<Breaker.State> open = breaker.openState();
     if (open.isPresent()) {
       handoff.release(solveId);
       fail(solve, open.get().errorCode(), ErrorClass.CREDENTIAL);
     }
-    if (!repository.lockForSubmit(solveId, SUBMIT_LOCK)) {
+    if (!handed && !repository.lockForSubmit(solveId, SUBMIT_LOCK)) {
       // Another run of this solve's submit job is at it. If the solve holds a slot, that run may
       // be just leaving after parking it: try again shortly rather than leave the slot idle.
       if (gate.holds(solveId)) {
         throw new SubmitBusyException(solveId);
       }
-      return Optional.empty();
+      return Next.NOTHING;
     }
     boolean unlock = true;
     try {
-      if (!gate.confirm(solveId)) {
+      if (!handed && !gate.confirm(solveId)) {
         repository.markWaiting(solveId, now);
-        if (!handoff.handOffExcept(solveId) || !gate.confirm(solveId)) {
+        SlotHandoff.Parking parking = handoff.handOffParking(solveId, runningJob);
+        if (!parking.selfGotSlot() || !gate.confirm(solveId)) {
           log.info("Solve {} ({}) WAITING_FOR_THREAD", solve.businessKey(), solveId);
-          return Optional.empty(); // parked: a freed slot will be handed to it
+          // parked: a freed slot will be handed to it; this job may carry on with another solve
+          return Next.carrying(parking.kept());
         }
         slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
       }
       Optional<PollJobRequest> firstPoll = callInPhp(solve, slotFreedAtEpochMilli, runningJob);
       unlock = false; // storing the task id (or parking for a thread) released the lock
-      return firstPoll;
+      return new Next(firstPoll.orElse(null), null);
     } catch (TaskIdNotStoredException e) {
       unlock = false; // the submit lock stays until the hold ends: no new in.php call before
       throw e;
@@ -147,6 +255,20 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       if (unlock) {
         repository.unlockSubmit(solveId);
       }
+    }
+  }
+
+  /**
+   * A solve that failed while another job carried it is reported by a job of its own, which fails
+   * with the solve's code so that it shows among the dead jobs like any other permanent failure.
+   */
+  private void reportFailureOfCarried(Solve solve, UUID runningJob) {
+    if (solve != null
+        && solve.status() == SolveState.FAILED
+        && runningJob != null
+        && runningJob.equals(SolveJobs.jobId(solve.id(), FAILURE_REPORT))
+        && repository.isCarriedBy(solve.id(), runningJob)) {
+      throw new PermanentSolveException(solve.id(), solve.errorCode(), solve.errorClass());
     }
   }
 
@@ -212,6 +334,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
    */
   private Optional<PollJobRequest> callInPhp(
       Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
+    // Known before in.php, so that nothing stands between its answer and the task id's commit.
+    Duration firstWait = firstPollWaits.waitFor(solve.type());
+    boolean pollHere = runningJob != null && firstWait.compareTo(settings.pollLead()) <= 0;
     String taskId;
     try {
       taskId = client.submit(solve.task());
@@ -221,18 +346,20 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     }
     Instant at = clock.instant();
     int submitNo = solve.submits() + 1;
-    // The task id before anything else: nothing may stand between in.php's answer and its commit.
-    storeTaskId(solve, taskId, at, SolveJobs.pollJobId(solve.id(), submitNo, 1));
-    Instant firstPoll = at.plus(firstPollWaits.waitFor(solve.type()));
-    boolean pollHere = runningJob != null && !firstPoll.minus(settings.pollLead()).isAfter(at);
-    if (pollHere) {
-      repository.setJob(solve.id(), runningJob); // this job makes the first poll itself
-    }
+    Instant freedAt =
+        slotFreedAtEpochMilli > 0 ? Instant.ofEpochMilli(slotFreedAtEpochMilli) : null;
+    // The task id before anything else, with the job that makes the first poll (this one, or the
+    // poll job created right after) and the hand-off's record in the same statement.
+    storeTaskId(
+        solve,
+        taskId,
+        at,
+        pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1),
+        freedAt);
+    Instant firstPoll = at.plus(firstWait);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
     events.submitted(solve.type(), false);
-    if (slotFreedAtEpochMilli > 0) {
-      Instant freedAt = Instant.ofEpochMilli(slotFreedAtEpochMilli);
-      repository.recordHandoff(solve.id(), freedAt, at);
+    if (freedAt != null) {
       events.handedOff(Duration.between(freedAt, at));
     }
     PollJobRequest first = new PollJobRequest(solve.id(), submitNo, 1, firstPoll.toEpochMilli());
@@ -248,12 +375,13 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   static final Duration STORE_RETRY_PAUSE = Duration.ofMillis(250);
 
-  private void storeTaskId(Solve solve, String taskId, Instant at, UUID pollJobId) {
+  private void storeTaskId(
+      Solve solve, String taskId, Instant at, UUID pollJobId, Instant slotFreedAt) {
     RuntimeException last = null;
     long pause = STORE_RETRY_PAUSE.toMillis();
     for (int attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
       try {
-        repository.markSubmitted(solve.id(), taskId, at, pollJobId);
+        repository.markSubmitted(solve.id(), taskId, at, pollJobId, slotFreedAt);
         return;
       } catch (RuntimeException e) {
         last = e;

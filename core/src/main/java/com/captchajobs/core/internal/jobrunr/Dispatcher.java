@@ -92,6 +92,20 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
     wakeUp();
   }
 
+  @Override
+  public boolean threadToSpare() {
+    BackgroundJobServer s;
+    synchronized (this) {
+      s = server;
+    }
+    return s != null && s.isRunning() && idleThreads(s) > 0;
+  }
+
+  private static int idleThreads(BackgroundJobServer server) {
+    return server.getWorkDistributionStrategy().getWorkerCount()
+        - server.getJobSteward().getOccupiedWorkerCount();
+  }
+
   /** Asks this node's dispatcher thread to fetch once more; returns at once. */
   void wakeUp() {
     synchronized (signal) {
@@ -116,9 +130,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
         pending = false;
       }
       try {
-        if (server.isRunning()
-            && server.getJobSteward().getOccupiedWorkerCount()
-                < server.getWorkDistributionStrategy().getWorkerCount()) {
+        if (server.isRunning() && idleThreads(server) > 0) {
           fetch.now();
         }
       } catch (RuntimeException e) {

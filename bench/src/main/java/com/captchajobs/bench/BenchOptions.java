@@ -97,6 +97,14 @@ public record BenchOptions(
   }
 
   /**
+   * A scale run puts the whole cap on one worker node, and every solve in flight keeps a JobRunr
+   * thread while it waits for its first poll: the node needs more threads than the cap.
+   */
+  static int workerCountFor(Mode mode, int threads, int modeDefault) {
+    return mode == Mode.SCALE ? Math.max(modeDefault, threads + 100) : modeDefault;
+  }
+
+  /**
    * Parses {@code --name value} and {@code --name=value} options (picocli); an option given twice
    * takes its last value. Unknown options, bad values and values out of range are an {@link
    * IllegalArgumentException} naming the option; {@code --help} is a {@link HelpRequested}.
@@ -253,7 +261,9 @@ public record BenchOptions(
     @Option(
         names = "--worker-count",
         paramLabel = "N",
-        description = "captchajobs.worker.worker-count (default 64; scale 300)")
+        description =
+            "captchajobs.worker.worker-count (default 64; scale: 300, or --threads + 100 when"
+                + " more)")
     Integer workerCount;
 
     @Option(
@@ -310,7 +320,9 @@ public record BenchOptions(
               or(providerOutage, d.providerOutage()),
               or(dbOutage, d.dbOutage()),
               or(timeout, d.timeout()),
-              positive("worker-count", or(workerCount, d.workerCount())),
+              positive(
+                  "worker-count",
+                  or(workerCount, workerCountFor(mode, or(threads, d.threads()), d.workerCount()))),
               positive("pool-size", or(poolSize, d.poolSize())),
               or(workerHeap, d.workerHeap()),
               Map.copyOf(props));

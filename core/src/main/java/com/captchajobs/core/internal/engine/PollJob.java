@@ -72,7 +72,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.deadline = new SolveDeadline(repository, settings, events);
+    this.deadline = new SolveDeadline(repository, settings, events, clock);
   }
 
   /**

@@ -1,13 +1,17 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.ErrorClass;
+import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue, on the database
  * clock): the submit and poll jobs ask it before each attempt, and past the deadline it ends the
- * solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, thrown as a dead job.
+ * solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, thrown as a dead job. A solve well
+ * within its deadline by the engine's clock (the database's, see {@link DatabaseClock}) costs no
+ * statement; near or past it, the database decides.
  */
 final class SolveDeadline {
 
@@ -16,11 +20,17 @@ final class SolveDeadline {
   private final SolveRepository repository;
   private final EngineSettings settings;
   private final EngineEvents events;
+  private final Clock clock;
 
-  SolveDeadline(SolveRepository repository, EngineSettings settings, EngineEvents events) {
+  /** Closer than this to the deadline by the engine's clock, the database is asked. */
+  static final Duration MARGIN = Duration.ofSeconds(5);
+
+  SolveDeadline(
+      SolveRepository repository, EngineSettings settings, EngineEvents events, Clock clock) {
     this.repository = repository;
     this.settings = settings;
     this.events = events;
+    this.clock = clock;
   }
 
   /**
@@ -30,6 +40,14 @@ final class SolveDeadline {
    * @throws PermanentSolveException when this call failed the solve
    */
   void enforce(Solve solve, Runnable onFailed) {
+    if (solve.createdAt() != null
+        && solve
+            .createdAt()
+            .plus(settings.solveDeadline())
+            .minus(MARGIN)
+            .isAfter(clock.instant())) {
+      return;
+    }
     if (!repository.failIfPastDeadline(
         solve.id(),
         settings.solveDeadline(),

@@ -81,7 +81,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.deadline = new SolveDeadline(repository, settings, events);
+    this.deadline = new SolveDeadline(repository, settings, events, clock);
   }
 
   @Override

@@ -61,12 +61,7 @@ public final class SolveJobs {
   /** A submit job under a given id, started at once. */
   public UUID submit(
       UUID jobId, UUID solveId, CaptchaType type, String businessKey, long slotFreedAt) {
-    create(
-        aJob().withId(jobId).withName("Submit " + type + " " + businessKey),
-        type,
-        businessKey,
-        new SubmitJobRequest(solveId, slotFreedAt),
-        null);
+    createSubmit(jobId, new SubmitJobRequest(solveId, slotFreedAt), type, businessKey, null);
     ready.submitReady();
     return jobId;
   }
@@ -77,13 +72,19 @@ public final class SolveJobs {
    */
   public UUID submitLater(
       UUID jobId, UUID solveId, CaptchaType type, String businessKey, Duration delay) {
+    createSubmit(
+        jobId, new SubmitJobRequest(solveId, 0), type, businessKey, Instant.now().plus(delay));
+    return jobId;
+  }
+
+  private void createSubmit(
+      UUID jobId, SubmitJobRequest request, CaptchaType type, String businessKey, Instant at) {
     create(
         aJob().withId(jobId).withName("Submit " + type + " " + businessKey),
         type,
         businessKey,
-        new SubmitJobRequest(solveId, 0),
-        Instant.now().plus(delay));
-    return jobId;
+        request,
+        at);
   }
 
   /** See {@link JobsReady#threadToSpare()}. */

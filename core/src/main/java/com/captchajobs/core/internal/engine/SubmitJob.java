@@ -165,14 +165,17 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
         repository.setJob(solveId, reportJob);
         jobs.submit(reportJob, solveId, solve.type(), solve.businessKey(), 0);
       } else {
-        log.info("Solve {}: a step carried by another job failed ({}), retrying", solveId, e);
+        log.info(
+            "Solve {}: a step carried by another job failed ({}), retrying in a job of its own",
+            solveId,
+            e.toString());
         retry.run();
       }
     } catch (RuntimeException again) {
       log.warn(
           "Solve {}: no job of its own after {} ({}); the repair pass will give it one",
           solveId,
-          e,
+          e.toString(),
           again.toString());
     }
   }

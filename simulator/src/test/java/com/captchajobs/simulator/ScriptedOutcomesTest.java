@@ -17,7 +17,9 @@ class ScriptedOutcomesTest {
       new SimulatorExtension(
           CaptchaAiSimulator.builder()
               .account(SANDBOX_KEY, 1)
-              .solveTime("turnstile", Duration.ofMillis(100), Duration.ofMillis(100))
+              // long enough that a poll right after in.php comes before the task is ready, even
+              // on a busy machine (at 100 ms a CI run once saw it ready already)
+              .solveTime("turnstile", Duration.ofMillis(1500), Duration.ofMillis(1500))
               .solveTime("userrecaptcha", Duration.ofMillis(100), Duration.ofMillis(100)));
 
   ApiClient client;

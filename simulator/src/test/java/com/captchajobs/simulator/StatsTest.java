@@ -26,7 +26,8 @@ class StatsTest {
           CaptchaAiSimulator.builder()
               .account(SANDBOX_KEY, 10)
               .account(OTHER_KEY, 10)
-              .solveTime("turnstile", Duration.ofMillis(100), Duration.ofMillis(100))
+              // long enough that a poll right after in.php comes before the task is ready
+              .solveTime("turnstile", Duration.ofMillis(1000), Duration.ofMillis(1000))
               .solveTime("base64", Duration.ofMillis(50), Duration.ofMillis(50)));
 
   ApiClient client;

@@ -21,8 +21,9 @@ class SubmitPollRoundTripTest {
       new SimulatorExtension(
           CaptchaAiSimulator.builder()
               .account(SANDBOX_KEY, 50)
-              .solveTime("userrecaptcha", Duration.ofMillis(100), Duration.ofMillis(200))
-              .solveTime("turnstile", Duration.ofMillis(50), Duration.ofMillis(100))
+              // long enough that a poll right after in.php comes before the task is ready
+              .solveTime("userrecaptcha", Duration.ofMillis(1000), Duration.ofMillis(1200))
+              .solveTime("turnstile", Duration.ofMillis(1000), Duration.ofMillis(1200))
               .solveTime("base64", Duration.ofMillis(50), Duration.ofMillis(100))
               .solveTime("post", Duration.ofMillis(50), Duration.ofMillis(100))
               .solveTime("geetest", Duration.ofMillis(50), Duration.ofMillis(100))

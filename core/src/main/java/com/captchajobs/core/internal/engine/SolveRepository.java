@@ -281,11 +281,6 @@ public final class SolveRepository {
         id);
   }
 
-  /** See {@link #markSubmitted(UUID, String, Instant, UUID, Instant)}: not a hand-off. */
-  public void markSubmitted(UUID id, String taskId, Instant at, UUID pollJobId) {
-    markSubmitted(id, taskId, at, pollJobId, null);
-  }
-
   /**
    * After a task id that could not be stored: no run of the submit job may call in.php before
    * {@code hold} ends (the submit lock is extended), the code kept for the record.
@@ -312,13 +307,6 @@ public final class SolveRepository {
   /** Records the JobRunr job that is expected to move the solve next. */
   public void setJob(UUID id, UUID jobId) {
     db.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
-  }
-
-  /** True when the solve's recorded job is {@code jobId}. */
-  public boolean isCarriedBy(UUID id, UUID jobId) {
-    return db.queryOne(
-            "SELECT 1 FROM captchajobs.solve WHERE id = ? AND job_id = ?", rs -> true, id, jobId)
-        .isPresent();
   }
 
   /**

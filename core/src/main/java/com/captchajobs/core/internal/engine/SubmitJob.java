@@ -269,8 +269,8 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     if (solve != null
         && solve.status() == SolveState.FAILED
         && runningJob != null
-        && runningJob.equals(SolveJobs.jobId(solve.id(), FAILURE_REPORT))
-        && repository.isCarriedBy(solve.id(), runningJob)) {
+        // only a carried solve's detach creates a job of this id
+        && runningJob.equals(SolveJobs.jobId(solve.id(), FAILURE_REPORT))) {
       throw new PermanentSolveException(solve.id(), solve.errorCode(), solve.errorClass());
     }
   }

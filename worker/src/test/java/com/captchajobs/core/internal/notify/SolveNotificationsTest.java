@@ -84,7 +84,7 @@ class SolveNotificationsTest {
             0,
             null,
             UUID.randomUUID()));
-    repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID());
+    repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 3);

@@ -87,8 +87,11 @@ class SolveNotificationsTest {
     repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 3);
-    assertThat(seen).containsExactly(SolveState.QUEUED, SolveState.SUBMITTED, SolveState.FAILED);
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+    // A reconnect on a busy machine (liveness check timed out) re-delivers the row's current
+    // status, so a status may arrive twice; none may be missing or out of order.
+    assertThat(seen.stream().distinct())
+        .containsExactly(SolveState.QUEUED, SolveState.SUBMITTED, SolveState.FAILED);
     assertThat(global).contains(id + ":FAILED");
   }
 

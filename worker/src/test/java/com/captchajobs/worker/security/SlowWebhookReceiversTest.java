@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Receivers that hold a worker's threads: one that never answers, one that always answers 500. Two
  * solve threads and one delivery thread: a hanging receiver must hold only the delivery thread, and
- * a failing one is retried with the webhook backoff, not the solve backoff (3 s, then 9 s, ...).
+ * a failing one is retried with the webhook backoff, not the solve backoff (5 s or more).
  */
 class SlowWebhookReceiversTest {
 
@@ -99,8 +99,8 @@ class SlowWebhookReceiversTest {
                 // a hanging receiver would hold a thread for minutes
                 Map.entry("captchajobs.webhook.timeout", "5m"),
                 Map.entry("captchajobs.webhook.retries", "2"),
-                Map.entry("captchajobs.webhook.backoff", "6s"),
-                Map.entry("captchajobs.webhook.max-backoff", "6s")));
+                Map.entry("captchajobs.webhook.backoff", "2s"),
+                Map.entry("captchajobs.webhook.max-backoff", "2s")));
   }
 
   @AfterAll
@@ -172,13 +172,13 @@ class SlowWebhookReceiversTest {
         waits.add(Duration.between(failed.getCreatedAt(), scheduled.getScheduledAt()));
       }
     }
-    // backoff 6s ±25 % (the solve retries would wait about 3 s, then 9 s)
+    // backoff 2s ±25 % (the solve retries never wait less than 5 s)
     assertThat(waits)
         .hasSize(2)
         .allSatisfy(
-            w -> assertThat(w).isBetween(Duration.ofMillis(4_500), Duration.ofMillis(8_600)));
+            w -> assertThat(w).isBetween(Duration.ofMillis(1_500), Duration.ofMillis(2_600)));
     assertThat(Duration.between(failingRequests.get(0), failingRequests.get(1)))
-        .isGreaterThanOrEqualTo(Duration.ofMillis(4_500));
+        .isGreaterThanOrEqualTo(Duration.ofMillis(1_500));
     // the delivery never was a job of the solves' JobRunr
     assertThatThrownBy(() -> node.bean(StorageProvider.class).getJobById(jobId))
         .isInstanceOf(JobNotFoundException.class);

@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaAiException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,9 @@ import org.jobrunr.jobs.states.JobState;
 /**
  * JobRunr's retry filter, taught our error classes: a permanent CaptchaAI code (credential,
  * request, image, proxy, exhausted unsolvable) leaves the job FAILED after one attempt, the dead
- * job view of the dashboard; anything else is retried with exponential backoff plus jitter.
+ * job view of the dashboard; anything else is retried with exponential backoff plus jitter, never
+ * sooner than {@link #MIN_BACKOFF} (CaptchaAI asks for 5 s before a request that met a server error
+ * is repeated).
  *
  * <p>It replaces JobRunr's default RetryFilter on our own server: JobRunr keeps only the first
  * ElectStateFilter of a server, and this one is it. It never sees a host application's jobs, which
@@ -24,12 +27,16 @@ public class PermanentErrorRetryFilter extends RetryFilter {
   private static final String PERMANENT_TYPE = PermanentSolveException.class.getName();
   private static final String UNKNOWN = "UNKNOWN";
 
+  /** The shortest wait before a failed in.php or res.php call is repeated (CaptchaAI's rule). */
+  public static final Duration MIN_BACKOFF = Duration.ofSeconds(5);
+
   private final long maxBackoffSeconds;
 
   /**
    * @param retries retries of a transient failure before the job stays FAILED
-   * @param seed backoff base: the n-th retry waits about seed^n seconds
-   * @param maxBackoffSeconds upper bound of one wait
+   * @param seed backoff base: the n-th retry waits about seed^n seconds, at least {@link
+   *     #MIN_BACKOFF}
+   * @param maxBackoffSeconds upper bound of one wait (never below {@link #MIN_BACKOFF})
    */
   public PermanentErrorRetryFilter(int retries, int seed, long maxBackoffSeconds) {
     super(retries, seed);
@@ -59,12 +66,26 @@ public class PermanentErrorRetryFilter extends RetryFilter {
     job.setLabels(labels);
   }
 
-  /** Exponential, capped, with ±25 % jitter so that a fleet's retries do not arrive together. */
+  /**
+   * Exponential, capped, with ±25 % jitter so that a fleet's retries do not arrive together; never
+   * below {@link #MIN_BACKOFF}.
+   */
   @Override
   protected long getSecondsToAdd(Job job) {
-    long base = Math.min(super.getSecondsToAdd(job), maxBackoffSeconds);
+    long min = MIN_BACKOFF.toSeconds();
+    long base = Math.max(min, Math.min(super.getSecondsToAdd(job), maxBackoffSeconds));
     double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-    return Math.max(1, Math.round(base * jitter));
+    return Math.max(min, Math.round(base * jitter));
+  }
+
+  /**
+   * The wait before the first retry of a step that failed outside a job of its own (a solve carried
+   * by another solve's job, see {@link SubmitJob#carryOn}): like this filter's first retry, 5 to
+   * 6.25 s.
+   */
+  public static Duration firstRetryWait() {
+    long min = MIN_BACKOFF.toMillis();
+    return Duration.ofMillis(ThreadLocalRandom.current().nextLong(min, min + min / 4 + 1));
   }
 
   /**

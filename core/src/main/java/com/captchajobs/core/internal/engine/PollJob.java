@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
  * task id at its intended instant. Token: stored with its expiry, the slot handed to the next
- * waiting solve. Not ready: the next poll 5 s after this one's intended instant, until the solve
- * timeout; then the task is stale: it is given up (its slot stays taken a while, as after a lost
- * reply) and the solve is submitted afresh. A transient failure is retried by JobRunr on the same
- * task id. Whatever the trouble, past {@code captchaai.solve-deadline} the solve is FAILED with
- * {@code DEADLINE_EXCEEDED}.
+ * waiting solve. Not ready: the next poll 5 s after this call (or its intended instant, if later),
+ * until the solve timeout; then the task is stale: it is given up (its slot stays taken a while, as
+ * after a lost reply) and the solve is submitted afresh. A transient failure is retried by JobRunr
+ * on the same task id. Whatever the trouble, past {@code captchaai.solve-deadline} the solve is
+ * FAILED with {@code DEADLINE_EXCEEDED}.
  *
  * <p>A token frees the solve's slot; when a solve waits for one, this job keeps the hand-off and
  * submits that solve itself ({@link SubmitJob#carryOn}), so the freed slot is at work again at
@@ -123,7 +123,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return onSolved(solve, request, solved, carrier);
     }
     record(solve, request, intended, called, "CAPCHA_NOT_READY");
-    onNotReady(solve, request, intended);
+    onNotReady(solve, request, called.isAfter(intended) ? called : intended);
     return Optional.empty();
   }
 
@@ -168,8 +168,14 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     return notReady.plus(late).isBefore(now);
   }
 
-  private void onNotReady(Solve solve, PollJobRequest request, Instant intended) {
-    Instant next = intended.plus(settings.pollInterval());
+  /**
+   * The next poll is timed from this call, not from its intended instant: a call made late (after
+   * an outage, a crash or a busy spell) must not be followed by one at once, since the provider
+   * allows one poll per task every 5 s. A call is seldom more than milliseconds late, so the rhythm
+   * drifts by that much.
+   */
+  private void onNotReady(Solve solve, PollJobRequest request, Instant called) {
+    Instant next = called.plus(settings.pollInterval());
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
       failIfPastDeadline(solve);
       submitAfresh(solve, request, TIMEOUT, true);

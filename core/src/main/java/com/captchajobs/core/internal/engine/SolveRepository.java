@@ -470,14 +470,17 @@ public final class SolveRepository {
     return db.exclusively("repair-pass", pass);
   }
 
-  /** The last poll number recorded for a submission, 0 when it was never polled. */
-  public int lastPollNo(UUID id, int submitNo) {
+  /** The last poll recorded for a submission: its number and when res.php was called. */
+  public record LastPoll(int pollNo, Instant calledAt) {}
+
+  /** The last poll recorded for a submission, empty when it was never polled. */
+  public Optional<LastPoll> lastPoll(UUID id, int submitNo) {
     return db.queryOne(
-            "SELECT coalesce(max(poll_no), 0) FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?",
-            rs -> rs.getInt(1),
-            id,
-            submitNo)
-        .orElse(0);
+        "SELECT poll_no, called_at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
+            + " ORDER BY poll_no DESC LIMIT 1",
+        rs -> new LastPoll(rs.getInt("poll_no"), Db.instant(rs, "called_at")),
+        id,
+        submitNo);
   }
 
   /**

@@ -198,9 +198,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     jobs.poll(jobId, solve, poll.submitNo(), poll.pollNo(), at);
   }
 
-  /** About JobRunr's first retry of a failed job: 3 s with ±25 % jitter. */
+  /** Like JobRunr's first retry of a failed job of ours. */
   private static Duration retryPause() {
-    return Duration.ofMillis(ThreadLocalRandom.current().nextLong(2250, 3751));
+    return PermanentErrorRetryFilter.firstRetryWait();
   }
 
   /**
@@ -316,16 +316,28 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     }
   }
 
+  /**
+   * Polls a stored task again: at its first poll's time when it was never polled, else 5 s after
+   * the last recorded call (the provider allows one poll per task every 5 s), at once when that is
+   * past. The last call was timed by whichever node made it, so a clock ahead of this one's delays
+   * the poll by at most the poll interval.
+   */
   private void resume(Solve solve, Instant now) {
     int submitNo = solve.submits();
-    int lastPoll = repository.lastPollNo(solve.id(), submitNo);
+    Optional<SolveRepository.LastPoll> last = repository.lastPoll(solve.id(), submitNo);
     Instant intended =
-        lastPoll == 0
-            ? max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type())))
-            : now;
+        last.map(
+                p ->
+                    max(
+                        now,
+                        min(
+                            p.calledAt().plus(settings.pollInterval()),
+                            now.plus(settings.pollInterval()))))
+            .orElseGet(
+                () -> max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type()))));
     UUID pollJobId = UUID.randomUUID(); // stored before the job exists, like every job id
     repository.setJob(solve.id(), pollJobId);
-    jobs.poll(pollJobId, solve, submitNo, lastPoll + 1, intended);
+    jobs.poll(pollJobId, solve, submitNo, last.map(p -> p.pollNo()).orElse(0) + 1, intended);
     events.submitted(solve.type(), true);
     log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
   }
@@ -488,5 +500,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   private static Instant max(Instant a, Instant b) {
     return a.isAfter(b) ? a : b;
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
   }
 }

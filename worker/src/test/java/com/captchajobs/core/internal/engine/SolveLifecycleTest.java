@@ -126,7 +126,15 @@ class SolveLifecycleTest {
     assertThat(solved.submits()).isEqualTo(1);
     List<JobState> history = states(SolveJobs.enqueueJobId(id));
     assertThat(history).filteredOn(s -> s instanceof FailedState).hasSize(1);
-    assertThat(history).anyMatch(s -> s instanceof ScheduledState);
+    // CaptchaAI asks for 5 s before a request that met a server error is repeated.
+    FailedState failed =
+        (FailedState) history.stream().filter(FailedState.class::isInstance).findFirst().get();
+    assertThat(history)
+        .filteredOn(ScheduledState.class::isInstance)
+        .map(s -> Duration.between(failed.getCreatedAt(), ((ScheduledState) s).getScheduledAt()))
+        .singleElement()
+        .satisfies(
+            wait -> assertThat(wait).isBetween(Duration.ofSeconds(5), Duration.ofMillis(6_300)));
   }
 
   @Test

@@ -1,0 +1,137 @@
+package com.captchajobs.core.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.worker.testing.Solves;
+import com.captchajobs.worker.testing.WorkerNode;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.jobrunr.storage.JobNotFoundException;
+import org.jobrunr.storage.StorageProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CaptchaAI allows one res.php call per task every 5 s. A poll made late (after an outage, a crash
+ * or a busy spell) and a task resumed after a crash must still keep that distance from the call
+ * before: the next poll is timed from the call, not from where the rhythm should have been.
+ */
+class PollSpacingTest {
+
+  static final String KEY = "spacingKeySPACINGkeySPACINGkey12";
+
+  /**
+   * 5 s on the node's database clock, whose offset is measured again every 15 s: a new measurement
+   * between two calls may shift them by a millisecond or two.
+   */
+  static final Duration FIVE_SECONDS = Duration.ofMillis(4_950);
+
+  static CaptchaAiSimulator sim;
+  static WorkerNode node;
+  static Solves solves;
+
+  @BeforeAll
+  static void start() {
+    // Tasks that take a minute: every poll of these tests is answered "not ready".
+    sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, 5)
+            .solveTime("turnstile", Duration.ofSeconds(60), Duration.ofSeconds(70))
+            .build()
+            .start();
+    node =
+        WorkerNode.onFreshDatabase(
+            sim,
+            KEY,
+            Map.of(
+                // far off, so that the test makes the first poll itself
+                "captchaai.first-poll-wait.TURNSTILE", "60s",
+                "captchaai.provider-check-interval", "1h"));
+    solves = new Solves(node);
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+    sim.close();
+  }
+
+  @Test
+  void aPollMadeTwentySecondsLateIsFollowedByTheNextFiveSecondsAfterItsCallNotAtOnce()
+      throws Exception {
+    UUID id = solves.turnstile("spacing-late");
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    StorageProvider storage = node.bean(StorageProvider.class);
+    storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+
+    // What a poll job that starts 20 s after its intended instant does.
+    long intended = Instant.now().minusSeconds(20).toEpochMilli();
+    node.bean(PollJob.class).poll(new PollJobRequest(id, 1, 1, intended), null);
+
+    Instant first = calledAt(id, 1);
+    Instant second = awaitCalledAt(id, 2);
+    assertThat(Duration.between(first, second)).isGreaterThanOrEqualTo(FIVE_SECONDS);
+  }
+
+  @Test
+  void aTaskResumedRightAfterAPollIsPolledAgainFiveSecondsAfterThatCall() throws Exception {
+    UUID id = solves.turnstile("spacing-resumed");
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    StorageProvider storage = node.bean(StorageProvider.class);
+    storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    node.bean(PollJob.class).poll(new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli()), null);
+    // The crash: the next poll job is lost just after the call.
+    UUID next = SolveJobs.pollJobId(id, 1, 2);
+    await().atMost(Duration.ofSeconds(10)).until(() -> exists(storage, next));
+    storage.deletePermanently(next);
+
+    node.bean(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
+
+    Instant first = calledAt(id, 1);
+    Instant second = awaitCalledAt(id, 2);
+    assertThat(Duration.between(first, second)).isGreaterThanOrEqualTo(FIVE_SECONDS);
+    assertThat(sim.stats().submitsByPageUrl()).containsEntry(Solves.pageUrl("spacing-resumed"), 1L);
+  }
+
+  private static boolean exists(StorageProvider storage, UUID jobId) {
+    try {
+      storage.getJobById(jobId);
+      return true;
+    } catch (JobNotFoundException e) {
+      return false;
+    }
+  }
+
+  private static Instant awaitCalledAt(UUID id, int pollNo) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                solves
+                        .jdbc()
+                        .queryForObject(
+                            "SELECT count(*) FROM captchajobs.poll WHERE solve_id = ? AND poll_no = ?",
+                            Long.class,
+                            id,
+                            pollNo)
+                    == 1);
+    return calledAt(id, pollNo);
+  }
+
+  private static Instant calledAt(UUID id, int pollNo) {
+    return solves
+        .jdbc()
+        .queryForObject(
+            "SELECT called_at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = 1 AND poll_no = ?",
+            Timestamp.class,
+            id,
+            pollNo)
+        .toInstant();
+  }
+}

@@ -181,11 +181,20 @@ public final class Figures {
         fmt(inPerSolve, 3) + " (rejected: " + run.stats().rejectedSubmitsByCode() + ")",
         "1",
         null);
-    double withinBound = resBoundShare();
+    ResBound resBound = resBound();
+    double withinBound = resBound.share();
     put("res_within_bound", withinBound);
     row(
         "res.php calls per solve",
-        fmt(resPerSolve, 2) + "; " + pct(withinBound) + " of solved within the bound",
+        fmt(resPerSolve, 2)
+            + "; "
+            + resBound.within()
+            + " of "
+            + resBound.checked()
+            + " solved within the bound"
+            + (resBound.over().isEmpty()
+                ? ""
+                : " (over: " + String.join("; ", resBound.over()) + ")"),
         "≤ 1 + ceil((solved at − first poll) / 5 s)",
         ok(withinBound, v -> v >= 1.0));
     double jobsPerSolve = (double) run.jobrunrJobs() / n;
@@ -334,14 +343,21 @@ public final class Figures {
   }
 
   /**
-   * Share of solved solves whose res.php calls stay within 1 + ceil((solved at − first poll) / 5
-   * s).
+   * Solved solves whose res.php calls (poll rows) stay within 1 + ceil((solved at − first poll) / 5
+   * s), and a description of the first few that do not.
    */
-  private double resBoundShare() {
+  private record ResBound(int checked, int within, List<String> over) {
+    double share() {
+      return checked == 0 ? Double.NaN : (double) within / checked;
+    }
+  }
+
+  private ResBound resBound() {
     Map<String, List<Rows.Poll>> bySolve =
         run.polls().stream().collect(Collectors.groupingBy(Rows.Poll::solveId));
     int checked = 0;
     int within = 0;
+    List<String> over = new ArrayList<>();
     for (Rows.Solve s : run.solves()) {
       List<Rows.Poll> p = bySolve.get(s.id());
       if (s.solvedAt() == 0 || p == null) {
@@ -352,9 +368,26 @@ public final class Figures {
       checked++;
       if (p.size() <= bound) {
         within++;
+      } else if (over.size() < 5) {
+        long[] calls = p.stream().mapToLong(Rows.Poll::calledAt).sorted().toArray();
+        long shortest = Long.MAX_VALUE;
+        for (int i = 1; i < calls.length; i++) {
+          shortest = Math.min(shortest, calls[i] - calls[i - 1]);
+        }
+        over.add(
+            s.businessKey()
+                + ": "
+                + p.size()
+                + " polls over "
+                + fmt((s.solvedAt() - first) / 1000.0, 1)
+                + " s, "
+                + s.submits()
+                + " submit(s), shortest gap "
+                + fmt(shortest / 1000.0, 3)
+                + " s");
       }
     }
-    return checked == 0 ? Double.NaN : (double) within / checked;
+    return new ResBound(checked, within, over);
   }
 
   private void throughput(List<Rows.Solve> solves, long solved, double meanSolve) {

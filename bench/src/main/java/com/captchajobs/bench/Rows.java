@@ -46,7 +46,7 @@ final class Rows {
             Database.BENCH_TAG
                 + "SELECT s.id, s.business_key, s.status, s.job_id, s.updated_at FROM captchajobs.solve s"
                 + " WHERE s.status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')"
-                + " AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
+                + " AND NOT EXISTS (SELECT 1 FROM captchajobs.cj_jobrunr_jobs j"
                 + "   WHERE j.id = CAST(s.job_id AS char(36))"
                 + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
                 + " AND (s.status <> 'WAITING_FOR_THREAD' OR (SELECT count(*) FROM captchajobs.gate_slot g"
@@ -175,7 +175,7 @@ final class Rows {
         ResultSet rs =
             st.executeQuery(
                 Database.BENCH_TAG
-                    + "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE recurringjobid IS NULL")) {
+                    + "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE recurringjobid IS NULL")) {
       rs.next();
       return rs.getLong(1);
     }
@@ -188,7 +188,7 @@ final class Rows {
         ResultSet rs =
             st.executeQuery(
                 Database.BENCH_TAG
-                    + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.jobrunr_jobs j"
+                    + "SELECT s.business_key, j.jobasjson FROM captchajobs.solve s JOIN captchajobs.cj_jobrunr_jobs j"
                     // by the job's name ("Submit <type> <key>"): its key label is cut at 45
                     // characters
                     + " ON j.jobasjson LIKE '%\"jobName\":\"%' || s.business_key || '%'"

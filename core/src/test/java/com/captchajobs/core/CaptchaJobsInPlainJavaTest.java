@@ -128,4 +128,30 @@ class CaptchaJobsInPlainJavaTest {
         .hasMessageContaining("captchajobs.schema")
         .hasMessageContaining("CREATE SCHEMA captchajobs AUTHORIZATION guest_app");
   }
+
+  @Test
+  void aDatabaseUserNamedLikeTheSchemaIsRefusedNamingTheCauseAndTheFixAndNothingIsCreated()
+      throws Exception {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE ROLE captchajobs LOGIN PASSWORD 'same-name'");
+      s.execute("GRANT CREATE ON DATABASE " + c.getCatalog() + " TO captchajobs");
+    }
+    PGSimpleDataSource sameName = new PGSimpleDataSource();
+    sameName.setUrl(dataSource.getUrl().replace("?user=postgres", ""));
+    sameName.setUser("captchajobs");
+    sameName.setPassword("same-name");
+
+    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(sameName).build())
+        .hasMessageContaining("search_path")
+        .hasMessageContaining("database user is named 'captchajobs'")
+        .hasMessageContaining("ALTER ROLE captchajobs SET search_path = public");
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT count(*) FROM pg_namespace WHERE nspname = 'captchajobs'")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isZero();
+    }
+  }
 }

@@ -156,11 +156,11 @@ class GuestInAHostAppTest {
         .isZero();
     assertThat(
             count(
-                "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE '%com.example.host%'"))
+                "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE '%com.example.host%'"))
         .isZero();
     // The solve ran on our jobs only: at least its submit job (a first poll due soon enough runs
     // inside it), every one of them SUCCEEDED in our own tables.
-    String ofTheSolve = "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE ?";
+    String ofTheSolve = "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE ?";
     String idPattern = "%" + id + "%";
     long jobsOfTheSolve = jdbc.queryForObject(ofTheSolve, Long.class, idPattern);
     assertThat(jobsOfTheSolve).isPositive();
@@ -175,7 +175,7 @@ class GuestInAHostAppTest {
                     .isEqualTo(jobsOfTheSolve));
     assertThat(
             jdbc.queryForList(
-                "SELECT DISTINCT name FROM captchajobs.jobrunr_backgroundjobservers", String.class))
+                "SELECT DISTINCT name FROM captchajobs.cj_jobrunr_backgroundjobservers", String.class))
         .containsExactly(WORKER);
     assertThat(host.getBeansOfType(BackgroundJobServer.class)).hasSize(1);
     assertThat(host.getBean(BackgroundJobServer.class).getConfiguration().getName())

@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * A host meeting a database on which a CaptchaJobs worker node already created its schema. Its
  * Flyway starts as if we were not there. Its JobRunr, if it never ran on this database, needs
  * {@code jobrunr.database.table-prefix=public.}: JobRunr 8.7 otherwise finds our {@code
- * captchajobs.jobrunr_migrations} by name and takes it for its own (docs/architecture.md).
+ * captchajobs.cj_jobrunr_migrations} by name and takes it for its own (docs/architecture.md).
  */
 class HostStartingAfterOurWorkerTest {
 

@@ -1,5 +1,6 @@
 package com.captchajobs.core.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.math.BigDecimal;
@@ -19,7 +20,6 @@ import okhttp3.Request;
 import okhttp3.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Plain-Java client for CaptchaAI's in.php/res.php API. Immutable and thread-safe; build one per
@@ -270,7 +270,7 @@ public final class CaptchaAiClient {
       return null;
     }
     try {
-      return Integer.valueOf(node.asString().strip());
+      return Integer.valueOf(node.asText().strip());
     } catch (NumberFormatException e) {
       return null;
     }

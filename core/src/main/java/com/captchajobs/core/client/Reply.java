@@ -1,9 +1,9 @@
 package com.captchajobs.core.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.regex.Pattern;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One decoded 2xx in.php/res.php body. CaptchaAI does not always honour {@code json=1}, so this
@@ -64,7 +64,7 @@ sealed interface Reply {
     JsonNode node;
     try {
       node = JSON.readTree(text);
-    } catch (JacksonException e) {
+    } catch (JsonProcessingException e) {
       return unrecognised("malformed JSON");
     }
     if (!node.isObject()) {
@@ -87,7 +87,7 @@ sealed interface Reply {
     if (request != null && CODE.matcher(request.strip()).matches()) {
       return new Code(request.strip());
     }
-    return unrecognised("status " + status.asString() + " without a code");
+    return unrecognised("status " + status.asText() + " without a code");
   }
 
   /** Strings as they are, numbers as their digits, objects (GeeTest answers) as JSON text. */
@@ -95,14 +95,14 @@ sealed interface Reply {
     if (node == null || node.isNull() || node.isMissingNode()) {
       return null;
     }
-    if (node.isString()) {
-      return node.stringValue();
+    if (node.isTextual()) {
+      return node.textValue();
     }
-    return node.isValueNode() ? node.asString() : node.toString();
+    return node.isValueNode() ? node.asText() : node.toString();
   }
 
   private static boolean isOne(JsonNode status) {
-    return "1".equals(status.isValueNode() ? status.asString().strip() : null);
+    return "1".equals(status.isValueNode() ? status.asText().strip() : null);
   }
 
   /** Any markup counts: CaptchaAI's and its proxies' error pages are HTML, never a reply. */

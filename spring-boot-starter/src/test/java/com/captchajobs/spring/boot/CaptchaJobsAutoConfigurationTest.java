@@ -164,7 +164,7 @@ class CaptchaJobsAutoConfigurationTest {
               assertThat(captchaJobs.schema()).isEqualTo("captchajobs");
               assertThat(context.getBean(Solves.class)).isSameAs(captchaJobs.solves());
               assertThat(tables(context, "captchajobs"))
-                  .contains("solve", "gate", "breaker", "jobrunr_jobs");
+                  .contains("solve", "gate", "breaker", "cj_jobrunr_jobs");
               assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
               assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
             });
@@ -832,7 +832,7 @@ class CaptchaJobsAutoConfigurationTest {
                       "poll",
                       "slot_handoff",
                       "schema_history",
-                      "jobrunr_jobs");
+                      "cj_jobrunr_jobs");
               assertThat(schemas(context)).doesNotContain("captchajobs");
               assertThat(tables(context, "public")).isEmpty();
             });

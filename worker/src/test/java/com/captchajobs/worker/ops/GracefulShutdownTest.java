@@ -159,7 +159,7 @@ class GracefulShutdownTest {
         solves
             .jdbc()
             .queryForObject(
-                "SELECT id FROM captchajobs.jobrunr_backgroundjobservers WHERE name = ?",
+                "SELECT id FROM captchajobs.cj_jobrunr_backgroundjobservers WHERE name = ?",
                 String.class,
                 name));
   }

@@ -218,7 +218,7 @@ class SecretsNeverLeakTest {
                 + " AND table_schema NOT IN ('pg_catalog', 'information_schema')",
             String.class);
     assertThat(tables)
-        .contains("captchajobs.solve", "captchajobs.breaker", "captchajobs.jobrunr_jobs");
+        .contains("captchajobs.solve", "captchajobs.breaker", "captchajobs.cj_jobrunr_jobs");
     List<String> rows = new ArrayList<>();
     for (String table : tables) {
       rows.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
@@ -228,7 +228,7 @@ class SecretsNeverLeakTest {
 
   static List<String> jobRows(WorkerNode node) {
     return new JdbcTemplate(node.bean(DataSource.class))
-        .queryForList("SELECT t::text FROM captchajobs.jobrunr_jobs t", String.class);
+        .queryForList("SELECT t::text FROM captchajobs.cj_jobrunr_jobs t", String.class);
   }
 
   /** The Actuator index, every exposed endpoint above and every metric by name. */

@@ -187,7 +187,7 @@ class DataDoesNotLingerTest {
                 + " WHERE table_type = 'BASE TABLE'"
                 + " AND table_schema NOT IN ('pg_catalog', 'information_schema')",
             String.class);
-    assertThat(tables).contains("captchajobs.solve", "captchajobs.jobrunr_jobs");
+    assertThat(tables).contains("captchajobs.solve", "captchajobs.cj_jobrunr_jobs");
     List<String> rows = new ArrayList<>();
     for (String table : tables) {
       rows.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));

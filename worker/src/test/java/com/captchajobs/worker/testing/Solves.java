@@ -87,10 +87,10 @@ public final class Solves {
             "captchajobs.breaker",
             "captchajobs.poll",
             "captchajobs.slot_handoff",
-            "captchajobs.jobrunr_jobs",
-            "captchajobs.jobrunr_recurring_jobs",
-            "captchajobs.jobrunr_backgroundjobservers",
-            "captchajobs.jobrunr_metadata")) {
+            "captchajobs.cj_jobrunr_jobs",
+            "captchajobs.cj_jobrunr_recurring_jobs",
+            "captchajobs.cj_jobrunr_backgroundjobservers",
+            "captchajobs.cj_jobrunr_metadata")) {
       texts.addAll(jdbc.queryForList("SELECT t::text FROM " + table + " t", String.class));
     }
     return texts;

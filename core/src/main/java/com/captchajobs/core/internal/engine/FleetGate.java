@@ -249,7 +249,7 @@ public final class FleetGate {
   /**
    * Returns leaked slots: leases that ended; slots whose solve is done (a crash between storing the
    * token and releasing); and slots of JobRunr servers that are no longer registered (a crashed
-   * node is dropped from {@code jobrunr_backgroundjobservers}) unless their solve was already
+   * node is dropped from {@code cj_jobrunr_backgroundjobservers}) unless their solve was already
    * submitted: that task still runs at the provider, so its slot stays until the answer or the
    * lease. A timed-out task keeps its slot until its lease ends, for the same reason.
    */
@@ -265,7 +265,7 @@ public final class FleetGate {
             + "     AND s.status = 'FAILED' AND s.error_code IS DISTINCT FROM 'TIMEOUT'"
             + "     AND s.error_code IS DISTINCT FROM 'DEADLINE_EXCEEDED')"
             + "   OR (NOT g.phantom AND g.server_id IS NOT NULL"
-            + "     AND g.server_id::text NOT IN (SELECT id::text FROM captchajobs.jobrunr_backgroundjobservers)"
+            + "     AND g.server_id::text NOT IN (SELECT id::text FROM captchajobs.cj_jobrunr_backgroundjobservers)"
             + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
             + "       AND s.status IN ('SUBMITTED', 'FAILED'))))");
   }

@@ -12,9 +12,9 @@ import org.flywaydb.core.Flyway;
 
 /**
  * The PostgreSQL schema that holds every CaptchaJobs table: ours (solve, gate, breaker, polls,
- * hand-offs, Flyway history) and our own JobRunr instance's ({@code jobrunr_*}). A schema of our
- * own keeps a host application's {@code public} schema, its Flyway history and its JobRunr tables
- * untouched, whichever starts first.
+ * hand-offs, Flyway history) and our own JobRunr instances' ({@code cj_jobrunr_*}, {@code
+ * cj_webhook_jobrunr_*}). A schema of our own keeps a host application's {@code public} schema, its
+ * Flyway history and its JobRunr tables untouched, whichever starts first.
  *
  * <p>SQL in the engine is written against the default schema {@value #DEFAULT}; another schema is
  * substituted once per statement text.
@@ -61,19 +61,6 @@ public final class Schema {
     return name;
   }
 
-  /** The table prefix of our JobRunr storage: its tables are {@code <schema>.jobrunr_*}. */
-  public String jobRunrTablePrefix() {
-    return name + ".";
-  }
-
-  /**
-   * The table prefix of the webhook deliveries' own JobRunr storage: {@code
-   * <schema>.webhook_jobrunr_*}.
-   */
-  public String webhookJobRunrTablePrefix() {
-    return name + ".webhook_";
-  }
-
   /** A statement written against {@value #DEFAULT}, for this schema. */
   public String sql(String statement) {
     if (DEFAULT.equals(name)) {
@@ -91,6 +78,7 @@ public final class Schema {
    */
   public void migrate(DataSource dataSource) {
     requireCreatable(dataSource);
+    requireOutsideSearchPath(dataSource);
     Flyway.configure()
         .dataSource(dataSource)
         .schemas(name)
@@ -118,6 +106,52 @@ public final class Schema {
     } catch (SQLException e) {
       throw new IllegalStateException(
           "Could not check schema '" + name + "': " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Our SQL names every table with its schema, but a host's does not: if the connection's {@code
+   * search_path} led to our schema (as PostgreSQL's default {@code "$user", public} does for a
+   * database user named like it), a host's Flyway history and JobRunr tables would land in ours.
+   */
+  private void requireOutsideSearchPath(DataSource dataSource) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT current_setting('search_path'), current_user");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      String searchPath = rs.getString(1);
+      String user = rs.getString(2);
+      for (String entry : searchPath.split(",")) {
+        String schema = entry.strip().replace("\"", "");
+        boolean viaUser = schema.equals("$user");
+        if ((viaUser ? user : schema).equals(name)) {
+          throw new SearchPathReachesSchemaException(name, searchPath, user, viaUser);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "Could not read the search_path of schema '" + name + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The connection's search_path resolves unqualified names into our schema. */
+  public static final class SearchPathReachesSchemaException extends IllegalStateException {
+    SearchPathReachesSchemaException(
+        String schema, String searchPath, String user, boolean viaUser) {
+      super(
+          "captchajobs.schema: the database connection's search_path ("
+              + searchPath
+              + ") resolves unqualified table names into schema '"
+              + schema
+              + "'"
+              + (viaUser ? " because the database user is named '" + user + "' like it" : "")
+              + ", so an application's own tables (its Flyway history, its JobRunr) would land in"
+              + " CaptchaJobs' schema. Fix: "
+              + (viaUser ? "connect as a database user not named '" + schema + "', or " : "")
+              + "set captchajobs.schema to another name, or pin the search_path: ALTER ROLE "
+              + user
+              + " SET search_path = public.");
     }
   }
 

@@ -2,6 +2,10 @@ package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -12,9 +16,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The solve table. Every method is one statement, so every state change is committed before the
@@ -104,7 +105,7 @@ public final class SolveRepository {
             s.client(),
             s.businessKey(),
             s.type(),
-            json.writeValueAsString(new TreeMap<>(s.params())),
+            toJson(new TreeMap<>(s.params())),
             s.payloadHash(),
             s.priority(),
             s.callbackUrl(),
@@ -145,7 +146,7 @@ public final class SolveRepository {
         s.client(),
         s.businessKey(),
         s.type(),
-        json.writeValueAsString(new TreeMap<>(s.params())),
+        toJson(new TreeMap<>(s.params())),
         s.payloadHash(),
         s.priority(),
         s.callbackUrl(),
@@ -417,7 +418,7 @@ public final class SolveRepository {
             + "     AND s.created_at < now() - ? * interval '1 millisecond'))"
             + " AND s.updated_at < now() - ? * interval '1 millisecond'"
             + " AND (s.updated_at, s.id) > (?, ?)"
-            + " AND NOT EXISTS (SELECT 1 FROM captchajobs.jobrunr_jobs j"
+            + " AND NOT EXISTS (SELECT 1 FROM captchajobs.cj_jobrunr_jobs j"
             + "   WHERE j.id = CAST(s.job_id AS char(36))"
             + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
             + " ORDER BY s.updated_at, s.id LIMIT ?",
@@ -529,7 +530,7 @@ public final class SolveRepository {
         Db.uuid(rs, "id"),
         rs.getString("business_key"),
         CaptchaType.valueOf(rs.getString("type")),
-        json.readValue(rs.getString("params"), PARAMS),
+        params(rs.getString("params")),
         rs.getInt("priority"),
         rs.getString("callback_url"),
         SolveState.valueOf(rs.getString("status")),
@@ -559,5 +560,21 @@ public final class SolveRepository {
             + " AND (solved_at IS NOT NULL OR status = 'FAILED')",
         rs -> Db.uuid(rs, "id"),
         since);
+  }
+
+  private TreeMap<String, String> params(String text) {
+    try {
+      return json.readValue(text, PARAMS);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Unreadable solve params: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private String toJson(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Could not write JSON: " + e.getOriginalMessage(), e);
+    }
   }
 }

@@ -19,13 +19,13 @@ import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.StorageProviderUtils.DatabaseOptions;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
 import org.jobrunr.utils.mapper.JsonMapper;
-import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
+import org.jobrunr.utils.mapper.jackson.JacksonJsonMapper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * CaptchaJobs' own JobRunr: a storage provider on {@code <schema>.jobrunr_*}, a scheduler, and on
- * workers a background job server and optionally a dashboard. JobRunr OSS has no queues, so
+ * CaptchaJobs' own JobRunr: a storage provider on {@code <schema>.cj_jobrunr_*}, a scheduler, and
+ * on workers a background job server and optionally a dashboard. JobRunr OSS has no queues, so
  * separate tables are what keeps our jobs away from a host application's own JobRunr servers and
  * its jobs away from our retry filter. Nothing here is a JobRunr global: the static {@code
  * BackgroundJobRequest} facade keeps pointing at the host's scheduler, if it has one.
@@ -46,19 +46,43 @@ public final class OwnJobRunr implements AutoCloseable {
     this.scheduler = schedulerLeavingTheStaticFacadeAlone(storage);
   }
 
-  /** Opens (and creates or upgrades) our JobRunr tables in the schema, which must exist. */
-  public static OwnJobRunr open(DataSource dataSource, Schema schema) {
-    return open(dataSource, schema.jobRunrTablePrefix());
+  /**
+   * The tables of our solve jobs: {@code <schema>.cj_jobrunr_*}. The {@code cj_} keeps every name
+   * apart from a host JobRunr's, whatever its prefix (see {@link JobRunrTables}); the earlier
+   * {@code <schema>.jobrunr_*} move there on first start.
+   */
+  public static JobRunrTables jobTables(Schema schema) {
+    return new JobRunrTables(schema.name(), "cj_", "");
   }
 
   /**
-   * Opens (and creates or upgrades) a JobRunr storage on the tables {@code <tablePrefix>jobrunr_*};
-   * the prefix starts with the schema, which must exist.
+   * The tables of the webhook deliveries' own JobRunr: {@code <schema>.cj_webhook_jobrunr_*}
+   * (earlier {@code <schema>.webhook_jobrunr_*}).
    */
-  public static OwnJobRunr open(DataSource dataSource, String tablePrefix) {
-    JsonMapper jsonMapper = new Jackson3JsonMapper();
+  public static JobRunrTables webhookTables(Schema schema) {
+    return new JobRunrTables(schema.name(), "cj_webhook_", "webhook_");
+  }
+
+  /**
+   * Opens (and creates or upgrades) our solve jobs' JobRunr tables; the schema must exist. The
+   * webhook deliveries' tables of the earlier layout move forward too, on every node.
+   */
+  public static OwnJobRunr open(DataSource dataSource, Schema schema) {
+    webhookTables(schema).moveEarlierLayout(dataSource);
+    return open(dataSource, jobTables(schema));
+  }
+
+  /**
+   * Opens a JobRunr storage on {@code tables}, after creating or upgrading them. The JSON mapper is
+   * JobRunr's Jackson 2 one, whatever Jackson a host has besides: the core depends on Jackson 2
+   * only, which Spring Boot 3.5 and 4 both manage, so every node reads every other node's jobs.
+   */
+  public static OwnJobRunr open(DataSource dataSource, JobRunrTables tables) {
+    SupportedJobRunr.require();
+    tables.migrate(dataSource);
+    JsonMapper jsonMapper = new JacksonJsonMapper();
     PostgresStorageProvider storage =
-        new PostgresStorageProvider(dataSource, tablePrefix, DatabaseOptions.CREATE);
+        new PostgresStorageProvider(dataSource, tables.tablePrefix(), DatabaseOptions.SKIP_CREATE);
     storage.setJobMapper(new JobMapper(jsonMapper));
     return new OwnJobRunr(storage, jsonMapper);
   }

@@ -13,7 +13,7 @@ import org.jobrunr.storage.StorageProvider;
 
 /**
  * Webhook deliveries on a JobRunr of their own, apart from the solves: their own tables ({@code
- * <schema>.webhook_jobrunr_*}), their own background job server with {@code
+ * <schema>.cj_webhook_jobrunr_*}), their own background job server with {@code
  * captchajobs.webhook.threads} workers, and their own retry policy ({@link WebhookRetryFilter}). A
  * receiver that answers slowly or never holds only these threads; the submit and poll jobs run on
  * the worker's server and never wait for a receiver. A delivery is a stored job, so it survives a
@@ -57,7 +57,7 @@ public final class WebhookDeliveries implements AutoCloseable {
       WebhookJob job,
       SolveRepository repository,
       Clock clock) {
-    OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, schema.webhookJobRunrTablePrefix());
+    OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, OwnJobRunr.webhookTables(schema));
     try {
       BackgroundJobServer server =
           jobRunr.startServer(

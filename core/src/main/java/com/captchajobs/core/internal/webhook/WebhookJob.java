@@ -4,6 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveRepository;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -25,8 +28,6 @@ import org.jobrunr.JobRunrException;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Delivers a solve's outcome to its {@code callback_url}: a signed JSON POST. Anything but a 2xx
@@ -167,10 +168,18 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     if (includeToken) {
       repository.token(solve.id()).ifPresent(t -> out.put("token", t));
     }
-    return json.writeValueAsString(out).getBytes(UTF_8);
+    return toJson(out).getBytes(UTF_8);
   }
 
   private static String text(Instant instant) {
     return instant == null ? null : instant.toString();
+  }
+
+  private String toJson(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Could not write JSON: " + e.getOriginalMessage(), e);
+    }
   }
 }

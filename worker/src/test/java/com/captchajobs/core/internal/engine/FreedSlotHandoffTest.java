@@ -124,7 +124,7 @@ class FreedSlotHandoffTest {
     return solves
         .jdbc()
         .queryForObject(
-            "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE ?"
+            "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE ?"
                 + " AND jobasjson LIKE ?",
             Integer.class,
             "%" + id + "%",
@@ -135,7 +135,7 @@ class FreedSlotHandoffTest {
     return solves
         .jdbc()
         .queryForObject(
-            "SELECT count(*) FROM captchajobs.jobrunr_jobs WHERE jobasjson LIKE ? AND state = ?",
+            "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE ? AND state = ?",
             Integer.class,
             "%" + id + "%",
             state);

@@ -66,7 +66,7 @@ class RepairPassTest {
         solves
             .jdbc()
             .queryForList(
-                "SELECT j.state FROM captchajobs.jobrunr_jobs j JOIN captchajobs.solve s"
+                "SELECT j.state FROM captchajobs.cj_jobrunr_jobs j JOIN captchajobs.solve s"
                     + " ON j.id = CAST(s.job_id AS char(36)) WHERE s.id = ?",
                 String.class,
                 solveId);
@@ -78,7 +78,7 @@ class RepairPassTest {
     solves
         .jdbc()
         .update(
-            "UPDATE captchajobs.jobrunr_jobs SET state = 'SUCCEEDED'"
+            "UPDATE captchajobs.cj_jobrunr_jobs SET state = 'SUCCEEDED'"
                 + " WHERE id = (SELECT CAST(job_id AS char(36)) FROM captchajobs.solve WHERE id = ?)",
             solveId);
   }
@@ -173,7 +173,7 @@ class RepairPassTest {
       solves
           .jdbc()
           .update(
-              "DELETE FROM captchajobs.jobrunr_jobs WHERE id IN (SELECT CAST(job_id AS char(36))"
+              "DELETE FROM captchajobs.cj_jobrunr_jobs WHERE id IN (SELECT CAST(job_id AS char(36))"
                   + " FROM captchajobs.solve WHERE business_key LIKE 'bench-%' AND job_id IS NOT NULL)");
       solves.jdbc().update("DELETE FROM captchajobs.solve WHERE business_key LIKE 'bench-%'");
     }
@@ -208,7 +208,7 @@ class RepairPassTest {
       repository.setJob(id, jobId);
       jobs.poll(repository.find(id).orElseThrow(), 1, 1, farAway);
     }
-    jdbc.update("ANALYZE captchajobs.jobrunr_jobs");
+    jdbc.update("ANALYZE captchajobs.cj_jobrunr_jobs");
 
     List<Long> passMicros = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -219,7 +219,7 @@ class RepairPassTest {
     assertThat(open).allMatch(RepairPassTest::liveJob);
 
     jdbc.update(
-        "UPDATE captchajobs.jobrunr_jobs SET state = 'SUCCEEDED' WHERE id IN"
+        "UPDATE captchajobs.cj_jobrunr_jobs SET state = 'SUCCEEDED' WHERE id IN"
             + " (SELECT CAST(job_id AS char(36)) FROM captchajobs.solve"
             + "  WHERE business_key LIKE 'bench-open-%')");
     List<Long> findMicros = new ArrayList<>();
@@ -244,7 +244,7 @@ class RepairPassTest {
             jdbc.queryForList(
                 "EXPLAIN SELECT 1 FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'SUBMITTED')"
                     + " AND s.updated_at < now() AND NOT EXISTS (SELECT 1 FROM"
-                    + " captchajobs.jobrunr_jobs j WHERE j.id = CAST(s.job_id AS char(36))"
+                    + " captchajobs.cj_jobrunr_jobs j WHERE j.id = CAST(s.job_id AS char(36))"
                     + " AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))",
                 String.class));
     passMicros.sort(null);

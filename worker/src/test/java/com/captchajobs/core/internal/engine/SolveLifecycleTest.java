@@ -373,7 +373,7 @@ class SolveLifecycleTest {
     assertThat(
             solves
                 .jdbc()
-                .queryForList("SELECT jobAsJson FROM captchajobs.jobrunr_jobs", String.class))
+                .queryForList("SELECT jobAsJson FROM captchajobs.cj_jobrunr_jobs", String.class))
         .isNotEmpty()
         .noneMatch(json -> json.contains(token));
   }

@@ -42,7 +42,7 @@ public class AppApplication {
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
     // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
-    defaults.put("management.server.port", "8081");
+    defaults.put("management.server.port", "8082");
     defaults.put(
         "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
     defaults.put("management.endpoint.health.show-details", "when-authorized");

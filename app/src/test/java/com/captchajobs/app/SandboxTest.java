@@ -54,6 +54,32 @@ class SandboxTest {
           api.send(HttpRequest.newBuilder(URI.create(dashboard)).GET().build());
       assertThat(anonymous.statusCode()).isEqualTo(401);
 
+      // every URL the banner prints answers as it says
+      String banner = output.getOut();
+      HttpResponse<String> bannerHealth =
+          api.send(HttpRequest.newBuilder(URI.create(urlAfter(banner, "health"))).GET().build());
+      assertThat(bannerHealth.statusCode()).isEqualTo(200);
+      assertThat(Api.json(bannerHealth).get("status").stringValue()).isEqualTo("UP");
+      String bannerDashboard = urlAfter(banner, "dashboard");
+      assertThat(bannerDashboard).endsWith("/dashboard");
+      HttpResponse<String> dashboardPage =
+          api.send(
+              HttpRequest.newBuilder(URI.create(bannerDashboard))
+                  .header(
+                      "Authorization",
+                      "Basic "
+                          + java.util.Base64.getEncoder()
+                              .encodeToString(
+                                  (env.getProperty("captchajobs.dashboard.username")
+                                          + ":"
+                                          + env.getProperty("captchajobs.dashboard.password"))
+                                      .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                  .GET()
+                  .build());
+      assertThat(dashboardPage.statusCode()).isEqualTo(200);
+      assertThat(urlAfter(banner, "REST API"))
+          .isEqualTo("http://localhost:" + TestApps.port(app) + "/api/solves");
+
       HttpResponse<String> enqueued =
           api.post(
               "/api/solves",
@@ -68,6 +94,16 @@ class SandboxTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> new Socket("localhost", dbPort).close())
         .isInstanceOf(java.io.IOException.class);
+  }
+
+  /** The URL on the banner line that starts with {@code label}. */
+  private static String urlAfter(String banner, String label) {
+    return banner
+        .lines()
+        .filter(line -> line.strip().startsWith(label + " "))
+        .map(line -> line.strip().substring(label.length()).strip().split("\\s+")[0])
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no banner line " + label));
   }
 
   @Test

@@ -105,8 +105,12 @@ final class ApiClient {
     return resJson(key, "action", "get", "id", id);
   }
 
+  /** The tests' own reader of replies (Jackson 3; the simulator itself writes with Jackson 2). */
+  static final tools.jackson.databind.json.JsonMapper JSON =
+      tools.jackson.databind.json.JsonMapper.builder().build();
+
   static JsonNode json(HttpResponse<String> response) {
-    return Json.MAPPER.readTree(response.body());
+    return ApiClient.JSON.readTree(response.body());
   }
 
   private HttpRequest.Builder request(String path) {

@@ -162,7 +162,7 @@ class SubmitPollRoundTripTest {
             "pageurl",
             "https://g.example");
     JsonNode solved = awaitSolved(v3.get("request").asString());
-    JsonNode answer = Json.MAPPER.readTree(solved.get("request").asString());
+    JsonNode answer = ApiClient.JSON.readTree(solved.get("request").asString());
     assertThat(answer.has("challenge") && answer.has("validate") && answer.has("seccode")).isTrue();
 
     JsonNode v4 =
@@ -177,7 +177,8 @@ class SubmitPollRoundTripTest {
             "pageurl",
             "https://g.example");
     JsonNode v4Answer =
-        Json.MAPPER.readTree(awaitSolved(v4.get("request").asString()).get("request").asString());
+        ApiClient.JSON.readTree(
+            awaitSolved(v4.get("request").asString()).get("request").asString());
     assertThat(v4Answer.get("captcha_id").asString()).isEqualTo("cid");
   }
 

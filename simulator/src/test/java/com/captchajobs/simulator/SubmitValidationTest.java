@@ -209,6 +209,6 @@ class SubmitValidationTest {
   }
 
   private static String code(String body) {
-    return Json.MAPPER.readTree(body).get("request").asString();
+    return ApiClient.JSON.readTree(body).get("request").asString();
   }
 }

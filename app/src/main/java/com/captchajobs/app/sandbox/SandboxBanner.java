@@ -28,6 +28,13 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
     String host =
         address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
     String app = "http://" + host + ":" + env.getProperty("local.server.port", "8080");
+    // Actuator lives on the management port, not the API port (open there: plain health only)
+    String management =
+        "http://"
+            + host
+            + ":"
+            + env.getProperty(
+                "local.management.port", env.getProperty("management.server.port", "8082"));
     String token =
         generated(generated, "captchajobs.api.tokens")
             .orElse("<a token of captchajobs.api.tokens>");
@@ -57,7 +64,7 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
         + app
         + "/api/solves\n"
         + "  health       "
-        + app
+        + management
         + "/actuator/health\n"
         + "  dashboard    "
         + dashboardLine

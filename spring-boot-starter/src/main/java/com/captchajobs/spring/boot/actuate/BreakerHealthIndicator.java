@@ -1,6 +1,5 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.engine.Breaker;
 import com.captchajobs.core.internal.engine.FleetGate;
 import com.captchajobs.core.internal.engine.PlanCheck;
@@ -22,28 +21,7 @@ public class BreakerHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    Health.Builder builder =
-        breaker
-            .openState()
-            .map(
-                s ->
-                    Health.down()
-                        .withDetail("breaker", "open")
-                        .withDetail("errorCode", String.valueOf(s.errorCode()))
-                        .withDetail("reason", String.valueOf(s.reason()))
-                        .withDetail("openedAt", String.valueOf(s.openedAt())))
-            .orElseGet(() -> Health.up().withDetail("breaker", "closed"));
-    builder
-        .withDetail("keyFingerprint", breaker.fingerprint())
-        .withDetail("gateInFlight", gate.inFlight())
-        .withDetail("gateCapacity", gate.capacity())
-        .withDetail("gateWaiting", gate.waiting());
-    ThreadsInfo last = planCheck.last();
-    if (last != null) {
-      builder
-          .withDetail("providerThreads", last.threads())
-          .withDetail("providerWorkingThreads", last.workingThreads());
-    }
-    return builder.build();
+    HealthReading reading = HealthReading.ofBreaker(breaker, gate, planCheck);
+    return (reading.up() ? Health.up() : Health.down()).withDetails(reading.details()).build();
   }
 }

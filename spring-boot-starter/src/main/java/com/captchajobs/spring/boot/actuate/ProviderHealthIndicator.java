@@ -19,15 +19,7 @@ public class ProviderHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    return planCheck
-        .unreachable()
-        .map(
-            u ->
-                Health.down()
-                    .withDetail("provider", "unreachable")
-                    .withDetail("errorCode", String.valueOf(u.errorCode()))
-                    .withDetail("since", String.valueOf(u.since()))
-                    .build())
-        .orElseGet(() -> Health.up().withDetail("provider", "answering").build());
+    HealthReading reading = HealthReading.ofProvider(planCheck);
+    return (reading.up() ? Health.up() : Health.down()).withDetails(reading.details()).build();
   }
 }

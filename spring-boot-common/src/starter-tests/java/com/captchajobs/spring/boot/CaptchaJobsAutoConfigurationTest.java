@@ -49,10 +49,6 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -101,15 +97,16 @@ class CaptchaJobsAutoConfigurationTest {
       new ApplicationContextRunner()
           .withConfiguration(
               AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
+                  ThisBoot.DATA_SOURCE_AUTO_CONFIGURATION,
                   CaptchaJobsMetricsAutoConfiguration.class,
                   CaptchaJobsAutoConfiguration.class,
-                  CaptchaJobsActuatorAutoConfiguration.class));
+                  CaptchaJobsActuatorAutoConfiguration.class,
+                  ThisBoot.HEALTH_AUTO_CONFIGURATION));
 
   /** The host alone: its DataSource, none of our auto-configurations. */
   private final ApplicationContextRunner hostOnly =
       new ApplicationContextRunner()
-          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class));
+          .withConfiguration(AutoConfigurations.of(ThisBoot.DATA_SOURCE_AUTO_CONFIGURATION));
 
   // --- 1. no DataSource ---------------------------------------------------------------------
 
@@ -291,9 +288,9 @@ class CaptchaJobsAutoConfigurationTest {
                       assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
                       assertThat(context).hasSingleBean(BreakerEndpoint.class);
 
-                      Health health = context.getBean(BreakerHealthIndicator.class).health();
-                      assertThat(health.getStatus()).isEqualTo(Status.UP);
-                      assertThat(health.getDetails())
+                      BreakerHealthIndicator health = context.getBean(BreakerHealthIndicator.class);
+                      assertThat(ThisBoot.status(health)).isEqualTo("UP");
+                      assertThat(ThisBoot.details(health))
                           .containsEntry("breaker", "closed")
                           .containsEntry("gateCapacity", 2)
                           .containsEntry("providerThreads", SIMULATOR_THREADS);
@@ -340,7 +337,7 @@ class CaptchaJobsAutoConfigurationTest {
     withSimulator(
         simulator ->
             runner
-                .withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+                .withClassLoader(new FilteredClassLoader(ThisBoot.HEALTH_INDICATOR))
                 .withPropertyValues(database())
                 .withPropertyValues(worker(simulator))
                 .run(

@@ -4,22 +4,15 @@ import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.internal.engine.EngineEvents;
 import java.time.Clock;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
 
 /**
  * Wires {@link CaptchaJobs} from the application's {@link DataSource} and the {@code captchaai.*}
@@ -28,7 +21,11 @@ import org.springframework.util.ClassUtils;
  * its own JobRunr on its own tables: no bean of JobRunr's types is defined here, so a host's
  * JobRunr, its jobs and its retry settings are left exactly as they are.
  */
-@AutoConfiguration(after = DataSourceAutoConfiguration.class)
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration", // Boot 4
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" // Boot 3
+    })
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "captchajobs.enabled", matchIfMissing = true)
 @EnableConfigurationProperties({
@@ -37,9 +34,6 @@ import org.springframework.util.ClassUtils;
   WebhookProperties.class
 })
 public class CaptchaJobsAutoConfiguration {
-
-  private static final String BEAN_NAME = "captchaJobs";
-  private static final String HOST_JOBRUNR_STORAGE = "org.jobrunr.storage.StorageProvider";
 
   /** The key is also read from this environment variable (relaxed binding alone would not). */
   public static final String API_KEY_ENV = "CAPTCHAAI_API_KEY";
@@ -105,34 +99,6 @@ public class CaptchaJobsAutoConfiguration {
       builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
     }
     return builder.build();
-  }
-
-  /**
-   * In an application with JobRunr of its own, its storage is set up before ours: JobRunr 8.7 looks
-   * for its migrations table by name in every schema, so on a fresh database it would take our
-   * {@code <schema>.jobrunr_migrations} for its own if ours came first.
-   */
-  @Bean
-  static BeanFactoryPostProcessor captchaJobsAfterTheApplicationsJobRunr() {
-    return beanFactory -> {
-      ClassLoader loader = beanFactory.getBeanClassLoader();
-      if (!ClassUtils.isPresent(HOST_JOBRUNR_STORAGE, loader)
-          || !beanFactory.containsBeanDefinition(BEAN_NAME)) {
-        return;
-      }
-      Class<?> storage = ClassUtils.resolveClassName(HOST_JOBRUNR_STORAGE, loader);
-      String[] names = beanFactory.getBeanNamesForType(storage, true, false);
-      if (names.length == 0) {
-        return;
-      }
-      BeanDefinition ours = beanFactory.getBeanDefinition(BEAN_NAME);
-      Set<String> dependsOn = new LinkedHashSet<>();
-      if (ours.getDependsOn() != null) {
-        dependsOn.addAll(List.of(ours.getDependsOn()));
-      }
-      dependsOn.addAll(List.of(names));
-      ours.setDependsOn(dependsOn.toArray(String[]::new));
-    };
   }
 
   @Bean

@@ -13,7 +13,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -23,7 +22,10 @@ import org.springframework.context.annotation.Bean;
  * nothing otherwise; the host's other meters are left alone.
  */
 @AutoConfiguration(
-    after = DataSourceAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration", // Boot 4
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration" // Boot 3
+    },
     before = CaptchaJobsAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnSingleCandidate(DataSource.class)

@@ -8,38 +8,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The worker's breaker in Actuator, each part only where its library is present: a health indicator
- * ({@code spring-boot-health}) and the {@code breaker} endpoint ({@code spring-boot-actuator}).
- * Only on workers; what is exposed stays the application's choice.
+ * The worker's {@code breaker} endpoint, only where {@code spring-boot-actuator} is present and
+ * only on workers; what is exposed stays the application's choice. The health indicators come from
+ * each starter's {@code CaptchaJobsHealthAutoConfiguration}, since Boot 3 and 4 keep health types
+ * in different packages.
  */
 @AutoConfiguration(after = CaptchaJobsAutoConfiguration.class)
 @ConditionalOnBean(CaptchaJobs.class)
 @ConditionalOnBooleanProperty("captchajobs.worker.enabled")
 public class CaptchaJobsActuatorAutoConfiguration {
-
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(HealthIndicator.class)
-  static class Health {
-
-    @Bean
-    @ConditionalOnMissingBean
-    BreakerHealthIndicator breakerHealthIndicator(CaptchaJobs captchaJobs) {
-      CaptchaJobs.Worker worker = workerOf(captchaJobs);
-      return new BreakerHealthIndicator(worker.breaker(), worker.gate(), worker.planCheck());
-    }
-
-    /** Health contributor {@code provider}: DOWN while CaptchaAI does not answer. */
-    @Bean
-    @ConditionalOnMissingBean
-    ProviderHealthIndicator providerHealthIndicator(CaptchaJobs captchaJobs) {
-      return new ProviderHealthIndicator(workerOf(captchaJobs).planCheck());
-    }
-  }
 
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(Endpoint.class)
@@ -54,7 +35,7 @@ public class CaptchaJobsActuatorAutoConfiguration {
   }
 
   /** The worker of a node that is told to be one; an application-defined instance may lack it. */
-  static CaptchaJobs.Worker workerOf(CaptchaJobs captchaJobs) {
+  public static CaptchaJobs.Worker workerOf(CaptchaJobs captchaJobs) {
     return captchaJobs
         .worker()
         .orElseThrow(

@@ -27,7 +27,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * One host with {@code captchajobs.worker.enabled=true} on the host's own (older) JobRunr: the Boot
  * 3.5 host's CaptchaJobs bean runs a worker in its process, on the JobRunr 8.4 library the host
- * brought, beside the host's own JobRunr server, on a fresh database.
+ * brought, beside the host's own JobRunr server, on a fresh database. Boot builds our bean before
+ * the host's JobRunr storage here, so this is also the in-process form of "worker first".
  */
 class Boot35HostRunningOurWorkerTest {
 
@@ -74,6 +75,20 @@ class Boot35HostRunningOurWorkerTest {
     assertThat(captchaJobs.runsWorker()).isTrue();
     assertThat(captchaJobs.worker().orElseThrow().server())
         .isNotSameAs(host.getBean(BackgroundJobServer.class));
+  }
+
+  @Test
+  void ourJobRunrTablesCameFirstInThisProcessAndTheHostsJobRunrStillCreatedItsOwn() {
+    // table OIDs grow with creation order on a fresh database
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT 'captchajobs.cj_jobrunr_jobs'::regclass::oid::bigint"
+                    + " < 'public.jobrunr_jobs'::regclass::oid::bigint",
+                Boolean.class))
+        .as(
+            "the in-process form of worker first: our bean made its tables before the host's JobRunr")
+        .isTrue();
+    assertThat(host.getEnvironment().getProperty("jobrunr.database.table-prefix")).isNull();
   }
 
   @Test

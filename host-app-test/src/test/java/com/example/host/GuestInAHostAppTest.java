@@ -175,7 +175,8 @@ class GuestInAHostAppTest {
                     .isEqualTo(jobsOfTheSolve));
     assertThat(
             jdbc.queryForList(
-                "SELECT DISTINCT name FROM captchajobs.cj_jobrunr_backgroundjobservers", String.class))
+                "SELECT DISTINCT name FROM captchajobs.cj_jobrunr_backgroundjobservers",
+                String.class))
         .containsExactly(WORKER);
     assertThat(host.getBeansOfType(BackgroundJobServer.class)).hasSize(1);
     assertThat(host.getBean(BackgroundJobServer.class).getConfiguration().getName())

@@ -7,7 +7,9 @@ import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import javax.sql.DataSource;
+import org.jobrunr.scheduling.JobRequestScheduler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,9 +19,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A host meeting a database on which a CaptchaJobs worker node already created its schema. Its
- * Flyway starts as if we were not there. Its JobRunr, if it never ran on this database, needs
- * {@code jobrunr.database.table-prefix=public.}: JobRunr 8.7 otherwise finds our {@code
- * captchajobs.cj_jobrunr_migrations} by name and takes it for its own (docs/architecture.md).
+ * Flyway starts as if we were not there, and so does its JobRunr, with no setting: our tables are
+ * named {@code cj_jobrunr_*}, which its lookup of {@code jobrunr_migrations} in every schema never
+ * matches.
  */
 class HostStartingAfterOurWorkerTest {
 
@@ -73,19 +75,29 @@ class HostStartingAfterOurWorkerTest {
   }
 
   @Test
-  void aHostsFirstEverJobRunrStartingAfterOurWorkerStartsWithThePublicPrefix() {
-    Map<String, Object> props = new HashMap<>(GuestInAHostAppTest.hostProperties(url));
-    props.put("jobrunr.database.table-prefix", "public.");
+  void aHostsFirstEverJobRunrStartingAfterOurWorkerCreatesItsOwnTablesInPublicWithNoSetting() {
     try (ConfigurableApplicationContext host =
-        new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
+        new SpringApplicationBuilder(HostApplication.class)
+            .properties(GuestInAHostAppTest.hostProperties(url))
+            .run()) {
       JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
 
+      assertThat(host.getEnvironment().getProperty("jobrunr.database.table-prefix")).isNull();
+      assertThat(
+              jdbc.queryForList(
+                  "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+                      + " AND table_name IN ('jobrunr_jobs', 'jobrunr_migrations')"
+                      + " ORDER BY table_name",
+                  String.class))
+          .containsExactly("jobrunr_jobs", "jobrunr_migrations");
+      UUID id =
+          host.getBean(JobRequestScheduler.class).enqueue(new HostJobRequest("after")).asUUID();
       assertThat(
               jdbc.queryForObject(
-                  "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"
-                      + " AND table_name = 'jobrunr_jobs'",
-                  Long.class))
-          .isEqualTo(1);
+                  "SELECT count(*) FROM public.jobrunr_jobs WHERE id = ?",
+                  Long.class,
+                  id.toString()))
+          .isOne();
     }
   }
 }

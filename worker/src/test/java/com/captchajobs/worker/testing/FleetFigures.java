@@ -32,7 +32,8 @@ public final class FleetFigures {
 
   public static long jobrunrJobs(JdbcTemplate jdbc) {
     return jdbc.queryForObject(
-        "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE recurringjobid IS NULL", Long.class);
+        "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE recurringjobid IS NULL",
+        Long.class);
   }
 
   /**

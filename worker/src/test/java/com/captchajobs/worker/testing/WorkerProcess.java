@@ -39,6 +39,7 @@ public final class WorkerProcess implements AutoCloseable {
   public static WorkerProcess start(
       String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
     return start(
+        currentJava(),
         List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
         name,
         jdbcUrl,
@@ -55,11 +56,35 @@ public final class WorkerProcess implements AutoCloseable {
       String baseUrl,
       String apiKey,
       Map<String, String> extra) {
+    return startJar(currentJava(), jar, name, jdbcUrl, baseUrl, apiKey, extra);
+  }
+
+  /** The same on another Java: {@code java} is the launcher, e.g. a JDK 25's {@code bin/java}. */
+  public static WorkerProcess startJar(
+      Path java,
+      Path jar,
+      String name,
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      Map<String, String> extra) {
     return start(
-        List.of("-jar", jar.toAbsolutePath().toString()), name, jdbcUrl, baseUrl, apiKey, extra);
+        java,
+        List.of("-jar", jar.toAbsolutePath().toString()),
+        name,
+        jdbcUrl,
+        baseUrl,
+        apiKey,
+        extra);
+  }
+
+  /** The {@code bin/java} of the JVM running this test. */
+  public static Path currentJava() {
+    return Path.of(System.getProperty("java.home"), "bin", "java");
   }
 
   private static WorkerProcess start(
+      Path java,
       List<String> launch,
       String name,
       String jdbcUrl,
@@ -69,7 +94,7 @@ public final class WorkerProcess implements AutoCloseable {
     int port = freePort();
     int managementPort = freePort();
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java.toString());
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
     command.addAll(launch);

@@ -26,7 +26,8 @@ class FleetGateReadingTest {
     dataSource.setMaximumPoolSize(4);
     Schema.defaultSchema().migrate(dataSource);
     jdbc = new JdbcTemplate(dataSource);
-    jdbc.execute("CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
+    jdbc.execute(
+        "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
   }
 
   @AfterEach

@@ -39,7 +39,8 @@ class FleetGateTest {
     Schema.defaultSchema().migrate(dataSource);
     jdbc = new JdbcTemplate(dataSource);
     // The gate's reclaim reads JobRunr's server table; a minimal stand-in for it here.
-    jdbc.execute("CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
+    jdbc.execute(
+        "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
   }
 
   @AfterEach

@@ -1,0 +1,11 @@
+package com.example.boot35starter;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * An existing Spring Boot 3.5 application with JobRunr 8.4 (its own server and jobs, on Boot's
+ * Jackson 2), Flyway (its own migrations in {@code public}) and Actuator (health only). The only
+ * CaptchaJobs thing it has is the Boot 3 starter on its class path.
+ */
+@SpringBootApplication
+public class Boot35StarterHostApplication {}

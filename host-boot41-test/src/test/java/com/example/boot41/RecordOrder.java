@@ -1,0 +1,12 @@
+package com.example.boot41;
+
+import org.jobrunr.jobs.lambdas.JobRequest;
+
+/** A job of the host's own: record an order. */
+public record RecordOrder(String reference) implements JobRequest {
+
+  @Override
+  public Class<RecordOrderHandler> getJobRequestHandler() {
+    return RecordOrderHandler.class;
+  }
+}

@@ -27,8 +27,7 @@ class ReadmeFleetPortsTest {
       Pattern.compile("\"management\\.server\\.port\", \"(\\d+)\"");
 
   @Test
-  void theReadmesFleetCommandsAndEveryNodesDefaultManagementPortAreAllDifferent()
-      throws Exception {
+  void theReadmesFleetCommandsAndEveryNodesDefaultManagementPortAreAllDifferent() throws Exception {
     String readme = Files.readString(Path.of("..", "README.md"));
     Map<String, Integer> serverPorts = new TreeMap<>();
     Matcher command = COMMAND.matcher(readme);

@@ -2,6 +2,7 @@ package com.captchajobs.app.web;
 
 import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.client.CaptchaType;
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,7 +29,10 @@ final class SolveRequestJson {
       Arrays.stream(CaptchaType.values()).map(Enum::name).collect(Collectors.joining(", "));
 
   private final JsonMapper json =
-      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .build();
 
   /**
    * @throws ApiProblem 400 naming the field
@@ -94,12 +99,33 @@ final class SolveRequestJson {
     }
   }
 
+  /** Largest magnitude of a number field: a double's. */
+  private static final BigDecimal MAX = new BigDecimal(Double.MAX_VALUE);
+
+  /** Smallest non-zero magnitude of a number field: a normal double's. */
+  private static final BigDecimal MIN = new BigDecimal(Double.MIN_NORMAL);
+
+  /**
+   * A number as the plain decimal the provider is sent. Floats are read as {@link BigDecimal}
+   * (exact, never infinite), so a number that does not fit a double, such as {@code 1e400} or
+   * {@code 1e-400}, is refused naming its field instead of becoming infinity or zero.
+   */
+  private static String number(String field, JsonNode node) {
+    BigDecimal value = node.decimalValue();
+    BigDecimal magnitude = value.abs();
+    if (magnitude.compareTo(MAX) > 0
+        || (value.signum() != 0 && magnitude.compareTo(MIN) < 0)) {
+      throw ApiProblem.badField(field, field + " is a number out of range (it must fit a double)");
+    }
+    return value.toPlainString();
+  }
+
   private static String scalar(String field, JsonNode node) {
     if (node.isString()) {
       return node.stringValue();
     }
     if (node.isNumber()) {
-      return node.decimalValue().toPlainString();
+      return number(field, node);
     }
     if (node.isBoolean()) {
       return String.valueOf(node.booleanValue());

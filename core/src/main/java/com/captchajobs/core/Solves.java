@@ -141,10 +141,10 @@ public final class Solves {
 
   /**
    * {@link #accept(SolveRequest)} under a cap on this client's unfinished solves (queued, waiting
-   * or submitted): empty, with nothing stored, when the client already has {@code maxUnfinished}
-   * of them. The count and the insert are one step under a lock per client, so the cap holds
-   * exactly however many enqueues of the client run at once, on however many nodes. The same key
-   * and payload again still answers the existing solve at the cap. 0 means no cap.
+   * or submitted): empty, with nothing stored, when the client already has {@code maxUnfinished} of
+   * them. The count and the insert are one step under a lock per client, so the cap holds exactly
+   * however many enqueues of the client run at once, on however many nodes. The same key and
+   * payload again still answers the existing solve at the cap. 0 means no cap.
    *
    * @throws SolveConflictException when the business key exists with another payload
    */

@@ -37,7 +37,9 @@ final class EnqueueRateLimiter {
     return take("enqueue:" + client.name(), client.rate(), client.burst());
   }
 
-  /** Takes one read from the client's read bucket; when it is empty, how long until one is there. */
+  /**
+   * Takes one read from the client's read bucket; when it is empty, how long until one is there.
+   */
   Optional<Duration> tryAcquireRead(ApiClient client) {
     return take("read:" + client.name(), client.readRate(), client.readBurst());
   }

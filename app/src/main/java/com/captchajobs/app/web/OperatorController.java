@@ -83,8 +83,8 @@ class OperatorController {
   }
 
   /**
-   * A client's batch: counts by status and latency p50/p95 of its solved solves, in seconds. A batch
-   * belongs to its client; without {@code client} the label must be used by one client only.
+   * A client's batch: counts by status and latency p50/p95 of its solved solves, in seconds. A
+   * batch belongs to its client; without {@code client} the label must be used by one client only.
    */
   @GetMapping("/batches/{batch}")
   OperatorQueries.BatchSummary batch(
@@ -106,7 +106,8 @@ class OperatorController {
       owner = owners.isEmpty() ? null : owners.get(0);
     }
     String found = owner;
-    return (found == null ? java.util.Optional.<OperatorQueries.BatchSummary>empty()
+    return (found == null
+            ? java.util.Optional.<OperatorQueries.BatchSummary>empty()
             : queries.batch(found, batch))
         .orElseThrow(
             () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
@@ -170,12 +171,12 @@ class OperatorController {
     }
     OperatorQueries.Requeued r =
         requeued.orElseThrow(
-                () ->
-                    new ApiProblem(
-                        HttpStatus.CONFLICT,
-                        "Not failed",
-                        null,
-                        "only a FAILED solve can be requeued; this one is " + status.status()));
+            () ->
+                new ApiProblem(
+                    HttpStatus.CONFLICT,
+                    "Not failed",
+                    null,
+                    "only a FAILED solve can be requeued; this one is " + status.status()));
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", r.solveId());
     out.put("status", "QUEUED");

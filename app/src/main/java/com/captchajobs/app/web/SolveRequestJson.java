@@ -113,8 +113,7 @@ final class SolveRequestJson {
   private static String number(String field, JsonNode node) {
     BigDecimal value = node.decimalValue();
     BigDecimal magnitude = value.abs();
-    if (magnitude.compareTo(MAX) > 0
-        || (value.signum() != 0 && magnitude.compareTo(MIN) < 0)) {
+    if (magnitude.compareTo(MAX) > 0 || (value.signum() != 0 && magnitude.compareTo(MIN) < 0)) {
       throw ApiProblem.badField(field, field + " is a number out of range (it must fit a double)");
     }
     return value.toPlainString();

@@ -69,8 +69,8 @@ public class ApiClientsProperties {
     private int maxStreams = 20;
 
     /**
-     * Reads per second it may sustain: status reads, claims and event streams opened (token
-     * bucket, per node); over it the API answers 429 with Retry-After.
+     * Reads per second it may sustain: status reads, claims and event streams opened (token bucket,
+     * per node); over it the API answers 429 with Retry-After.
      */
     private double readRate = ApiClient.DEFAULT_READ_RATE;
 
@@ -248,8 +248,7 @@ public class ApiClientsProperties {
         throw new IllegalStateException(key + ".max-streams must not be negative");
       }
       if (!(c.readRate > 0)) {
-        throw new IllegalStateException(
-            key + ".read-rate must be more than 0 (reads per second)");
+        throw new IllegalStateException(key + ".read-rate must be more than 0 (reads per second)");
       }
       if (c.readBurst < 1) {
         throw new IllegalStateException(key + ".read-burst must be at least 1");

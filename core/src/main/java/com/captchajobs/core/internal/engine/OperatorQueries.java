@@ -285,7 +285,10 @@ public final class OperatorQueries {
             rs -> {
               CaptchaType type = CaptchaType.valueOf(rs.getString("type"));
               Map<String, String> params =
-                  JSON.readValue(rs.getString("params"), new tools.jackson.core.type.TypeReference<java.util.TreeMap<String, String>>() {});
+                  JSON.readValue(
+                      rs.getString("params"),
+                      new tools.jackson.core.type.TypeReference<
+                          java.util.TreeMap<String, String>>() {});
               String scrubbed =
                   "its request carried a proxy or cookies, which were removed from the row when it"
                       + " failed (docs/security.md); enqueue it again under a new business key";

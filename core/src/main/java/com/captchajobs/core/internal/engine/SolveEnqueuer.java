@@ -91,11 +91,11 @@ public final class SolveEnqueuer {
 
   /**
    * As {@link #enqueue(String, String, CaptchaType, Map, int, String)}, storing a new solve only
-   * while {@code client} has fewer than {@code maxUnfinished} unfinished solves (queued, waiting
-   * or submitted), counted and inserted under a lock per client so that the cap holds exactly
-   * under concurrent enqueues on any number of nodes. Empty when the cap is reached and nothing
-   * was stored; the same key and payload again still answers the existing solve. {@code
-   * maxUnfinished} 0 means no cap.
+   * while {@code client} has fewer than {@code maxUnfinished} unfinished solves (queued, waiting or
+   * submitted), counted and inserted under a lock per client so that the cap holds exactly under
+   * concurrent enqueues on any number of nodes. Empty when the cap is reached and nothing was
+   * stored; the same key and payload again still answers the existing solve. {@code maxUnfinished}
+   * 0 means no cap.
    */
   public Optional<Enqueued> enqueue(
       String client,

@@ -120,7 +120,10 @@ public final class SolveRepository {
    * no job: a freed slot is handed to it. Empty when the business key exists.
    */
   public Optional<SolveState> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
-    return db.queryOne(INSERT_QUEUED_OR_WAITING, rs -> SolveState.valueOf(rs.getString(1)), insertArgs(s, node, lease));
+    return db.queryOne(
+        INSERT_QUEUED_OR_WAITING,
+        rs -> SolveState.valueOf(rs.getString(1)),
+        insertArgs(s, node, lease));
   }
 
   /** What {@link #insertUnderCap} did. */
@@ -139,15 +142,14 @@ public final class SolveRepository {
    * As {@link #insertQueuedOrWaiting}, only while the client has fewer than {@code maxUnfinished}
    * unfinished solves. The count and the insert run in one transaction under an advisory lock per
    * client, so concurrent enqueues of one client (on any node) are counted one after the other and
-   * the cap holds exactly; other clients are not held up. A business key the client already uses
-   * is {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
+   * the cap holds exactly; other clients are not held up. A business key the client already uses is
+   * {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
    */
   public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
     return db.underLock(
         "unfinished:" + s.client(),
         tx -> {
-          int unfinished =
-              tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
+          int unfinished = tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
           if (unfinished >= maxUnfinished) {
             boolean exists =
                 !tx.query(
@@ -194,24 +196,24 @@ public final class SolveRepository {
 
   private static final String INSERT_QUEUED_OR_WAITING =
       "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
-            + "   WHERE (solve_id IS NULL OR lease_until < now())"
-            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
-            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
-            + "       AND (not_before IS NULL OR not_before <= now()))"
-            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
-            + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
-            + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
-            + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
-            + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
-            + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
-            + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
-            + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
-            + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
-            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
-            + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
-            + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
-            + "   RETURNING g.slot_no)"
-            + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
+          + "   WHERE (solve_id IS NULL OR lease_until < now())"
+          + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+          + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
+          + "       AND (not_before IS NULL OR not_before <= now()))"
+          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
+          + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+          + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
+          + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
+          + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
+          + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
+          + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
+          + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
+          + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
+          + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+          + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
+          + "   RETURNING g.slot_no)"
+          + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
 
   public Optional<Solve> find(UUID id) {
     return db.queryOne("SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ?", this::map, id);

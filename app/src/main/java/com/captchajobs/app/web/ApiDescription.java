@@ -6,6 +6,7 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.info.Contact;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
@@ -49,6 +50,7 @@ final class ApiDescription {
             new Info()
                 .title("CaptchaJobs REST API")
                 .version("1")
+                .contact(new Contact().name("CaptchaJobs"))
                 .description(
                     "CaptchaAI solves as background jobs: enqueue, follow, claim the token once."
                         + " Every error is application/problem+json."))
@@ -285,7 +287,10 @@ final class ApiDescription {
     }
     op.operationId("getSolve")
         .tags(List.of(SOLVES_TAG))
-        .summary("A solve's status, never its token");
+        .summary("A solve's status, never its token")
+        .description(
+            "The solve as stored now; instants and the error are null until they apply. Another"
+                + " client's solve is answered 404, as an unknown one.");
     op.responses(
         new ApiResponses()
             .addApiResponse("200", found(op, "The solve"))

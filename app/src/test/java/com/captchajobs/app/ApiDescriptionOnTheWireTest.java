@@ -193,6 +193,34 @@ class ApiDescriptionOnTheWireTest {
         .containsExactlyInAnyOrderElementsOf(wire.documented());
   }
 
+  /**
+   * The validator fails where the description of before was wrong: a field sent as null but typed
+   * as a plain string, and a relative {@code Location} declared {@code format: uri}.
+   */
+  @Test
+  void theValidatorRefusesTheWireAgainstTheDescriptionAsItWasBefore() {
+    HttpResponse<String> docs = anonymous.send(anonymous.request("/v3/api-docs", null).build());
+    tools.jackson.databind.node.ObjectNode before =
+        (tools.jackson.databind.node.ObjectNode) Api.json(docs);
+    ((tools.jackson.databind.node.ObjectNode)
+            before.at("/components/schemas/SolveStatusView/properties/errorCode"))
+        .put("type", "string");
+    ((tools.jackson.databind.node.ObjectNode)
+            before.at("/paths/~1api~1solves/post/responses/202/headers/Location/schema"))
+        .put("format", "uri");
+    WireValidator old = new WireValidator(before);
+
+    HttpResponse<String> enqueued = client.post("/api/solves", RestFlowTest.turnstile("wire-old"));
+    HttpResponse<String> fresh = client.get("/api/solves/" + id(enqueued));
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.check(enqueued, enqueued.body()))
+        .hasMessageContaining("Location");
+    assertThat(Api.json(fresh).get("errorCode").isNull()).isTrue();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> old.check(fresh, fresh.body()))
+        .hasMessageContaining("errorCode");
+    wire.check(fresh, fresh.body()); // the description as it is accepts both
+  }
+
   private static HttpResponse<String> check(HttpResponse<String> r) {
     return wire.check(r, r.body());
   }

@@ -105,12 +105,10 @@ class OperatorController {
       }
       owner = owners.isEmpty() ? null : owners.get(0);
     }
-    String found = owner;
-    return (found == null
-            ? java.util.Optional.<OperatorQueries.BatchSummary>empty()
-            : queries.batch(found, batch))
-        .orElseThrow(
-            () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
+    Optional<OperatorQueries.BatchSummary> summary =
+        owner == null ? Optional.empty() : queries.batch(owner, batch);
+    return summary.orElseThrow(
+        () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
   }
 
   /** The gate: capacity, in flight, waiting, and who holds which slot. */

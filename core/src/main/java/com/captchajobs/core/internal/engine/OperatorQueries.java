@@ -10,8 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What operators and fleet gauges ask of the solve and breaker tables: filtered lists, batch
@@ -284,11 +288,7 @@ public final class OperatorQueries {
                 + " FROM captchajobs.solve WHERE id = ? AND status = 'FAILED'",
             rs -> {
               CaptchaType type = CaptchaType.valueOf(rs.getString("type"));
-              Map<String, String> params =
-                  JSON.readValue(
-                      rs.getString("params"),
-                      new tools.jackson.core.type.TypeReference<
-                          java.util.TreeMap<String, String>>() {});
+              Map<String, String> params = JSON.readValue(rs.getString("params"), PARAMS);
               String scrubbed =
                   "its request carried a proxy or cookies, which were removed from the row when it"
                       + " failed (docs/security.md); enqueue it again under a new business key";
@@ -311,8 +311,8 @@ public final class OperatorQueries {
         .flatMap(o -> o);
   }
 
-  private static final tools.jackson.databind.ObjectMapper JSON =
-      tools.jackson.databind.json.JsonMapper.builder().build();
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+  private static final TypeReference<TreeMap<String, String>> PARAMS = new TypeReference<>() {};
 
   /** Every key's breaker row (fingerprints, never keys). */
   public List<BreakerRow> breakers() {

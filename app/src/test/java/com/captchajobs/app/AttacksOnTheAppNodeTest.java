@@ -379,7 +379,8 @@ class AttacksOnTheAppNodeTest {
         Arguments.of("1e400", "minScore"),
         Arguments.of("-1e400", "minScore"),
         Arguments.of("1e-400", "minScore"),
-        Arguments.of("1e99999", "minScore"));
+        Arguments.of("1e99999", "minScore"),
+        Arguments.of("1e9999999999", "minScore"));
   }
 
   @ParameterizedTest(name = "minScore {0} is refused with 400 naming {1}")

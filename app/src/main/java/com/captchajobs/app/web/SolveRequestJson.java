@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
@@ -43,6 +45,10 @@ final class SolveRequestJson {
       root = json.readTree(body);
     } catch (JacksonException e) {
       throw ApiProblem.badField("body", "body is not valid JSON: " + e.getOriginalMessage());
+    } catch (NumberFormatException e) {
+      // a number beyond even BigDecimal's exponent range, e.g. 1e9999999999
+      String field = unparsableNumber(body);
+      throw ApiProblem.badField(field, field + " is a number out of range (it must fit a double)");
     }
     if (root == null || !root.isObject()) {
       throw ApiProblem.badField("body", "body must be a JSON object");
@@ -78,6 +84,24 @@ final class SolveRequestJson {
       request = request.withBatch(batch.stringValue());
     }
     return request;
+  }
+
+  /** The name of the first field whose number cannot be read, or {@code body}. */
+  private String unparsableNumber(byte[] body) {
+    try (JsonParser p = json.createParser(body)) {
+      for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+        if (t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_NUMBER_INT) {
+          try {
+            p.getDecimalValue();
+          } catch (NumberFormatException e) {
+            return p.currentName() == null ? "body" : p.currentName();
+          }
+        }
+      }
+    } catch (JacksonException | NumberFormatException e) {
+      // fall through: the body as a whole
+    }
+    return "body";
   }
 
   private static String requiredString(JsonNode root, String field) {

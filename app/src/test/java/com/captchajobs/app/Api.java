@@ -53,8 +53,9 @@ final class Api {
     return http;
   }
 
+  /** The Authorization header value, or null for an anonymous caller (no token). */
   String auth() {
-    return "Bearer " + token;
+    return token == null ? null : "Bearer " + token;
   }
 
   HttpResponse<String> post(String path, String json) {

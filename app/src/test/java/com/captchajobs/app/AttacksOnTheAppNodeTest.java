@@ -34,6 +34,9 @@ class AttacksOnTheAppNodeTest {
   static final String BOB = "bob-token-0123456789abcdefgh";
   static final String SLOW = "slow-token-0123456789abcdefg";
   static final String CAPPED = "capped-token-0123456789abcdef";
+  static final String CROWD = "crowd-token-0123456789abcdefg";
+  static final String READER = "reader-token-0123456789abcdef";
+  static final String HASTY = "hasty-token-0123456789abcdefg";
   static final String OPS = TestApps.OPERATOR_TOKEN;
 
   static ConfigurableApplicationContext app;
@@ -59,6 +62,16 @@ class AttacksOnTheAppNodeTest {
     props.put("captchajobs.api.clients.slow.burst", "2");
     props.put("captchajobs.api.clients.capped.token", CAPPED);
     props.put("captchajobs.api.clients.capped.max-unfinished", "2");
+    props.put("captchajobs.api.clients.crowd.token", CROWD);
+    props.put("captchajobs.api.clients.crowd.max-unfinished", "10");
+    props.put("captchajobs.api.clients.crowd.rate", "1000");
+    props.put("captchajobs.api.clients.crowd.burst", "100");
+    props.put("captchajobs.api.clients.reader.token", READER);
+    props.put("captchajobs.api.clients.reader.read-rate", "0.001");
+    props.put("captchajobs.api.clients.reader.read-burst", "3");
+    props.put("captchajobs.api.clients.hasty.token", HASTY);
+    props.put("captchajobs.api.clients.hasty.rate", "0.001");
+    props.put("captchajobs.api.clients.hasty.burst", "1");
     props.put("captchajobs.api.clients.ops.token", OPS);
     props.put("captchajobs.api.clients.ops.roles", "operator");
     app = AppApplication.builder().properties(props).run();
@@ -291,6 +304,165 @@ class AttacksOnTheAppNodeTest {
   }
 
   @Test
+  void fortyParallelEnqueuesAgainstAMaxUnfinishedOfTenAcceptExactlyTen() throws Exception {
+    Api crowd = new Api(TestApps.port(app), CROWD);
+    List<CompletableFuture<HttpResponse<String>>> calls = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      calls.add(
+          crowd
+              .http()
+              .sendAsync(
+                  crowd
+                      .request("/api/solves", crowd.auth())
+                      .header("Content-Type", "application/json")
+                      .POST(
+                          HttpRequest.BodyPublishers.ofString(RestFlowTest.turnstile("crowd-" + i)))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString()));
+    }
+    Map<Integer, Integer> byStatus = new java.util.TreeMap<>();
+    for (CompletableFuture<HttpResponse<String>> call : calls) {
+      HttpResponse<String> r = call.get(60, TimeUnit.SECONDS);
+      byStatus.merge(r.statusCode(), 1, Integer::sum);
+      if (r.statusCode() == 429) {
+        assertThat(r.headers().firstValue("Retry-After")).isPresent();
+      }
+    }
+
+    assertThat(byStatus).isEqualTo(Map.of(202, 10, 429, 30));
+    assertThat(rowsOf("crowd")).isEqualTo(10);
+  }
+
+  @Test
+  void aClientOverItsReadRateIsAnswered429WithRetryAfterOnStatusClaimAndStream() {
+    Api reader = new Api(TestApps.port(app), READER);
+    String id = enqueue(reader, "reader-1");
+    for (int i = 0; i < 3; i++) {
+      assertThat(reader.get("/api/solves/" + id).statusCode()).isEqualTo(200);
+    }
+
+    List<HttpResponse<String>> over =
+        List.of(
+            reader.get("/api/solves/" + id),
+            reader.claim(id),
+            reader.send(
+                reader
+                    .request("/api/solves/" + id + "/events", reader.auth())
+                    .header("Accept", "text/event-stream")
+                    .build()));
+
+    for (HttpResponse<String> r : over) {
+      assertThat(r.statusCode()).as(r.request().uri().toString()).isEqualTo(429);
+      assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+          .startsWith("application/problem+json");
+      assertThat(r.headers().firstValue("Retry-After"))
+          .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+    }
+    // another client's reads are not affected
+    assertThat(api.get("/api/solves/" + UUID.randomUUID()).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aClientOverItsEnqueueRateIsRefusedBeforeItsBodyIsRead() {
+    Api hasty = new Api(TestApps.port(app), HASTY);
+    assertThat(hasty.post("/api/solves", RestFlowTest.turnstile("hasty-1")).statusCode())
+        .isEqualTo(202);
+
+    HttpResponse<String> notEvenJson = hasty.post("/api/solves", "{\"minScore\": 1e400, ");
+
+    assertThat(notEvenJson.statusCode()).isEqualTo(429);
+    assertThat(rowsOf("hasty")).isEqualTo(1);
+  }
+
+  static Stream<Arguments> numbersThatDoNotFit() {
+    return Stream.of(
+        Arguments.of("1e400", "minScore"),
+        Arguments.of("-1e400", "minScore"),
+        Arguments.of("1e-400", "minScore"),
+        Arguments.of("1e99999", "minScore"),
+        Arguments.of("1e9999999999", "minScore"));
+  }
+
+  @ParameterizedTest(name = "minScore {0} is refused with 400 naming {1}")
+  @MethodSource("numbersThatDoNotFit")
+  void aNumberThatDoesNotFitIsRefusedWith400NamingItsFieldAndNotLoggedAsAnError(
+      String number, String field) {
+    int before = rowsOf("alice");
+    ch.qos.logback.classic.Logger root =
+        (ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+        new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    root.addAppender(log);
+    HttpResponse<String> r;
+    try {
+      r =
+          api.post(
+              "/api/solves",
+              "{\"businessKey\":\"big-number\",\"type\":\"RECAPTCHA_V3\",\"sitekey\":\""
+                  + RestFlowTest.SITEKEY
+                  + "\",\"pageUrl\":\"https://example.com/a\",\"action\":\"a\",\"minScore\":"
+                  + number
+                  + "}");
+    } finally {
+      root.detachAppender(log);
+    }
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/problem+json");
+    assertThat(Api.json(r).get("field").stringValue()).isEqualTo(field);
+    assertThat(rowsOf("alice")).isEqualTo(before);
+    assertThat(log.list)
+        .as("nothing logged at ERROR")
+        .noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR);
+  }
+
+  @Test
+  void aPriorityOrPageThatDoesNotFitAnIntIsRefusedWith400NamingIt() {
+    HttpResponse<String> priority =
+        api.post(
+            "/api/solves",
+            RestFlowTest.turnstile("huge-prio").replace("\"type\"", "\"priority\":1e400,\"type\""));
+    HttpResponse<String> page =
+        new Api(TestApps.port(app), OPS).get("/api/admin/solves?page=99999999999");
+
+    assertThat(priority.statusCode()).isEqualTo(400);
+    assertThat(Api.json(priority).get("field").stringValue()).isEqualTo("priority");
+    assertThat(page.statusCode()).isEqualTo(400);
+    assertThat(page.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/problem+json");
+    assertThat(Api.json(page).get("field").stringValue()).isEqualTo("page");
+  }
+
+  @Test
+  void aBatchBelongsToItsClientSoAnotherClientsLabelAddsNothingToIt() {
+    Api bob = new Api(TestApps.port(app), BOB);
+    Api ops = new Api(TestApps.port(app), OPS);
+    enqueue(api, "alice-batch-1", "shared-label");
+    enqueue(api, "alice-batch-2", "shared-label");
+    enqueue(bob, "bob-batch-1", "shared-label");
+
+    HttpResponse<String> alices = ops.get("/api/admin/batches/shared-label?client=alice");
+    HttpResponse<String> bobs = ops.get("/api/admin/batches/shared-label?client=bob");
+    HttpResponse<String> unnamed = ops.get("/api/admin/batches/shared-label");
+
+    assertThat(Api.json(alices).get("total").longValue()).isEqualTo(2);
+    assertThat(Api.json(alices).get("client").stringValue()).isEqualTo("alice");
+    assertThat(Api.json(bobs).get("total").longValue()).isEqualTo(1);
+    assertThat(unnamed.statusCode()).isEqualTo(400);
+    assertThat(Api.json(unnamed).get("field").stringValue()).isEqualTo("client");
+    assertThat(
+            Api.json(ops.get("/api/admin/solves?batch=shared-label&client=bob"))
+                .at("/items/0/client")
+                .stringValue())
+        .isEqualTo("bob");
+    // a client cannot read the batch views at all
+    assertThat(bob.get("/api/admin/batches/shared-label?client=alice").statusCode()).isEqualTo(403);
+  }
+
+  @Test
   void aClientGivingAPriorityAboveItsCapOrOutsideTheRangeIsRefusedNamingPriority() {
     Api bob = new Api(TestApps.port(app), BOB);
     HttpResponse<String> overCap =
@@ -375,7 +547,19 @@ class AttacksOnTheAppNodeTest {
                 "0x4AAAAAAADnPIDROrmt1Wwj",
                 "https://example.com/a",
                 "https://hooks.example.com/" + "p".repeat(2100)),
-            "callbackUrl"));
+            "callbackUrl"),
+        Arguments.of(
+            "U+202E in batch",
+            OperatorViewsTest.withBatch(
+                body("bidi-batch", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null),
+                "night\\u202E1"),
+            "batch"),
+        Arguments.of(
+            "U+200B in batch",
+            OperatorViewsTest.withBatch(
+                body("zw-batch", "0x4AAAAAAADnPIDROrmt1Wwj", "https://example.com/a", null),
+                "night\\u200B1"),
+            "batch"));
   }
 
   @ParameterizedTest(name = "{0} is refused with 400 naming {2}")
@@ -401,6 +585,14 @@ class AttacksOnTheAppNodeTest {
         + "\""
         + (callback == null ? "" : ",\"callbackUrl\":\"" + callback + "\"")
         + "}";
+  }
+
+  private static String enqueue(Api as, String businessKey, String batch) {
+    HttpResponse<String> r =
+        as.post(
+            "/api/solves", OperatorViewsTest.withBatch(RestFlowTest.turnstile(businessKey), batch));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+    return Api.json(r).get("id").stringValue();
   }
 
   private static String enqueue(Api as, String businessKey) {

@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,16 +40,26 @@ class OpenApiDescriptionTest {
   /** The documented answers of each operation of the REST API, by "METHOD path". */
   static final Map<String, Set<String>> CODES =
       Map.of(
-          "POST /api/solves", Set.of("200", "202", "400", "401", "409", "413", "415"),
-          "GET /api/solves/{id}", Set.of("200", "401", "404"),
-          "POST /api/solves/{id}/claim", Set.of("200", "401", "404", "409", "410"),
-          "GET /api/solves/{id}/events", Set.of("200", "401", "404"),
-          "GET /api/admin/solves", Set.of("200", "400", "401", "403"),
-          "GET /api/admin/batches/{batch}", Set.of("200", "401", "403", "404"),
-          "GET /api/admin/gate", Set.of("200", "401", "403"),
-          "GET /api/admin/breakers", Set.of("200", "401", "403"),
-          "DELETE /api/admin/breakers/{keyFingerprint}", Set.of("200", "401", "403", "404"),
-          "POST /api/admin/solves/{id}/requeue", Set.of("202", "401", "403", "404", "409"));
+          "POST /api/solves",
+          Set.of("200", "202", "400", "401", "403", "409", "413", "415", "429"),
+          "GET /api/solves/{id}",
+          Set.of("200", "401", "403", "404", "429"),
+          "POST /api/solves/{id}/claim",
+          Set.of("200", "401", "403", "404", "409", "410", "429"),
+          "GET /api/solves/{id}/events",
+          Set.of("200", "401", "403", "404", "429"),
+          "GET /api/admin/solves",
+          Set.of("200", "400", "401", "403"),
+          "GET /api/admin/batches/{batch}",
+          Set.of("200", "400", "401", "403", "404"),
+          "GET /api/admin/gate",
+          Set.of("200", "401", "403"),
+          "GET /api/admin/breakers",
+          Set.of("200", "401", "403"),
+          "DELETE /api/admin/breakers/{keyFingerprint}",
+          Set.of("200", "401", "403", "404"),
+          "POST /api/admin/solves/{id}/requeue",
+          Set.of("202", "401", "403", "404", "409"));
 
   static ConfigurableApplicationContext app;
   static JsonNode served;
@@ -127,6 +139,159 @@ class OpenApiDescriptionTest {
                       .isEqualTo("#/components/schemas/Problem");
                 }
               });
+    }
+  }
+
+  /**
+   * The description is clean under the rules of Spectral's standard {@code spectral:oas} ruleset
+   * that apply to it (checked here in Java, so that the build needs no Node), and every operation
+   * has a summary.
+   */
+  @Test
+  void theDescriptionPassesTheStandardOasLintRules() {
+    List<String> problems = new ArrayList<>();
+    JsonNode info = served.get("info");
+    rule(problems, info.hasNonNull("contact"), "info-contact");
+    rule(problems, !info.path("description").asString("").isBlank(), "info-description");
+    rule(problems, served.path("servers").size() > 0, "oas3-api-servers");
+    Set<String> globalTags = new TreeSet<>();
+    for (JsonNode tag : served.path("tags")) {
+      globalTags.add(tag.get("name").stringValue());
+      rule(
+          problems,
+          !tag.path("description").asString("").isBlank(),
+          "tag-description " + tag.get("name"));
+    }
+    Set<String> operationIds = new TreeSet<>();
+    Set<String> usedTags = new TreeSet<>();
+    served
+        .get("paths")
+        .properties()
+        .forEach(
+            p -> {
+              String path = p.getKey();
+              rule(
+                  problems,
+                  path.equals("/") || !path.endsWith("/"),
+                  "path-keys-no-trailing-slash " + path);
+              rule(problems, !path.contains("?"), "path-not-include-query " + path);
+              p.getValue()
+                  .properties()
+                  .forEach(
+                      m -> {
+                        String op = m.getKey().toUpperCase() + " " + path;
+                        JsonNode o = m.getValue();
+                        String id = o.path("operationId").asString("");
+                        rule(problems, !id.isBlank(), "operation-operationId " + op);
+                        rule(problems, operationIds.add(id), "operation-operationId-unique " + op);
+                        rule(
+                            problems,
+                            id.matches("[A-Za-z0-9\\-._~:/?#\\[\\]@!$&'()*+,;=]+"),
+                            "operation-operationId-valid-in-url " + op);
+                        rule(
+                            problems,
+                            !o.path("summary").asString("").isBlank(),
+                            "operation-summary " + op);
+                        rule(
+                            problems,
+                            !o.path("description").asString("").isBlank(),
+                            "operation-description " + op);
+                        rule(problems, o.path("tags").size() > 0, "operation-tags " + op);
+                        rule(problems, o.path("tags").size() <= 1, "operation-singular-tag " + op);
+                        for (JsonNode tag : o.path("tags")) {
+                          usedTags.add(tag.stringValue());
+                          rule(
+                              problems,
+                              globalTags.contains(tag.stringValue()),
+                              "operation-tag-defined " + op + " " + tag);
+                        }
+                        boolean success = false;
+                        for (var r : o.get("responses").properties()) {
+                          success |= r.getKey().startsWith("2") || r.getKey().startsWith("3");
+                          rule(
+                              problems,
+                              !r.getValue().path("description").asString("").isBlank(),
+                              "response description " + op + " " + r.getKey());
+                        }
+                        rule(problems, success, "operation-success-response " + op);
+                        for (String name : pathParams(path)) {
+                          boolean declared = false;
+                          for (JsonNode param : o.path("parameters")) {
+                            declared |=
+                                name.equals(param.path("name").asString(""))
+                                    && "path".equals(param.path("in").asString(""))
+                                    && param.path("required").asBoolean(false);
+                          }
+                          rule(problems, declared, "path-params " + op + " {" + name + "}");
+                        }
+                      });
+            });
+    rule(problems, usedTags.containsAll(globalTags), "openapi-tags: every global tag is used");
+    String text = served.toString();
+    served
+        .path("components")
+        .path("schemas")
+        .propertyNames()
+        .forEach(
+            name ->
+                rule(
+                    problems,
+                    text.contains("\"#/components/schemas/" + name + "\""),
+                    "oas3-unused-component " + name));
+    served
+        .path("components")
+        .path("securitySchemes")
+        .propertyNames()
+        .forEach(
+            name ->
+                rule(
+                    problems,
+                    served.path("security").toString().contains("\"" + name + "\""),
+                    "oas3-unused-component " + name));
+    enums(served, problems, "");
+    assertThat(problems).isEmpty();
+  }
+
+  private static void rule(List<String> problems, boolean ok, String rule) {
+    if (!ok) {
+      problems.add(rule);
+    }
+  }
+
+  private static List<String> pathParams(String path) {
+    List<String> out = new ArrayList<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{([^}]+)}").matcher(path);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  /** duplicated-entry-in-enum and typed-enum, everywhere in the document. */
+  private static void enums(JsonNode node, List<String> problems, String at) {
+    if (node.isObject()) {
+      JsonNode values = node.get("enum");
+      if (values != null && values.isArray()) {
+        Set<String> seen = new java.util.HashSet<>();
+        Set<String> types = new TreeSet<>();
+        JsonNode type = node.get("type");
+        if (type != null && type.isArray()) {
+          type.forEach(t -> types.add(t.stringValue()));
+        } else if (type != null) {
+          types.add(type.stringValue());
+        }
+        for (JsonNode v : values) {
+          rule(problems, seen.add(v.toString()), "duplicated-entry-in-enum " + at);
+          String kind =
+              v.isNull() ? "null" : v.isString() ? "string" : v.isNumber() ? "number" : "other";
+          rule(problems, types.isEmpty() || types.contains(kind), "typed-enum " + at + " " + v);
+        }
+      }
+      node.properties().forEach(e -> enums(e.getValue(), problems, at + "/" + e.getKey()));
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        enums(node.get(i), problems, at + "/" + i);
+      }
     }
   }
 

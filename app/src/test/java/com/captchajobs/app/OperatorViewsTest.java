@@ -194,6 +194,68 @@ class OperatorViewsTest {
   }
 
   @Test
+  void aSolveFailedLongerAgoThanTheDeadlineIsRequeuedWithAFreshDeadlineAndSubmittedAgain() {
+    var solves = app.getBean(CaptchaJobs.class).solves();
+    UUID old =
+        id(
+            client.post(
+                "/api/solves",
+                "{\"businessKey\":\"rq-old\",\"type\":\"TURNSTILE\",\"sitekey\":\""
+                    + RestFlowTest.SITEKEY
+                    + "\",\"pageUrl\":\"https://shop.example.test/unsolvable?rq-old\"}"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> solves.status(old).status() == SolveStatus.FAILED);
+    // enqueued a day ago: far past captchaai.solve-deadline
+    new org.springframework.jdbc.core.JdbcTemplate(app.getBean(javax.sql.DataSource.class))
+        .update(
+            "UPDATE captchajobs.solve SET created_at = now() - interval '1 day' WHERE id = ?", old);
+    int submitsBefore = solves.status(old).submits();
+
+    assertThat(requeue(operator, old.toString()).statusCode()).isEqualTo(202);
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () ->
+                solves.status(old).status() == SolveStatus.FAILED
+                    && solves.status(old).submits() > submitsBefore);
+    assertThat(solves.status(old).errorCode())
+        .as("submitted afresh and failed as the provider answered, not at once past its deadline")
+        .isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
+  }
+
+  @Test
+  void aFailedSolveWhoseProxyWasScrubbedIsNotRequeuedButRefusedWith409AndTheReason() {
+    var solves = app.getBean(CaptchaJobs.class).solves();
+    UUID proxied =
+        id(
+            client.post(
+                "/api/solves",
+                "{\"businessKey\":\"rq-proxied\",\"type\":\"TURNSTILE\",\"sitekey\":\""
+                    + RestFlowTest.SITEKEY
+                    + "\",\"pageUrl\":\"https://shop.example.test/proxied\","
+                    + "\"proxy\":\"user:secret@dead.proxy:3128\",\"proxyType\":\"HTTP\"}"));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> solves.status(proxied).status() == SolveStatus.FAILED);
+
+    HttpResponse<String> r = requeue(operator, proxied.toString());
+
+    assertThat(r.statusCode()).isEqualTo(409);
+    assertThat(r.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("application/problem+json");
+    assertThat(Api.json(r).get("title").stringValue()).isEqualTo("Cannot be rebuilt");
+    assertThat(Api.json(r).get("detail").stringValue()).contains("proxy").doesNotContain("secret");
+    JsonNode row = Api.json(operator.get("/api/admin/solves?keyPrefix=rq-proxied")).at("/items/0");
+    assertThat(row.get("status").stringValue()).isEqualTo("FAILED");
+    assertThat(row.get("requeues").intValue()).isZero();
+  }
+
+  @Test
   void everyOperatorViewRefusesAClientTokenWith403AndNoTokenWith401() {
     List<HttpRequest.Builder> views =
         List.of(

@@ -46,16 +46,14 @@ public final class SolveRequest {
       int priority,
       String callbackUrl,
       String batch) {
-    if (batch != null
-        && (batch.isBlank()
-            || batch.length() > MAX_BATCH
-            || batch.chars().anyMatch(Character::isISOControl))) {
+    if (batch != null && (batch.isBlank() || batch.length() > MAX_BATCH)) {
       throw new InvalidSolveRequestException(
-          "batch",
-          "must be 1 to " + MAX_BATCH + " characters without control characters, when given");
+          "batch", "must be 1 to " + MAX_BATCH + " characters, when given");
     }
     this.batch = batch;
     try {
+      // the same character rules as every other field: no control or format character
+      SolveFields.validateText("batch", batch, MAX_BATCH);
       SolveFields.validateBusinessKey(businessKey);
       if (type == null) {
         throw new InvalidTaskException("type", "is required");

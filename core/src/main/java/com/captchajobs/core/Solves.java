@@ -136,16 +136,37 @@ public final class Solves {
 
   /** {@link #enqueue}, telling a new solve from an existing one with the same key and payload. */
   public Accepted accept(SolveRequest request) {
+    return accept(request, 0).orElseThrow();
+  }
+
+  /**
+   * {@link #accept(SolveRequest)} under a cap on this client's unfinished solves (queued, waiting
+   * or submitted): empty, with nothing stored, when the client already has {@code maxUnfinished} of
+   * them. The count and the insert are one step under a lock per client, so the cap holds exactly
+   * however many enqueues of the client run at once, on however many nodes. The same key and
+   * payload again still answers the existing solve at the cap. 0 means no cap.
+   *
+   * @throws SolveConflictException when the business key exists with another payload
+   */
+  public Optional<Accepted> accept(SolveRequest request, int maxUnfinished) {
+    if (maxUnfinished < 0) {
+      throw new IllegalArgumentException("maxUnfinished must be 0 (no cap) or more");
+    }
     SolveEnqueuer.Enqueued e;
     try {
-      e =
+      Optional<SolveEnqueuer.Enqueued> stored =
           enqueuer.enqueue(
               client,
               request.businessKey(),
               request.type(),
               request.params(),
               request.priority(),
-              request.callbackUrl());
+              request.callbackUrl(),
+              maxUnfinished);
+      if (stored.isEmpty()) {
+        return Optional.empty();
+      }
+      e = stored.get();
     } catch (InvalidTaskException ex) {
       // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
       throw new InvalidSolveRequestException(
@@ -160,7 +181,7 @@ public final class Solves {
         e.created()
             ? SolveStatus.QUEUED
             : row(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
-    return new Accepted(e.id(), status, e.created());
+    return Optional.of(new Accepted(e.id(), status, e.created()));
   }
 
   /** The solve's current state, never its token. */

@@ -6,6 +6,7 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.info.Contact;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
@@ -21,6 +22,7 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +50,7 @@ final class ApiDescription {
             new Info()
                 .title("CaptchaJobs REST API")
                 .version("1")
+                .contact(new Contact().name("CaptchaJobs"))
                 .description(
                     "CaptchaAI solves as background jobs: enqueue, follow, claim the token once."
                         + " Every error is application/problem+json."))
@@ -60,8 +63,17 @@ final class ApiDescription {
                         .type(SecurityScheme.Type.HTTP)
                         .scheme("bearer")
                         .description("one of captchajobs.api.tokens")))
-        .addSecurityItem(new SecurityRequirement().addList("bearer"));
+        .addSecurityItem(new SecurityRequirement().addList("bearer"))
+        .tags(
+            List.of(
+                new Tag().name(SOLVES_TAG).description("A client's solves: enqueue, follow, claim"),
+                new Tag()
+                    .name(OPERATOR_TAG)
+                    .description("Operator views; need a client with the operator role")));
   }
+
+  static final String SOLVES_TAG = "solves";
+  static final String OPERATOR_TAG = "operator";
 
   /** Adds the request bodies, the answers and the shared schemas to what springdoc found. */
   static OpenApiCustomizer customizer() {
@@ -76,6 +88,12 @@ final class ApiDescription {
     components.addSchemas(PROBLEM, problemSchema());
     components.addSchemas("SolveRequest", requestSchema());
     components.addSchemas("Accepted", acceptedSchema());
+    // Fields sent as null until they apply: nullable, so that generated clients accept them.
+    nullable(components, "SolveStatusView", "submittedAt", "solvedAt", "expiresAt", "claimedAt");
+    nullable(components, "SolveStatusView", "errorCode", "errorClass");
+    nullable(components, "ClaimedToken", "userAgent");
+    nullable(components, "BatchSummary", "latencyP50Seconds", "latencyP95Seconds");
+    nullable(components, "BreakerRow", "errorCode", "reason", "openedAt", "closedAt");
     if (api.getPaths() == null) {
       return;
     }
@@ -87,14 +105,23 @@ final class ApiDescription {
                 case "/api/solves/{id}" -> status(item.getGet());
                 case "/api/solves/{id}/claim" -> claim(item.getPost());
                 case "/api/solves/{id}/events" -> events(item.getGet());
-                case "/api/admin/solves" -> admin(item.getGet(), "listSolves", "400");
-                case "/api/admin/batches/{batch}" -> admin(item.getGet(), "batchSummary", "404");
-                case "/api/admin/gate" -> admin(item.getGet(), "gate");
-                case "/api/admin/breakers" -> admin(item.getGet(), "breakers");
+                case "/api/admin/solves" ->
+                    admin(item.getGet(), "listSolves", "Solves, filtered and paged", "400");
+                case "/api/admin/batches/{batch}" ->
+                    admin(item.getGet(), "batchSummary", "A client's batch summary", "400", "404");
+                case "/api/admin/gate" ->
+                    admin(item.getGet(), "gate", "The fleet gate and its holders");
+                case "/api/admin/breakers" ->
+                    admin(item.getGet(), "breakers", "Every key's breaker");
                 case "/api/admin/breakers/{keyFingerprint}" ->
-                    admin(item.getDelete(), "closeBreaker", "404");
+                    admin(item.getDelete(), "closeBreaker", "Close a key's breaker", "404");
                 case "/api/admin/solves/{id}/requeue" ->
-                    admin(item.getPost(), "requeueSolve", "404", "409");
+                    admin(
+                        item.getPost(),
+                        "requeueSolve",
+                        "Requeue a failed solve with a fresh deadline",
+                        "404",
+                        "409");
                 default -> {}
               }
             });
@@ -104,12 +131,13 @@ final class ApiDescription {
    * An operator view: its 2xx as springdoc found it (as application/json), 401, 403 for a token
    * that is not an operator's, and the given problems.
    */
-  private static void admin(Operation op, String operationId, String... problems) {
+  private static void admin(Operation op, String operationId, String summary, String... problems) {
     if (op == null) {
       return;
     }
     op.operationId(operationId)
-        .addTagsItem("operator")
+        .summary(summary)
+        .tags(List.of(OPERATOR_TAG))
         .description(
             "Operator view: needs a client with the operator role (captchajobs.api.clients.<name>.roles=operator).");
     ApiResponses responses = new ApiResponses();
@@ -131,22 +159,44 @@ final class ApiDescription {
           code,
           switch (code) {
             case "400" ->
+                "batchSummary".equals(operationId)
+                    ? problem(
+                        "The label is used by more than one client and no client was named",
+                        400,
+                        "Invalid request",
+                        "client",
+                        "batch night-1 is used by 2 clients (a, b): name one with ?client=",
+                        Map.of())
+                    : problem(
+                        "A bad filter or page, naming it",
+                        400,
+                        "Invalid request",
+                        "status",
+                        "status must be one of QUEUED, ...",
+                        Map.of());
+            case "404" ->
                 problem(
-                    "A bad filter or page, naming it",
-                    400,
-                    "Invalid request",
-                    "status",
-                    "status must be one of QUEUED, ...",
-                    Map.of());
-            case "404" -> notFound();
+                    "Nothing with this name or id", 404, "Not found", null, "not found", Map.of());
             default ->
-                problem(
-                    "The solve is not FAILED",
-                    409,
-                    "Not failed",
-                    null,
-                    "only a FAILED solve can be requeued; this one is SOLVED",
-                    Map.of());
+                problems(
+                    "The solve is not FAILED, or its proxy or cookies were scrubbed when it failed"
+                        + " so that it can no longer be sent as it was enqueued",
+                    Map.of(
+                        "notFailed",
+                        problemExample(
+                            409,
+                            "Not failed",
+                            null,
+                            "only a FAILED solve can be requeued; this one is SOLVED",
+                            Map.of()),
+                        "cannotBeRebuilt",
+                        problemExample(
+                            409,
+                            "Cannot be rebuilt",
+                            null,
+                            "solve 0b6e1c52-3f4f-4a8e-9d8a-7d2f8d1f0c11 cannot be requeued: its"
+                                + " request carried a proxy or cookies, which were removed ...",
+                            Map.of())));
           });
     }
     op.responses(responses);
@@ -157,6 +207,7 @@ final class ApiDescription {
       return;
     }
     op.operationId("enqueueSolve")
+        .tags(List.of(SOLVES_TAG))
         .summary("Enqueue a solve")
         .description(
             "The type's fields are flat beside businessKey, type, priority and callbackUrl."
@@ -166,7 +217,9 @@ final class ApiDescription {
     op.requestBody(
         new RequestBody().required(true).content(new Content().addMediaType(JSON, body)));
     Header location =
-        new Header().description("/api/solves/{id}").schema(new StringSchema().format("uri"));
+        new Header()
+            .description("the solve, relative to the server: /api/solves/{id}")
+            .schema(new StringSchema().format("uri-reference"));
     op.responses(
         new ApiResponses()
             .addApiResponse(
@@ -191,6 +244,7 @@ final class ApiDescription {
                     "sitekey is required",
                     Map.of()))
             .addApiResponse("401", unauthorized())
+            .addApiResponse("403", notAClient())
             .addApiResponse(
                 "409",
                 problem(
@@ -217,19 +271,33 @@ final class ApiDescription {
                     "Unsupported media type",
                     "Content-Type",
                     "Content-Type must be application/json",
-                    Map.of())));
+                    Map.of()))
+            .addApiResponse(
+                "429",
+                tooMany(
+                    "Over the client's enqueue rate (rate, burst) or its cap of unfinished solves"
+                        + " (max-unfinished); nothing stored",
+                    "this client has 1000 unfinished solves, its max-unfinished; wait for some to"
+                        + " finish")));
   }
 
   private static void status(Operation op) {
     if (op == null) {
       return;
     }
-    op.operationId("getSolve").summary("A solve's status, never its token");
+    op.operationId("getSolve")
+        .tags(List.of(SOLVES_TAG))
+        .summary("A solve's status, never its token")
+        .description(
+            "The solve as stored now; instants and the error are null until they apply. Another"
+                + " client's solve is answered 404, as an unknown one.");
     op.responses(
         new ApiResponses()
             .addApiResponse("200", found(op, "The solve"))
             .addApiResponse("401", unauthorized())
-            .addApiResponse("404", notFound()));
+            .addApiResponse("403", notAClient())
+            .addApiResponse("404", notFound())
+            .addApiResponse("429", readTooMany()));
   }
 
   private static void claim(Operation op) {
@@ -237,13 +305,16 @@ final class ApiDescription {
       return;
     }
     op.operationId("claimToken")
+        .tags(List.of(SOLVES_TAG))
         .summary("Claim the token, once")
         .description("Answered with Cache-Control: no-store.");
     op.responses(
         new ApiResponses()
             .addApiResponse("200", found(op, "The token, this once"))
             .addApiResponse("401", unauthorized())
+            .addApiResponse("403", notAClient())
             .addApiResponse("404", notFound())
+            .addApiResponse("429", readTooMany())
             .addApiResponse(
                 "409",
                 problems(
@@ -287,6 +358,7 @@ final class ApiDescription {
       return;
     }
     op.operationId("streamSolveEvents")
+        .tags(List.of(SOLVES_TAG))
         .summary("Server-sent events of a solve's status")
         .description(
             "An event 'status' (id = the status, data = the solve as GET /api/solves/{id}) at once"
@@ -308,7 +380,14 @@ final class ApiDescription {
                                         "event:status\nid:SUBMITTED\ndata:{\"id\":\"…\","
                                             + "\"status\":\"SUBMITTED\",…}\n\n"))))
             .addApiResponse("401", unauthorized())
-            .addApiResponse("404", notFound()));
+            .addApiResponse("403", notAClient())
+            .addApiResponse("404", notFound())
+            .addApiResponse(
+                "429",
+                tooMany(
+                    "Over the client's read rate (read-rate, read-burst), or the client"
+                        + " (max-streams) or the node holds as many streams as it may",
+                    "too many open event streams (this client's max-streams is 20)")));
   }
 
   /** The 200 springdoc derived from the return type, as application/json. */
@@ -463,6 +542,61 @@ final class ApiDescription {
         .addHeaderObject(
             "WWW-Authenticate",
             new Header().schema(new StringSchema().example("Bearer realm=\"captchajobs\"")));
+  }
+
+  private static ApiResponse notAClient() {
+    return problem(
+        "A token whose client lacks the client role (an operator-only token)",
+        403,
+        "Forbidden",
+        "Authorization",
+        "this call needs the client role",
+        Map.of());
+  }
+
+  private static ApiResponse readTooMany() {
+    return tooMany(
+        "Over the client's read rate (read-rate, read-burst): status reads, claims and event"
+            + " streams opened",
+        "this client reads faster than its read rate (50.0 per second, burst 100)");
+  }
+
+  /** 429 problem+json with the Retry-After header (whole seconds). */
+  private static ApiResponse tooMany(String description, String detail) {
+    return problem(description, 429, "Too many requests", null, detail, Map.of())
+        .addHeaderObject(
+            "Retry-After",
+            new Header()
+                .description("seconds to wait before trying again")
+                .required(true)
+                .schema(new IntegerSchema().minimum(java.math.BigDecimal.ONE)));
+  }
+
+  /**
+   * Marks properties of a schema springdoc derived as nullable (OpenAPI 3.1: {@code null} among the
+   * types; an enum gets {@code null} among its values too).
+   */
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private static void nullable(Components components, String schema, String... properties) {
+    Schema<?> s = components.getSchemas() == null ? null : components.getSchemas().get(schema);
+    if (s == null || s.getProperties() == null) {
+      return;
+    }
+    for (String name : properties) {
+      Schema property = s.getProperties().get(name);
+      if (property == null) {
+        continue;
+      }
+      if (property.getEnum() != null && !property.getEnum().contains(null)) {
+        property.getEnum().add(null);
+      }
+      if (property.getTypes() != null) {
+        property.addType("null");
+      } else if (property.getType() != null) {
+        property.addType(property.getType());
+        property.addType("null");
+      }
+    }
   }
 
   private static ApiResponse notFound() {

@@ -9,13 +9,17 @@ import com.captchajobs.core.TokenAlreadyClaimedException;
 import com.captchajobs.core.TokenExpiredException;
 import com.captchajobs.core.TokenNotReadyException;
 import jakarta.servlet.http.HttpServletRequest;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -65,6 +69,26 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
       p = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "Timed out", null, e.getMessage(), uri);
     }
     return answer(p);
+  }
+
+  /**
+   * A query or path parameter that does not convert (a page number that does not fit an int, say):
+   * 400 naming the parameter, as every other bad input.
+   */
+  @Override
+  protected ResponseEntity<Object> handleTypeMismatch(
+      TypeMismatchException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    String field = ex.getPropertyName();
+    ProblemDetail p =
+        Problems.of(
+            HttpStatus.BAD_REQUEST,
+            "Invalid request",
+            field,
+            (field == null ? "a parameter" : field) + " is not a valid value of its type",
+            request instanceof ServletWebRequest w ? w.getRequest().getRequestURI() : null);
+    return ResponseEntity.status(HttpStatus.BAD_REQUEST)
+        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        .body(p);
   }
 
   private static ResponseEntity<ProblemDetail> answer(ProblemDetail p) {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -54,7 +55,8 @@ class OperatorController {
       @RequestParam(required = false) String from,
       @RequestParam(required = false) String to,
       @RequestParam(defaultValue = "0") int page,
-      @RequestParam(defaultValue = "50") int size) {
+      @RequestParam(defaultValue = "50") int size,
+      @RequestParam(required = false) String client) {
     if (page < 0) {
       throw ApiProblem.badField("page", "page must be 0 or more");
     }
@@ -70,7 +72,8 @@ class OperatorController {
             blankToNull(keyPrefix),
             blankToNull(batch),
             instant("from", from),
-            instant("to", to));
+            instant("to", to),
+            blankToNull(client));
     List<OperatorQueries.Row> rows = queries.list(filter, page, size);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("page", page);
@@ -79,13 +82,33 @@ class OperatorController {
     return out;
   }
 
-  /** A batch: counts by status and latency p50/p95 of its solved solves, in seconds. */
+  /**
+   * A client's batch: counts by status and latency p50/p95 of its solved solves, in seconds. A
+   * batch belongs to its client; without {@code client} the label must be used by one client only.
+   */
   @GetMapping("/batches/{batch}")
-  OperatorQueries.BatchSummary batch(@PathVariable String batch) {
-    return queries
-        .batch(batch)
-        .orElseThrow(
-            () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
+  OperatorQueries.BatchSummary batch(
+      @PathVariable String batch, @RequestParam(required = false) String client) {
+    String owner = blankToNull(client);
+    if (owner == null) {
+      List<String> owners = queries.batchClients(batch);
+      if (owners.size() > 1) {
+        throw ApiProblem.badField(
+            "client",
+            "batch "
+                + batch
+                + " is used by "
+                + owners.size()
+                + " clients ("
+                + String.join(", ", owners)
+                + "): name one with ?client=");
+      }
+      owner = owners.isEmpty() ? null : owners.get(0);
+    }
+    Optional<OperatorQueries.BatchSummary> summary =
+        owner == null ? Optional.empty() : queries.batch(owner, batch);
+    return summary.orElseThrow(
+        () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
   }
 
   /** The gate: capacity, in flight, waiting, and who holds which slot. */
@@ -123,7 +146,11 @@ class OperatorController {
     return out;
   }
 
-  /** A failed solve submitted afresh (same id and key), recorded in requeues and requeuedAt. */
+  /**
+   * A failed solve submitted afresh (same id and key), recorded in requeues and requeuedAt, with a
+   * fresh deadline from now; 409 when it is not FAILED, or when its proxy or cookies were scrubbed
+   * as it failed so that it can no longer be sent as enqueued.
+   */
   @PostMapping("/solves/{id}/requeue")
   ResponseEntity<Map<String, Object>> requeue(@PathVariable String id) {
     UUID solveId;
@@ -134,16 +161,20 @@ class OperatorController {
     }
     var status = captchaJobs.solves().status(solveId); // 404 when unknown
     SolveJobs jobs = captchaJobs.part(SolveJobs.class).orElseThrow();
+    Optional<OperatorQueries.Requeued> requeued;
+    try {
+      requeued = queries.requeue(solveId, jobs);
+    } catch (OperatorQueries.NotRebuildableException e) {
+      throw new ApiProblem(HttpStatus.CONFLICT, "Cannot be rebuilt", null, e.getMessage());
+    }
     OperatorQueries.Requeued r =
-        queries
-            .requeue(solveId, jobs)
-            .orElseThrow(
-                () ->
-                    new ApiProblem(
-                        HttpStatus.CONFLICT,
-                        "Not failed",
-                        null,
-                        "only a FAILED solve can be requeued; this one is " + status.status()));
+        requeued.orElseThrow(
+            () ->
+                new ApiProblem(
+                    HttpStatus.CONFLICT,
+                    "Not failed",
+                    null,
+                    "only a FAILED solve can be requeued; this one is " + status.status()));
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", r.solveId());
     out.put("status", "QUEUED");

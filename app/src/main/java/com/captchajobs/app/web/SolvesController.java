@@ -65,18 +65,12 @@ class SolvesController {
 
   /**
    * 202 for a new solve, 200 for the existing one with the same key and payload; 409 otherwise; 429
-   * over the client's rate or cap of unfinished solves (nothing stored).
+   * over the client's rate or cap of unfinished solves (nothing stored). The rate is taken before
+   * the body is read, so a client over it costs no parsing.
    */
   @PostMapping
   ResponseEntity<Map<String, Object>> enqueue(
       HttpServletRequest request, @AuthenticationPrincipal ApiClient client) throws IOException {
-    checkContentType(request.getContentType());
-    SolveRequest solveRequest = json.read(body(request));
-    if (solveRequest.priority() > client.maxPriority()) {
-      throw ApiProblem.badField(
-          "priority", "priority must be at most " + client.maxPriority() + " for this client");
-    }
-    Solves mine = solvesOf(client);
     rateLimiter
         .tryAcquire(client)
         .ifPresent(
@@ -89,14 +83,22 @@ class SolvesController {
                       + ")",
                   wait);
             });
-    if (mine.unfinished() >= client.maxUnfinished()) {
-      throw ApiProblem.tooMany(
-          "this client has "
-              + client.maxUnfinished()
-              + " unfinished solves, its max-unfinished; wait for some to finish",
-          UNFINISHED_RETRY_AFTER);
+    checkContentType(request.getContentType());
+    SolveRequest solveRequest = json.read(body(request));
+    if (solveRequest.priority() > client.maxPriority()) {
+      throw ApiProblem.badField(
+          "priority", "priority must be at most " + client.maxPriority() + " for this client");
     }
-    Solves.Accepted accepted = mine.accept(solveRequest);
+    Solves.Accepted accepted =
+        solvesOf(client)
+            .accept(solveRequest, client.maxUnfinished())
+            .orElseThrow(
+                () ->
+                    ApiProblem.tooMany(
+                        "this client has "
+                            + client.maxUnfinished()
+                            + " unfinished solves, its max-unfinished; wait for some to finish",
+                        UNFINISHED_RETRY_AFTER));
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", accepted.id());
     out.put("status", accepted.status());
@@ -107,6 +109,7 @@ class SolvesController {
 
   @GetMapping("/{id}")
   SolveStatusView status(@PathVariable String id, @AuthenticationPrincipal ApiClient client) {
+    read(client);
     return solvesOf(client).status(parse(id));
   }
 
@@ -114,6 +117,7 @@ class SolvesController {
   @PostMapping("/{id}/claim")
   ResponseEntity<ClaimedToken> claim(
       @PathVariable String id, @AuthenticationPrincipal ApiClient client) {
+    read(client);
     return ResponseEntity.ok()
         .cacheControl(CacheControl.noStore())
         .body(solvesOf(client).claim(parse(id)));
@@ -124,6 +128,7 @@ class SolvesController {
       path = "/{id}/events",
       produces = {MediaType.TEXT_EVENT_STREAM_VALUE, MediaType.ALL_VALUE})
   SseEmitter events(@PathVariable String id, @AuthenticationPrincipal ApiClient client) {
+    read(client);
     UUID solveId = parse(id);
     Solves mine = solvesOf(client);
     mine.status(solveId); // 404 before the stream opens
@@ -134,6 +139,22 @@ class SolvesController {
           Duration.ofSeconds(5));
     }
     return SolveEventStream.open(mine, solveId, properties.getEventsTimeout(), events, release);
+  }
+
+  /** Takes one read of the client's read rate, or answers 429 with Retry-After. */
+  private void read(ApiClient client) {
+    rateLimiter
+        .tryAcquireRead(client)
+        .ifPresent(
+            wait -> {
+              throw ApiProblem.tooMany(
+                  "this client reads faster than its read rate ("
+                      + client.readRate()
+                      + " per second, burst "
+                      + client.readBurst()
+                      + ")",
+                  wait);
+            });
   }
 
   private static UUID parse(String id) {

@@ -75,6 +75,11 @@ public enum ErrorClass {
           Map.entry("ERROR_INTERNAL_SERVER_ERROR", TRANSIENT),
           Map.entry("CAPCHA_NOT_READY", NOT_READY));
 
+  /** Every provider code this table classifies, with its class (for meters known in advance). */
+  public static Map<String, ErrorClass> knownCodes() {
+    return CODES;
+  }
+
   /** "ERROR", "ERROR: 1001", "ERROR:1001": 2captcha's temporary suspension for breaking limits. */
   private static final Pattern SUSPENSION = Pattern.compile("ERROR(:\\s*\\d*)?");
 

@@ -68,6 +68,31 @@ public class ApiClientsProperties {
     /** Server-sent event streams it may hold open at the same time, per node. */
     private int maxStreams = 20;
 
+    /**
+     * Reads per second it may sustain: status reads, claims and event streams opened (token bucket,
+     * per node); over it the API answers 429 with Retry-After.
+     */
+    private double readRate = ApiClient.DEFAULT_READ_RATE;
+
+    /** Reads it may make at once above the read rate. */
+    private int readBurst = ApiClient.DEFAULT_READ_BURST;
+
+    public double getReadRate() {
+      return readRate;
+    }
+
+    public void setReadRate(double readRate) {
+      this.readRate = readRate;
+    }
+
+    public int getReadBurst() {
+      return readBurst;
+    }
+
+    public void setReadBurst(int readBurst) {
+      this.readBurst = readBurst;
+    }
+
     public String getToken() {
       return token;
     }
@@ -173,7 +198,9 @@ public class ApiClientsProperties {
               defaults.burst,
               defaults.maxUnfinished,
               defaults.maxPriority,
-              defaults.maxStreams));
+              defaults.maxStreams,
+              defaults.readRate,
+              defaults.readBurst));
       tokensByClient.put(TOKENS_CLIENT, shorthand);
     }
     for (Map.Entry<String, Client> e : clients.entrySet()) {
@@ -220,10 +247,24 @@ public class ApiClientsProperties {
       if (c.maxStreams < 0) {
         throw new IllegalStateException(key + ".max-streams must not be negative");
       }
+      if (!(c.readRate > 0)) {
+        throw new IllegalStateException(key + ".read-rate must be more than 0 (reads per second)");
+      }
+      if (c.readBurst < 1) {
+        throw new IllegalStateException(key + ".read-burst must be at least 1");
+      }
       byName.put(
           name,
           new ApiClient(
-              name, roles, c.rate, c.burst, c.maxUnfinished, c.maxPriority, c.maxStreams));
+              name,
+              roles,
+              c.rate,
+              c.burst,
+              c.maxUnfinished,
+              c.maxPriority,
+              c.maxStreams,
+              c.readRate,
+              c.readBurst));
       tokensByClient.put(name, tokens);
     }
     Set<String> seen = new java.util.HashSet<>();

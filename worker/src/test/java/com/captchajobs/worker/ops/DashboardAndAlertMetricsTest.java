@@ -56,8 +56,47 @@ class DashboardAndAlertMetricsTest {
     assertThat(panelExpressions).isGreaterThanOrEqualTo(15);
     assertThat(expressions.size() - panelExpressions).isGreaterThanOrEqualTo(5);
 
-    Map<String, Map<String, Set<String>>> exported = scrapeAfterSolves();
+    assertEveryExpressionIsExported(expressions, scrapeAfterSolves());
+  }
 
+  /**
+   * Every series the dashboard and the rules query exists from startup, before any solve, error or
+   * claim: the labels known in advance (captcha types, submit kinds, error codes and classes) at
+   * zero, so that panels show 0 rather than "No data" and rate-based alerts can tell zero from
+   * absent.
+   */
+  @Test
+  void everyMetricOfTheDashboardAndTheAlertRulesIsExportedFromStartupBeforeTheFirstSolve()
+      throws IOException {
+    List<String> expressions = new ArrayList<>(dashboardExpressions());
+    expressions.addAll(ruleExpressions());
+    Map<String, Map<String, Set<String>>> exported;
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder().account(KEY, 3).timeScale(0.05).build().start();
+        WorkerNode node = WorkerNode.onFreshDatabase(sim, KEY, Map.of("captchaai.threads", "3"))) {
+      HttpResponse<String> r = node.get("/actuator/prometheus");
+      assertThat(r.statusCode()).isEqualTo(200);
+      exported = parse(r.body());
+      assertThat(sim.stats(KEY).acceptedSubmits()).as("no solve before the scrape").isZero();
+    }
+    assertEveryExpressionIsExported(expressions, exported);
+    assertThat(exported.get("captchajobs_errors_total").get("class"))
+        .as("every error class is there at zero")
+        .contains(
+            "credential",
+            "request",
+            "image",
+            "proxy",
+            "unsolvable",
+            "threads",
+            "transient",
+            "deadline");
+    assertThat(exported.get("captchajobs_token_age_seconds_bucket").get("type"))
+        .contains("TURNSTILE", "RECAPTCHA_V2", "IMAGE");
+  }
+
+  private static void assertEveryExpressionIsExported(
+      List<String> expressions, Map<String, Map<String, Set<String>>> exported) {
     for (String expr : expressions) {
       Set<String> metrics = new LinkedHashSet<>();
       Matcher m = METRIC.matcher(expr);

@@ -69,10 +69,7 @@ final class Db {
    * @return whether the lock was taken and the body ran
    */
   boolean exclusively(String name, Runnable body) {
-    long key =
-        UUID.nameUUIDFromBytes(
-                (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
-            .getMostSignificantBits();
+    long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
@@ -94,6 +91,62 @@ final class Db {
     } catch (SQLException e) {
       throw new EngineDataException("SELECT pg_try_advisory_xact_lock(?)", e);
     }
+  }
+
+  /** Statements run on the connection of {@link #underLock}, in its transaction. */
+  interface Tx {
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... args);
+  }
+
+  /**
+   * Runs {@code body} in one transaction that first waits for the advisory lock named {@code name}
+   * (per schema); the lock ends with the transaction. Each statement of the body sees what the
+   * lock's previous holders committed (read committed takes a snapshot per statement), so a count
+   * followed by an insert under the lock cannot be overtaken by another holder of the same lock.
+   */
+  <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
+    long key = lockKey(name);
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+          ps.setLong(1, key);
+          ps.execute();
+        }
+        T result =
+            body.apply(
+                new Tx() {
+                  @Override
+                  public <R> List<R> query(String sql, RowMapper<R> mapper, Object... args) {
+                    try (PreparedStatement ps = prepare(c, sql, args);
+                        ResultSet rs = ps.executeQuery()) {
+                      List<R> rows = new ArrayList<>();
+                      while (rs.next()) {
+                        rows.add(mapper.map(rs));
+                      }
+                      return rows;
+                    } catch (SQLException e) {
+                      throw new EngineDataException(sql, e);
+                    }
+                  }
+                });
+        c.commit();
+        return result;
+      } catch (RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new EngineDataException("SELECT pg_advisory_xact_lock(?)", e);
+    }
+  }
+
+  private long lockKey(String name) {
+    return UUID.nameUUIDFromBytes(
+            (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .getMostSignificantBits();
   }
 
   private PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {

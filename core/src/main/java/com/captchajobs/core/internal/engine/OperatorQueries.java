@@ -1,6 +1,8 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.InvalidTaskException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,11 +57,26 @@ public final class OperatorQueries {
       String keyPrefix,
       String batch,
       Instant from,
-      Instant to) {}
+      Instant to,
+      String client) {
+
+    /** A filter over every client's solves. */
+    public Filter(
+        SolveState status,
+        CaptchaType type,
+        String errorCode,
+        String keyPrefix,
+        String batch,
+        Instant from,
+        Instant to) {
+      this(status, type, errorCode, keyPrefix, batch, from, to, null);
+    }
+  }
 
   /** One solve in an operator's list, never its token or parameters. */
   public record Row(
       UUID id,
+      String client,
       String businessKey,
       CaptchaType type,
       SolveState status,
@@ -80,7 +97,7 @@ public final class OperatorQueries {
   public List<Row> list(Filter f, int page, int size) {
     StringBuilder sql =
         new StringBuilder(
-            "SELECT id, business_key, type, status, error_code, error_class, batch, priority,"
+            "SELECT id, client, business_key, type, status, error_code, error_class, batch, priority,"
                 + " submits, polls, requeues, requeued_error_code, created_at, updated_at,"
                 + " submitted_at, solved_at FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
@@ -104,6 +121,10 @@ public final class OperatorQueries {
       sql.append(" AND batch = ?");
       args.add(f.batch());
     }
+    if (f.client() != null) {
+      sql.append(" AND client = ?");
+      args.add(f.client());
+    }
     if (f.from() != null) {
       sql.append(" AND created_at >= ?");
       args.add(f.from());
@@ -120,6 +141,7 @@ public final class OperatorQueries {
         rs ->
             new Row(
                 Db.uuid(rs, "id"),
+                rs.getString("client"),
                 rs.getString("business_key"),
                 CaptchaType.valueOf(rs.getString("type")),
                 SolveState.valueOf(rs.getString("status")),
@@ -150,22 +172,37 @@ public final class OperatorQueries {
       long total,
       Map<SolveState, Long> byStatus,
       Double latencyP50Seconds,
-      Double latencyP95Seconds) {}
+      Double latencyP95Seconds,
+      String client) {}
 
-  public Optional<BatchSummary> batch(String batch) {
+  /**
+   * The clients that label solves with {@code batch}, in name order. A batch belongs to its client:
+   * the same label used by two clients is two batches.
+   */
+  public List<String> batchClients(String batch) {
+    return db.query(
+        "SELECT DISTINCT client FROM captchajobs.solve WHERE batch = ? ORDER BY client",
+        rs -> rs.getString(1),
+        batch);
+  }
+
+  /** {@code client}'s batch {@code batch}; empty when none of its solves carries the label. */
+  public Optional<BatchSummary> batch(String client, String batch) {
     Map<SolveState, Long> byStatus = new LinkedHashMap<>();
     for (SolveState s : SolveState.values()) {
       byStatus.put(s, 0L);
     }
     long[] total = {0};
     db.query(
-        "SELECT status, count(*) FROM captchajobs.solve WHERE batch = ? GROUP BY status",
+        "SELECT status, count(*) FROM captchajobs.solve WHERE client = ? AND batch = ?"
+            + " GROUP BY status",
         rs -> {
           long n = rs.getLong(2);
           byStatus.put(SolveState.valueOf(rs.getString(1)), n);
           total[0] += n;
           return n;
         },
+        client,
         batch);
     if (total[0] == 0) {
       return Optional.empty();
@@ -175,14 +212,16 @@ public final class OperatorQueries {
         "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s),"
             + " percentile_disc(0.95) WITHIN GROUP (ORDER BY s) FROM (SELECT"
             + " EXTRACT(EPOCH FROM (solved_at - submitted_at))::float8 AS s FROM captchajobs.solve"
-            + " WHERE batch = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL) x",
+            + " WHERE client = ? AND batch = ? AND solved_at IS NOT NULL"
+            + " AND submitted_at IS NOT NULL) x",
         rs -> {
           p[0] = (Double) rs.getObject(1);
           p[1] = (Double) rs.getObject(2);
           return 0;
         },
+        client,
         batch);
-    return Optional.of(new BatchSummary(batch, total[0], byStatus, p[0], p[1]));
+    return Optional.of(new BatchSummary(batch, total[0], byStatus, p[0], p[1], client));
   }
 
   /** What a requeue did: the solve's type and key (for its job), and its count of requeues. */
@@ -191,10 +230,18 @@ public final class OperatorQueries {
   /**
    * Turns a {@code FAILED} solve into a fresh submission: back to {@code QUEUED} with no task, no
    * error and no hold, its previous error kept in {@code requeued_error_code}, {@code requeues}
-   * counted and {@code requeued_at} set, and a new submit job. Empty when the solve is not FAILED
+   * counted and {@code requeued_at} set, and a new submit job. The solve's deadline ({@code
+   * captchaai.solve-deadline}) counts afresh from the requeue. Empty when the solve is not FAILED
    * (nothing changes).
+   *
+   * @throws NotRebuildableException when the solve's proxy or cookies were scrubbed when it failed,
+   *     so that it cannot be sent again as enqueued (nothing changes)
    */
   public Optional<Requeued> requeue(UUID solveId, SolveJobs jobs) {
+    Optional<String> lost = whyNotRebuildable(solveId);
+    if (lost.isPresent()) {
+      throw new NotRebuildableException(solveId, lost.get());
+    }
     UUID jobId = SolveJobs.jobId(solveId, "requeue:" + UUID.randomUUID());
     Optional<Requeued> done =
         db.queryOne(
@@ -214,6 +261,50 @@ public final class OperatorQueries {
             solveId);
     done.ifPresent(r -> jobs.submit(jobId, solveId, r.type(), r.businessKey(), 0));
     return done;
+  }
+
+  /**
+   * A failed solve whose request can no longer be sent as it was enqueued: the database removed its
+   * secret parameters (proxy, cookies) when it failed. Requeueing it is refused; nothing changed.
+   */
+  public static final class NotRebuildableException extends RuntimeException {
+    public NotRebuildableException(UUID solveId, String reason) {
+      super("solve " + solveId + " cannot be requeued: " + reason);
+    }
+  }
+
+  /**
+   * Why a FAILED solve cannot be submitted again exactly as it was enqueued, or empty when it can
+   * (or is not FAILED). Its stored parameters must still make a valid task with the payload hash
+   * taken at enqueue: a proxy or cookies scrubbed at the final status change either.
+   */
+  Optional<String> whyNotRebuildable(UUID solveId) {
+    return db.queryOne(
+            "SELECT type, params::text AS params, priority, callback_url, payload_hash"
+                + " FROM captchajobs.solve WHERE id = ? AND status = 'FAILED'",
+            rs -> {
+              CaptchaType type = CaptchaType.valueOf(rs.getString("type"));
+              Map<String, String> params = SolveRepository.params(rs.getString("params"));
+              String scrubbed =
+                  "its request carried a proxy or cookies, which were removed from the row when it"
+                      + " failed (docs/security.md); enqueue it again under a new business key";
+              String hash;
+              try {
+                hash =
+                    SolveEnqueuer.payloadHash(
+                        type,
+                        CaptchaTask.of(type, params).params(),
+                        rs.getInt("priority"),
+                        rs.getString("callback_url"));
+              } catch (InvalidTaskException e) {
+                return Optional.of(scrubbed + " (" + e.getMessage() + ")");
+              }
+              return hash.equals(rs.getString("payload_hash"))
+                  ? Optional.<String>empty()
+                  : Optional.of(scrubbed);
+            },
+            solveId)
+        .flatMap(o -> o);
   }
 
   /** Every key's breaker row (fingerprints, never keys). */

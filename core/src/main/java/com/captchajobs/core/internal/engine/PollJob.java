@@ -134,11 +134,24 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       submitAfresh(solve, request, ANSWER_TOO_OLD, false);
       return Optional.empty();
     }
-    Instant solvedAt =
-        repository
-            .markSolved(
-                solve.id(), solved.token(), solved.userAgent(), settings.tokenTtl(solve.type()))
-            .orElseGet(clock::instant);
+    Optional<Instant> stored =
+        repository.markSolved(
+            solve.id(),
+            solve.taskId(),
+            solved.token(),
+            solved.userAgent(),
+            settings.tokenTtl(solve.type()));
+    if (stored.isEmpty()) {
+      // The solve ended or runs another task now (requeued and submitted afresh while this call
+      // was under way): this answer is not the current submission's, and its slot is not ours.
+      log.info(
+          "Solve {} ({}) task {} answered after it stopped being the solve's task: not stored",
+          solve.businessKey(),
+          solve.id(),
+          solve.taskId());
+      return Optional.empty();
+    }
+    Instant solvedAt = stored.get();
     log.info(
         "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
     Duration latency = Duration.between(solve.submittedAt(), solvedAt);
@@ -182,19 +195,24 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return;
     }
     int nextPoll = request.pollNo() + 1;
-    repository.markPolled(
-        solve.id(), clock.instant(), SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll));
+    if (!repository.markPolled(
+        solve.id(),
+        solve.taskId(),
+        SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll))) {
+      return; // the solve ended or runs another task now: no next poll of this one
+    }
     jobs.poll(solve, request.submitNo(), nextPoll, next);
   }
 
   private void onPollError(Solve solve, PollJobRequest request, CaptchaAiException e) {
     ErrorClass errorClass = e.errorClass();
     events.error(e.errorCode(), errorClass);
-    Instant now = clock.instant();
     if (e.errorClass() == ErrorClass.UNSOLVABLE
         && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
       var jobId = SolveJobs.jobId(solve.id(), "resubmit:" + (solve.unsolvableResubmits() + 1));
-      repository.forgetTask(solve.id(), true, e.errorCode(), now, jobId);
+      if (!repository.forgetTask(solve.id(), solve.taskId(), true, e.errorCode(), jobId)) {
+        return; // not the solve's task any more: its current submission is left alone
+      }
       handoff.release(solve.id());
       log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
       jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
@@ -211,7 +229,9 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       log.error("Breaker OPEN: CaptchaAI rejected the API key ({})", e.errorCode());
     }
     if (e.permanent()) {
-      repository.markFailed(solve.id(), e.errorCode(), errorClass, now);
+      if (!repository.markFailed(solve.id(), solve.taskId(), e.errorCode(), errorClass)) {
+        return; // not the solve's task any more: its current submission is left alone
+      }
       handoff.release(solve.id());
       log.warn(
           "Solve {} ({}) FAILED: {} ({})",
@@ -239,7 +259,9 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private void submitAfresh(
       Solve solve, PollJobRequest request, String reason, boolean providerMayStillWork) {
     java.util.UUID jobId = SolveJobs.jobId(solve.id(), "stale:" + request.submitNo());
-    repository.forgetTask(solve.id(), false, reason, clock.instant(), jobId);
+    if (!repository.forgetTask(solve.id(), solve.taskId(), false, reason, jobId)) {
+      return; // not the solve's task any more: its current submission is left alone
+    }
     if (providerMayStillWork) {
       handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
     } else {

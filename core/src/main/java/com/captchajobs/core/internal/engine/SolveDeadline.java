@@ -7,11 +7,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue, on the database
- * clock): the submit and poll jobs ask it before each attempt, and past the deadline it ends the
- * solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, thrown as a dead job. A solve well
- * within its deadline by the engine's clock (the database's, see {@link DatabaseClock}) costs no
- * statement; near or past it, the database decides.
+ * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue or from its last
+ * operator requeue, on the database clock): the submit and poll jobs ask it before each attempt,
+ * and past the deadline it ends the solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED},
+ * thrown as a dead job. A solve well within its deadline by the engine's clock (the database's, see
+ * {@link DatabaseClock}) costs no statement; near or past it, the database decides (a requeued
+ * solve, whose life restarted at the requeue, always asks it).
  */
 final class SolveDeadline {
 

@@ -86,28 +86,57 @@ public final class SolveEnqueuer {
       Map<String, String> params,
       int priority,
       String callbackUrl) {
+    return enqueue(client, businessKey, type, params, priority, callbackUrl, 0).orElseThrow();
+  }
+
+  /**
+   * As {@link #enqueue(String, String, CaptchaType, Map, int, String)}, storing a new solve only
+   * while {@code client} has fewer than {@code maxUnfinished} unfinished solves (queued, waiting or
+   * submitted), counted and inserted under a lock per client so that the cap holds exactly under
+   * concurrent enqueues on any number of nodes. Empty when the cap is reached and nothing was
+   * stored; the same key and payload again still answers the existing solve. {@code maxUnfinished}
+   * 0 means no cap.
+   */
+  public Optional<Enqueued> enqueue(
+      String client,
+      String businessKey,
+      CaptchaType type,
+      Map<String, String> params,
+      int priority,
+      String callbackUrl,
+      int maxUnfinished) {
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
-    Optional<SolveState> stored =
-        repository.insertQueuedOrWaiting(
-            new SolveRepository.NewSolve(
-                id,
-                businessKey,
-                type,
-                task.params(),
-                hash,
-                priority,
-                callbackUrl,
-                SolveJobs.enqueueJobId(id),
-                client),
-            node,
-            lease);
+    SolveRepository.NewSolve solve =
+        new SolveRepository.NewSolve(
+            id,
+            businessKey,
+            type,
+            task.params(),
+            hash,
+            priority,
+            callbackUrl,
+            SolveJobs.enqueueJobId(id),
+            client);
+    Optional<SolveState> stored;
+    if (maxUnfinished > 0) {
+      switch (repository.insertUnderCap(solve, node, lease, maxUnfinished)) {
+        case QUEUED -> stored = Optional.of(SolveState.QUEUED);
+        case WAITING_FOR_THREAD -> stored = Optional.of(SolveState.WAITING_FOR_THREAD);
+        case OVER_CAP -> {
+          return Optional.empty();
+        }
+        default -> stored = Optional.empty();
+      }
+    } else {
+      stored = repository.insertQueuedOrWaiting(solve, node, lease);
+    }
     if (stored.isPresent()) {
       if (stored.get() == SolveState.QUEUED) {
         jobs.submit(id, type, businessKey);
       } // else parked at once: a freed slot is handed to it, no job needed until then
-      return new Enqueued(id, true);
+      return Optional.of(new Enqueued(id, true));
     }
     Solve existing = repository.findByBusinessKey(client, businessKey).orElseThrow();
     if (!hash.equals(repository.payloadHash(client, businessKey).orElse(""))) {
@@ -118,7 +147,7 @@ public final class SolveEnqueuer {
     if (existing.status() == SolveState.QUEUED) {
       jobs.submit(existing.id(), existing.type(), existing.businessKey());
     }
-    return new Enqueued(existing.id(), false);
+    return Optional.of(new Enqueued(existing.id(), false));
   }
 
   static String payloadHash(

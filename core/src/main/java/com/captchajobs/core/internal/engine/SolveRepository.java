@@ -34,7 +34,7 @@ public final class SolveRepository {
   private static final TypeReference<TreeMap<String, String>> PARAMS = new TypeReference<>() {};
 
   private final Db db;
-  private final ObjectMapper json = JsonMapper.builder().build();
+  private static final ObjectMapper json = JsonMapper.builder().build();
 
   public SolveRepository(DataSource dataSource, Schema schema) {
     this.db = new Db(dataSource, schema);
@@ -122,38 +122,99 @@ public final class SolveRepository {
    */
   public Optional<SolveState> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
     return db.queryOne(
-        "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
-            + "   WHERE (solve_id IS NULL OR lease_until < now())"
-            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
-            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
-            + "       AND (not_before IS NULL OR not_before <= now()))"
-            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
-            + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
-            + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
-            + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
-            + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
-            + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
-            + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
-            + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
-            + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
-            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
-            + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
-            + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
-            + "   RETURNING g.slot_no)"
-            + " SELECT ins.status FROM ins LEFT JOIN taken ON true",
+        INSERT_QUEUED_OR_WAITING,
         rs -> SolveState.valueOf(rs.getString(1)),
-        s.id(),
-        s.client(),
-        s.businessKey(),
-        s.type(),
-        toJson(new TreeMap<>(s.params())),
-        s.payloadHash(),
-        s.priority(),
-        s.callbackUrl(),
-        s.jobId(),
-        node,
-        lease.toMillis());
+        insertArgs(s, node, lease));
   }
+
+  /** What {@link #insertUnderCap} did. */
+  public enum CappedInsert {
+    /** Stored QUEUED (holding a slot). */
+    QUEUED,
+    /** Stored WAITING_FOR_THREAD. */
+    WAITING_FOR_THREAD,
+    /** Nothing stored: the client already uses the business key. */
+    KEY_EXISTS,
+    /** Nothing stored: the client already has {@code maxUnfinished} unfinished solves. */
+    OVER_CAP
+  }
+
+  /**
+   * As {@link #insertQueuedOrWaiting}, only while the client has fewer than {@code maxUnfinished}
+   * unfinished solves. The count and the insert run in one transaction under an advisory lock per
+   * client, so concurrent enqueues of one client (on any node) are counted one after the other and
+   * the cap holds exactly; other clients are not held up. A business key the client already uses is
+   * {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
+   */
+  public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
+    return db.underLock(
+        "unfinished:" + s.client(),
+        tx -> {
+          int unfinished = tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
+          if (unfinished >= maxUnfinished) {
+            boolean exists =
+                !tx.query(
+                        "SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?",
+                        rs -> 1,
+                        s.client(),
+                        s.businessKey())
+                    .isEmpty();
+            return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
+          }
+          List<SolveState> stored =
+              tx.query(
+                  INSERT_QUEUED_OR_WAITING,
+                  rs -> SolveState.valueOf(rs.getString(1)),
+                  insertArgs(s, node, lease));
+          if (stored.isEmpty()) {
+            return CappedInsert.KEY_EXISTS;
+          }
+          return stored.get(0) == SolveState.QUEUED
+              ? CappedInsert.QUEUED
+              : CappedInsert.WAITING_FOR_THREAD;
+        });
+  }
+
+  private static final String COUNT_UNFINISHED =
+      "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
+          + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')";
+
+  private Object[] insertArgs(NewSolve s, String node, Duration lease) {
+    return new Object[] {
+      s.id(),
+      s.client(),
+      s.businessKey(),
+      s.type(),
+      toJson(new TreeMap<>(s.params())),
+      s.payloadHash(),
+      s.priority(),
+      s.callbackUrl(),
+      s.jobId(),
+      node,
+      lease.toMillis()
+    };
+  }
+
+  private static final String INSERT_QUEUED_OR_WAITING =
+      "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
+          + "   WHERE (solve_id IS NULL OR lease_until < now())"
+          + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+          + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
+          + "       AND (not_before IS NULL OR not_before <= now()))"
+          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
+          + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+          + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
+          + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
+          + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
+          + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
+          + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
+          + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
+          + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
+          + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+          + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
+          + "   RETURNING g.slot_no)"
+          + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
 
   public Optional<Solve> find(UUID id) {
     return db.queryOne("SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ?", this::map, id);
@@ -201,12 +262,7 @@ public final class SolveRepository {
 
   /** The client's solves not yet final (queued, waiting, submitted), for its cap. */
   public int countUnfinished(String client) {
-    return db.queryOne(
-            "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
-                + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')",
-            rs -> rs.getInt(1),
-            client)
-        .orElse(0);
+    return db.queryOne(COUNT_UNFINISHED, rs -> rs.getInt(1), client).orElse(0);
   }
 
   /** Parks a solve that found no free thread; false when it is no longer waiting to submit. */
@@ -305,26 +361,44 @@ public final class SolveRepository {
         id);
   }
 
+  /**
+   * As {@link #markPolled(UUID, Instant, UUID)}, only while the solve still runs task {@code
+   * taskId}; false (nothing changed, no next poll is due) when it was given up or replaced.
+   */
+  public boolean markPolled(UUID id, String taskId, UUID nextJobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET polls = polls + 1, job_id = ?, updated_at = now()"
+                + " WHERE id = ? AND task_id = ? AND status = 'SUBMITTED'",
+            nextJobId,
+            id,
+            taskId)
+        == 1;
+  }
+
   /** Records the JobRunr job that is expected to move the solve next. */
   public void setJob(UUID id, UUID jobId) {
     db.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
   }
 
   /**
-   * Stores the token; solved and expiry instants are on the database clock ({@code ttl} after now),
-   * like every check of them. Returns the stored solve instant, empty when the row was no longer
-   * SUBMITTED.
+   * Stores the token of task {@code taskId}; solved and expiry instants are on the database clock
+   * ({@code ttl} after now), like every check of them. Only the current submission's task may store
+   * an answer: a poll of a task that was given up or replaced (the solve requeued and submitted
+   * afresh) stores nothing. Returns the stored solve instant, empty when the row was no longer
+   * SUBMITTED with that task.
    */
-  public Optional<Instant> markSolved(UUID id, String token, String userAgent, Duration ttl) {
+  public Optional<Instant> markSolved(
+      UUID id, String taskId, String token, String userAgent, Duration ttl) {
     return db.queryOne(
         "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
             + " expires_at = now() + ? * interval '1 millisecond', polls = polls + 1, updated_at = now()"
-            + " WHERE id = ? AND status = 'SUBMITTED' RETURNING solved_at",
+            + " WHERE id = ? AND status = 'SUBMITTED' AND task_id = ? RETURNING solved_at",
         rs -> Db.instant(rs, "solved_at"),
         token,
         userAgent,
         ttl.toMillis(),
-        id);
+        id,
+        taskId);
   }
 
   /** Ends the solve with a classified error; a solved or claimed row is never failed. */
@@ -336,6 +410,22 @@ public final class SolveRepository {
         code,
         errorClass,
         id);
+  }
+
+  /**
+   * Ends the solve with a classified error of task {@code taskId}: nothing changes when the solve
+   * no longer runs that task (given up, or requeued and submitted afresh). True when it failed now.
+   */
+  public boolean markFailed(UUID id, String taskId, String code, ErrorClass errorClass) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+                + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+                + " WHERE id = ? AND task_id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
+            code,
+            errorClass,
+            id,
+            taskId)
+        == 1;
   }
 
   /** A transient in.php failure: back to QUEUED, the last error kept for the record. */
@@ -362,6 +452,23 @@ public final class SolveRepository {
         code,
         jobId,
         id);
+  }
+
+  /**
+   * As {@link #forgetTask(UUID, boolean, String, Instant, UUID)}, only while the solve still runs
+   * task {@code taskId}; false (nothing changed) when it was given up or replaced meanwhile.
+   */
+  public boolean forgetTask(UUID id, String taskId, boolean unsolvable, String code, UUID jobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'QUEUED', task_id = NULL, submitted_at = NULL,"
+                + " unsolvable_resubmits = unsolvable_resubmits + ?, error_code = ?, job_id = ?,"
+                + " updated_at = now() WHERE id = ? AND task_id = ? AND status = 'SUBMITTED'",
+            unsolvable ? 1 : 0,
+            code,
+            jobId,
+            id,
+            taskId)
+        == 1;
   }
 
   /** Hands the token out once: only a SOLVED row before its expiry (database clock), atomically. */
@@ -405,7 +512,8 @@ public final class SolveRepository {
    * page after the keyset ({@code afterUpdatedAt}, {@code afterId}), oldest first. QUEUED and
    * SUBMITTED rows qualify once unchanged for {@code quiet} (database clock): the moment between
    * storing a job id and creating the job is not a wedge. WAITING_FOR_THREAD rows are parked on
-   * purpose and qualify only once past their deadline, {@code deadline} after creation.
+   * purpose and qualify only once past their deadline, {@code deadline} after creation (or the last
+   * requeue).
    */
   public List<Stuck> findStuck(
       Duration quiet, Duration deadline, Instant afterUpdatedAt, UUID afterId, int limit) {
@@ -415,7 +523,7 @@ public final class SolveRepository {
             + ", repairs FROM captchajobs.solve s"
             + " WHERE (s.status IN ('QUEUED', 'SUBMITTED')"
             + "   OR (s.status = 'WAITING_FOR_THREAD'"
-            + "     AND s.created_at < now() - ? * interval '1 millisecond'))"
+            + "     AND coalesce(s.requeued_at, s.created_at) < now() - ? * interval '1 millisecond'))"
             + " AND s.updated_at < now() - ? * interval '1 millisecond'"
             + " AND (s.updated_at, s.id) > (?, ?)"
             + " AND NOT EXISTS (SELECT 1 FROM captchajobs.cj_jobrunr_jobs j"
@@ -446,8 +554,9 @@ public final class SolveRepository {
   }
 
   /**
-   * Fails an unfinished solve whose life, {@code deadline} from its creation on the database clock,
-   * is over; true when this call failed it.
+   * Fails an unfinished solve whose life, {@code deadline} from its creation (or its last operator
+   * requeue, which starts a fresh life) on the database clock, is over; true when this call failed
+   * it.
    */
   public boolean failIfPastDeadline(
       UUID id, Duration deadline, String code, ErrorClass errorClass) {
@@ -455,7 +564,7 @@ public final class SolveRepository {
             "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
                 + " token = NULL, submit_lock_until = NULL, updated_at = now()"
                 + " WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')"
-                + " AND created_at < now() - ? * interval '1 millisecond'",
+                + " AND coalesce(requeued_at, created_at) < now() - ? * interval '1 millisecond'",
             code,
             errorClass,
             id,
@@ -562,7 +671,8 @@ public final class SolveRepository {
         since);
   }
 
-  private TreeMap<String, String> params(String text) {
+  /** A solve's stored {@code params} column, read back. */
+  static TreeMap<String, String> params(String text) {
     try {
       return json.readValue(text, PARAMS);
     } catch (JsonProcessingException e) {
@@ -570,7 +680,7 @@ public final class SolveRepository {
     }
   }
 
-  private String toJson(Object value) {
+  private static String toJson(Object value) {
     try {
       return json.writeValueAsString(value);
     } catch (JsonProcessingException e) {

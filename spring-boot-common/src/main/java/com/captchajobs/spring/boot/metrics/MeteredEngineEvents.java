@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. Timers publish
@@ -18,80 +20,132 @@ public final class MeteredEngineEvents implements EngineEvents {
 
   private final MeterRegistry registry;
 
+  /**
+   * Codes the engine records itself, beside the provider's ({@link ErrorClass#knownCodes()}) and
+   * the client's transport codes.
+   */
+  static final Map<String, ErrorClass> ENGINE_CODES =
+      Map.of(
+          "TIMEOUT", ErrorClass.TRANSIENT,
+          "ANSWER_TOO_OLD", ErrorClass.TRANSIENT,
+          "TASK_ID_NOT_STORED", ErrorClass.TRANSIENT,
+          "NETWORK", ErrorClass.TRANSIENT,
+          "EMPTY_BODY", ErrorClass.TRANSIENT,
+          "UNRECOGNISED_BODY", ErrorClass.TRANSIENT,
+          "DEADLINE_EXCEEDED", ErrorClass.DEADLINE);
+
+  /**
+   * Registers every series whose labels are known in advance at zero (each captcha type, submit
+   * kind, error code with its class), so that dashboards and rate-based alerts see 0 from startup
+   * instead of no series until the first event.
+   */
   public MeteredEngineEvents(MeterRegistry registry) {
     this.registry = registry;
+    for (CaptchaType type : CaptchaType.values()) {
+      submits(type, false);
+      submits(type, true);
+      latency(type);
+      polls(type);
+      lateness(type);
+      tokenAge(type);
+    }
+    handoff();
+    Map<String, ErrorClass> codes = new TreeMap<>(ErrorClass.knownCodes());
+    codes.putAll(ENGINE_CODES);
+    codes.forEach((code, errorClass) -> errors(code, errorClass));
   }
 
   @Override
   public void submitted(CaptchaType type, boolean resumed) {
-    Counter.builder("captchajobs.submits")
+    submits(type, resumed).increment();
+  }
+
+  private Counter submits(CaptchaType type, boolean resumed) {
+    return Counter.builder("captchajobs.submits")
         .description("in.php submissions, and reruns that resumed a stored task id instead")
         .tag("kind", resumed ? "resumed" : "fresh")
         .tag("type", type.name())
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   @Override
   public void solved(CaptchaType type, Duration latency, int polls) {
-    Timer.builder("captchajobs.solve.latency")
+    latency(type).record(latency);
+    polls(type).record(polls);
+  }
+
+  private Timer latency(CaptchaType type) {
+    return Timer.builder("captchajobs.solve.latency")
         .description("submit to token stored")
         .tag("type", type.name())
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofSeconds(1))
         .maximumExpectedValue(Duration.ofMinutes(10))
-        .register(registry)
-        .record(latency);
-    DistributionSummary.builder("captchajobs.solve.polls")
+        .register(registry);
+  }
+
+  private DistributionSummary polls(CaptchaType type) {
+    return DistributionSummary.builder("captchajobs.solve.polls")
         .description("res.php calls per solve")
         .tag("type", type.name())
         .serviceLevelObjectives(1, 2, 3, 5, 8, 13, 21, 34)
-        .register(registry)
-        .record(polls);
+        .register(registry);
   }
 
   @Override
   public void error(String code, ErrorClass errorClass) {
-    Counter.builder("captchajobs.errors")
+    errors(code, errorClass).increment();
+  }
+
+  private Counter errors(String code, ErrorClass errorClass) {
+    return Counter.builder("captchajobs.errors")
         .description("classified CaptchaAI errors")
         .tag("code", code)
         .tag("class", errorClass.label())
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   @Override
   public void polled(CaptchaType type, Duration lateness) {
-    Timer.builder("captchajobs.poll.lateness")
+    lateness(type).record(lateness.isNegative() ? Duration.ZERO : lateness);
+  }
+
+  private Timer lateness(CaptchaType type) {
+    return Timer.builder("captchajobs.poll.lateness")
         .description("actual res.php call minus its intended instant (early calls count as 0)")
         .tag("type", type.name())
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(10))
         .maximumExpectedValue(Duration.ofMinutes(1))
-        .register(registry)
-        .record(lateness.isNegative() ? Duration.ZERO : lateness);
+        .register(registry);
   }
 
   @Override
   public void handedOff(Duration delay) {
-    Timer.builder("captchajobs.gate.handoff")
+    handoff().record(delay.isNegative() ? Duration.ZERO : delay);
+  }
+
+  private Timer handoff() {
+    return Timer.builder("captchajobs.gate.handoff")
         .description("freed slot to the next in.php call of a waiting solve")
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(1))
         .maximumExpectedValue(Duration.ofMinutes(1))
-        .register(registry)
-        .record(delay.isNegative() ? Duration.ZERO : delay);
+        .register(registry);
   }
 
   @Override
   public void claimed(CaptchaType type, Duration age) {
-    Timer.builder("captchajobs.token.age")
+    tokenAge(type).record(age.isNegative() ? Duration.ZERO : age);
+  }
+
+  private Timer tokenAge(CaptchaType type) {
+    return Timer.builder("captchajobs.token.age")
         .description("token age when claimed (solved to claimed)")
         .tag("type", type.name())
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(100))
         .maximumExpectedValue(Duration.ofMinutes(5))
-        .register(registry)
-        .record(age.isNegative() ? Duration.ZERO : age);
+        .register(registry);
   }
 }

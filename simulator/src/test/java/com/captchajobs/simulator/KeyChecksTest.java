@@ -15,7 +15,7 @@ class KeyChecksTest {
 
   @RegisterExtension
   static final SimulatorExtension sim =
-      new SimulatorExtension(CaptchaAiSimulator.builder().ipBan(3, Duration.ofMillis(300)));
+      new SimulatorExtension(CaptchaAiSimulator.builder().ipBan(3, Duration.ofSeconds(2)));
 
   ApiClient client;
 
@@ -64,7 +64,7 @@ class KeyChecksTest {
         .isEqualTo(1);
 
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(25))
         .until(
             () -> banned.resJson(SANDBOX_KEY, "action", "getbalance").get("status").asInt() == 1);

@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -94,23 +95,24 @@ public final class DashboardServer implements AutoCloseable {
     BasicAuthenticator auth = authenticator(username, password);
     HttpExchangeHandler redirect = new RedirectHttpHandler("/", "/dashboard");
     server.createContext(redirect.getContextPath(), redirect);
-    List<HttpExchangeHandler> secured =
+    List<HttpExchangeHandler> handlers = new ArrayList<>(List.of(redirect));
+    for (HttpExchangeHandler h :
         List.of(
             new JobRunrStaticFileHandler(),
             new JobRunrApiHandler(safe, jsonMapper, false),
-            new JobRunrSseHandler(safe, jsonMapper));
-    for (HttpExchangeHandler h : secured) {
+            new JobRunrSseHandler(safe, jsonMapper))) {
       HttpContext context = server.createContext(h.getContextPath(), h);
       context.setAuthenticator(auth);
+      // user filters run before the authenticator: refused with or without the password
       context.getFilters().add(new SameOrigin());
+      handlers.add(h);
     }
     server.start();
     log.info(
         "JobRunr dashboard over CaptchaJobs' jobs at http://{}:{}/dashboard",
         server.getAddress().getAddress().getHostAddress(),
         server.getAddress().getPort());
-    return new DashboardServer(
-        server, threads, List.of(redirect, secured.get(0), secured.get(1), secured.get(2)));
+    return new DashboardServer(server, threads, List.copyOf(handlers));
   }
 
   /** The address and port it listens on. */

@@ -48,13 +48,6 @@ class RestFlowTest {
   @BeforeAll
   static void start() throws IOException {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
-    app =
-        TestApps.appWithWorker(
-            EmbeddedPostgresSupport.newDatabase(),
-            sim.baseUrl(),
-            KEY,
-            Map.of("captchaai.token-ttl.RECAPTCHA_V2", "1s"));
-    api = new Api(TestApps.port(app), TestApps.API_TOKEN);
     receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     receiver.createContext(
         "/hook",
@@ -68,6 +61,17 @@ class RestFlowTest {
           exchange.close();
         });
     receiver.start();
+    app =
+        TestApps.appWithWorker(
+            EmbeddedPostgresSupport.newDatabase(),
+            sim.baseUrl(),
+            KEY,
+            Map.of(
+                "captchaai.token-ttl.RECAPTCHA_V2",
+                "1s",
+                "captchajobs.webhook.allowed-hosts",
+                "http://127.0.0.1:" + receiver.getAddress().getPort()));
+    api = new Api(TestApps.port(app), TestApps.API_TOKEN);
   }
 
   @AfterAll
@@ -205,7 +209,8 @@ class RestFlowTest {
   }
 
   @Test
-  void theWebhookIsSignedWithHmacSha256OverTheExactBodyAndCarriesNoToken() throws Exception {
+  void theWebhookIsSignedWithTheClientsKeyOverTheExactBodyNamesTheClientAndCarriesNoToken()
+      throws Exception {
     String body =
         turnstile("rest-hook")
             .replace(
@@ -217,14 +222,18 @@ class RestFlowTest {
 
     Delivery delivery = deliveries.poll(40, TimeUnit.SECONDS);
     assertThat(delivery).as("webhook delivered").isNotNull();
-    Mac mac = Mac.getInstance("HmacSHA256");
-    mac.init(new SecretKeySpec(TestApps.WEBHOOK_SECRET.getBytes(UTF_8), "HmacSHA256"));
+    // the client "default" (captchajobs.api.tokens) has no secret of its own: its key is derived
+    // from the node secret and its name, as docs/security.md tells a receiver to compute it
+    String key =
+        hmacHex(TestApps.WEBHOOK_SECRET, "captchajobs-webhook-key-v1:default".getBytes(UTF_8));
+    assertThat(delivery.signature()).isEqualTo("sha256=" + hmacHex(key, delivery.body()));
     assertThat(delivery.signature())
-        .isEqualTo("sha256=" + HexFormat.of().formatHex(mac.doFinal(delivery.body())));
+        .isNotEqualTo("sha256=" + hmacHex(TestApps.WEBHOOK_SECRET, delivery.body()));
     JsonNode outcome = Api.JSON.readTree(new String(delivery.body(), UTF_8));
     assertThat(outcome.get("id").stringValue()).isEqualTo(id);
     assertThat(outcome.get("status").stringValue()).isEqualTo("SOLVED");
     assertThat(outcome.get("businessKey").stringValue()).isEqualTo("rest-hook");
+    assertThat(outcome.get("client").stringValue()).isEqualTo("default");
     assertThat(outcome.has("token")).isFalse();
     assertThat(outcome.get("timestamp").longValue())
         .isEqualTo(Long.parseLong(delivery.timestamp()));
@@ -242,5 +251,11 @@ class RestFlowTest {
         api.send(
             api.request("/api/solves", null).POST(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(unauthorized.statusCode()).isEqualTo(401);
+  }
+
+  private static String hmacHex(String key, byte[] data) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key.getBytes(UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal(data));
   }
 }

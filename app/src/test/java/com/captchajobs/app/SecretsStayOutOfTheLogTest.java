@@ -62,7 +62,9 @@ class SecretsStayOutOfTheLogTest {
               Map.of(
                   "logging.level.com.captchajobs", "DEBUG",
                   "logging.level.org.springframework.security", "DEBUG",
-                  "logging.level.org.jobrunr", "DEBUG"));
+                  "logging.level.org.jobrunr", "DEBUG",
+                  "captchajobs.webhook.allowed-hosts",
+                      "http://127.0.0.1:" + receiver.getAddress().getPort()));
       try {
         Api api = new Api(TestApps.port(app), TestApps.API_TOKEN);
         String callback = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";

@@ -29,7 +29,6 @@ final class TestApps {
     props.put("captchajobs.api.clients.ops.token", OPERATOR_TOKEN);
     props.put("captchajobs.api.clients.ops.roles", "operator");
     props.put("captchajobs.webhook.secret", WEBHOOK_SECRET);
-    props.put("captchajobs.webhook.allowed-hosts", "127.0.0.1");
     props.put("captchaai.first-poll-wait.TURNSTILE", "1s");
     props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");

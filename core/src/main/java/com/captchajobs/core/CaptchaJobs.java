@@ -1,6 +1,7 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.Breaker;
 import com.captchajobs.core.internal.engine.DatabaseClock;
 import com.captchajobs.core.internal.engine.EngineEvents;
@@ -26,6 +27,7 @@ import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
+import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -34,7 +36,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -209,6 +210,7 @@ public final class CaptchaJobs implements AutoCloseable {
     private Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
     private int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
     private int webhookThreads = DEFAULT_WEBHOOK_THREADS;
+    private Integer webhookThreadsPerClient;
     private Duration webhookBackoff = DEFAULT_WEBHOOK_BACKOFF;
     private Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
     private final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
@@ -216,6 +218,7 @@ public final class CaptchaJobs implements AutoCloseable {
     private Duration retention = Retention.DEFAULT_RETENTION;
     private Duration retentionInterval = Duration.ofHours(1);
     private Integer dashboardPort;
+    private String dashboardAddress;
     private String dashboardUsername;
     private String dashboardPassword;
     private EngineEvents events = EngineEvents.NONE;
@@ -328,15 +331,21 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
-    /** HMAC secret of webhook signatures; without it solves with a callback URL get no webhook. */
+    /**
+     * Node secret of webhook signatures ({@code captchajobs.webhook.secret}): it signs the Java
+     * API's webhooks, and each API client without a secret of its own signs with a key derived from
+     * it and the client's name ({@code WebhookSigner.derivedKey}). Without it only clients with
+     * their own secret get webhooks.
+     */
     public Builder webhookSecret(String webhookSecret) {
       this.webhookSecret = webhookSecret;
       return this;
     }
 
     /**
-     * Hosts a webhook may reach although they resolve to a loopback, private, link-local or other
-     * non-public address, and over plain http ({@code captchajobs.webhook.allowed-hosts}).
+     * Origins a webhook may reach although they resolve to a loopback, private, link-local or other
+     * non-public address ({@code captchajobs.webhook.allowed-hosts}): {@code host} is https on 443,
+     * {@code host:port} https on that port, {@code http://host:port} plain http there.
      */
     public Builder webhookAllowedHosts(Collection<String> hosts) {
       hosts.forEach(h -> webhookAllowedHosts.add(h));
@@ -345,7 +354,8 @@ public final class CaptchaJobs implements AutoCloseable {
 
     /**
      * The secret that signs the webhooks of one API client's solves ({@code
-     * captchajobs.api.clients.<name>.webhook-secret}); the others use {@link #webhookSecret}.
+     * captchajobs.api.clients.<name>.webhook-secret}); the others use a key derived from {@link
+     * #webhookSecret}.
      */
     public Builder webhookClientSecret(String client, String secret) {
       webhookClientSecrets.put(client, secret);
@@ -393,6 +403,22 @@ public final class CaptchaJobs implements AutoCloseable {
     }
 
     /**
+     * Deliveries of one API client in flight on one worker node ({@code
+     * captchajobs.webhook.threads-per-client}); by default half of {@link #webhookThreads}, at
+     * least 1. The other threads stay free for the other clients while one client's receivers hang.
+     */
+    public Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
+      this.webhookThreadsPerClient = webhookThreadsPerClient;
+      return this;
+    }
+
+    private int webhookThreadsPerClient() {
+      return webhookThreadsPerClient != null
+          ? webhookThreadsPerClient
+          : WebhookDeliveries.Settings.defaultThreadsPerClient(webhookThreads);
+    }
+
+    /**
      * Wait before the first retry of a delivery, doubled for each further retry ({@code
      * captchajobs.webhook.backoff}); apart from the solve retries' backoff.
      */
@@ -409,7 +435,19 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
-    /** Serves the JobRunr dashboard over our jobs on this port, behind basic authentication. */
+    /**
+     * The address the dashboard binds ({@code captchajobs.dashboard.address}); unset: every
+     * interface.
+     */
+    public Builder dashboardAddress(String dashboardAddress) {
+      this.dashboardAddress = dashboardAddress;
+      return this;
+    }
+
+    /**
+     * Serves the JobRunr dashboard over our jobs on this port, behind basic authentication; it
+     * refuses cross-site requests that could change something.
+     */
     public Builder dashboard(int port, String username, String password) {
       this.dashboardPort = port;
       this.dashboardUsername = username;
@@ -495,7 +533,8 @@ public final class CaptchaJobs implements AutoCloseable {
                   inside);
         }
         if (dashboardPort != null) {
-          jobRunr.startDashboard(dashboardPort, dashboardUsername, dashboardPassword);
+          jobRunr.startDashboard(
+              dashboardAddress, dashboardPort, dashboardUsername, dashboardPassword);
         }
         return new CaptchaJobs(named, solves, worker, parts, inside);
       } catch (RuntimeException e) {
@@ -593,7 +632,12 @@ public final class CaptchaJobs implements AutoCloseable {
                 jobPollInterval,
                 shutdownWait,
                 new WebhookDeliveries.Settings(
-                    webhookThreads, webhookRetries, webhookBackoff, webhookMaxBackoff),
+                    webhookThreads,
+                    webhookRetries,
+                    webhookBackoff,
+                    webhookMaxBackoff,
+                    webhookThreadsPerClient(),
+                    webhookTimeout),
                 webhookJob,
                 repository,
                 clock);
@@ -604,7 +648,7 @@ public final class CaptchaJobs implements AutoCloseable {
       startup.startBackground(server::isRunning, server::start);
       parts.push(startup);
       Retention retentionPass =
-          new Retention(dataSource, named, retention, clock).schedule(retentionInterval);
+          new Retention(dataSource, named, retention).schedule(retentionInterval);
       parts.push(retentionPass);
       inside.addAll(
           List.of(
@@ -629,10 +673,7 @@ public final class CaptchaJobs implements AutoCloseable {
     }
 
     private Function<String, WebhookSigner> webhookSigners() {
-      WebhookSigner fallback = webhookSecret == null ? null : new WebhookSigner(webhookSecret);
-      Map<String, WebhookSigner> own = new HashMap<>();
-      webhookClientSecrets.forEach((client, secret) -> own.put(client, new WebhookSigner(secret)));
-      return client -> own.getOrDefault(client, fallback);
+      return WebhookSigner.perClient(webhookSecret, webhookClientSecrets);
     }
 
     private OkHttpClient webhookHttp() {
@@ -670,6 +711,15 @@ public final class CaptchaJobs implements AutoCloseable {
       require(
           retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
           "captchajobs.retention-interval must be at least 1s");
+      require(
+          webhookThreadsPerClient == null
+              || (webhookThreadsPerClient >= 1 && webhookThreadsPerClient <= webhookThreads),
+          "captchajobs.webhook.threads-per-client must be between 1 and"
+              + " captchajobs.webhook.threads");
+      new WebhookEgress(webhookAllowedHosts, Dns.SYSTEM); // names the key of an entry it refuses
+      if (client != null || apiKey != null) {
+        retentionOutlastsWhatItDeletes();
+      }
       if (dashboardPort != null) {
         require(
             dashboardUsername != null
@@ -677,6 +727,38 @@ public final class CaptchaJobs implements AutoCloseable {
                 && dashboardPassword != null
                 && !dashboardPassword.isBlank(),
             "captchajobs.dashboard.username and captchajobs.dashboard.password are required for the dashboard");
+      }
+    }
+
+    /**
+     * Retention deletes solves (with their tokens) on worker nodes: a token still valid or a
+     * delivery still being retried must not lose its row.
+     */
+    private void retentionOutlastsWhatItDeletes() {
+      EngineSettings engine = threads == null ? settings : settings.withThreads(threads);
+      for (Map.Entry<CaptchaType, Duration> ttl : engine.tokenTtl().entrySet()) {
+        require(
+            retention.compareTo(ttl.getValue()) > 0,
+            "captchajobs.retention ("
+                + retention
+                + ") must be longer than captchaai.token-ttl."
+                + ttl.getKey()
+                + " ("
+                + ttl.getValue()
+                + ")");
+      }
+      if (webhookSecret != null || !webhookClientSecrets.isEmpty()) {
+        Duration span =
+            WebhookRetryFilter.longestRetrySpan(
+                webhookRetries, webhookBackoff, webhookMaxBackoff, webhookTimeout, jobPollInterval);
+        require(
+            retention.compareTo(span) > 0,
+            "captchajobs.retention ("
+                + retention
+                + ") must be longer than the webhook retry span ("
+                + span
+                + " at most, from captchajobs.webhook.retries, captchajobs.webhook.backoff,"
+                + " captchajobs.webhook.max-backoff and captchajobs.webhook.timeout)");
       }
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.jobrunr.jobs.states.StateName;
 import org.jobrunr.server.BackgroundJobServer;
+import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,5 +165,46 @@ class DashboardApiTest {
         .contains("\"key:" + FAILED + "\"")
         .contains("ERROR_BAD_TOKEN_OR_PAGEURL")
         .doesNotContain(KEY);
+  }
+
+  @Test
+  void aCrossSiteRequestToAMutatingEndpointIsRefusedEvenWithTheCredentials() {
+    UUID job = SolveJobs.enqueueJobId(solvedId);
+    StorageProvider jobs = worker.bean(StorageProvider.class);
+    StateName before = jobs.getJobById(job).getState();
+    int historyBefore = jobs.getJobById(job).getJobStates().size();
+    String requeue = "/api/jobs/" + job + "/requeue";
+
+    List<HttpResponse<String>> crossSite =
+        List.of(
+            dashboard.send("POST", requeue, "Origin", "https://evil.example"),
+            dashboard.send("POST", requeue, "Origin", "null"),
+            dashboard.send("POST", requeue, "Sec-Fetch-Site", "cross-site"),
+            dashboard.send("POST", requeue, "Sec-Fetch-Site", "same-site"),
+            dashboard.send("DELETE", "/api/jobs/" + job, "Origin", "http://127.0.0.1:1"),
+            dashboard.send("DELETE", "/api/problems/some-type", "Origin", "https://evil.example"));
+
+    assertThat(crossSite).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(403));
+    assertThat(jobs.getJobById(job).getState()).isEqualTo(before).isNotEqualTo(StateName.DELETED);
+    assertThat(jobs.getJobById(job).getJobStates()).hasSize(historyBefore);
+    // the dashboard's own pages still get through (an unknown job: the handler answers 404)
+    UUID unknown = UUID.randomUUID();
+    assertThat(
+            dashboard
+                .send(
+                    "POST",
+                    "/api/jobs/" + unknown + "/requeue",
+                    "Origin",
+                    dashboard.origin(),
+                    "Sec-Fetch-Site",
+                    "same-origin")
+                .statusCode())
+        .isEqualTo(404);
+    // reading stays open to the credentials, whatever the origin
+    assertThat(
+            dashboard
+                .send("GET", "/api/jobs/" + job, "Origin", "https://evil.example")
+                .statusCode())
+        .isEqualTo(200);
   }
 }

@@ -80,6 +80,37 @@ final class DashboardNode implements AutoCloseable {
     return dashboard(path, USER, PASSWORD);
   }
 
+  /**
+   * A request with the test credentials on the dashboard's own port, with extra headers (name,
+   * value, name, value, ...).
+   */
+  HttpResponse<String> send(String method, String path, String... headers) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + dashboardPort + path))
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .header(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+    for (int i = 0; i < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    try {
+      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The dashboard's own origin, as its pages send it. */
+  String origin() {
+    return "http://127.0.0.1:" + dashboardPort;
+  }
+
   int managementPort() {
     return Integer.parseInt(context.getEnvironment().getProperty("local.management.port"));
   }

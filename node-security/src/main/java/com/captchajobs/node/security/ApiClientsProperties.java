@@ -38,7 +38,10 @@ public class ApiClientsProperties {
   /** One named client. */
   public static class Client {
 
-    /** Its bearer token (at least 16 characters). */
+    /**
+     * Its bearer token (at least 16 characters). May be left out where only {@code webhook-secret}
+     * is set: a worker node signs the client's webhooks without being able to authenticate it.
+     */
     private String token;
 
     /** More bearer tokens of the same client, e.g. while rotating. */
@@ -48,8 +51,8 @@ public class ApiClientsProperties {
     private List<String> roles = new ArrayList<>(List.of("client"));
 
     /**
-     * The secret its webhooks are signed with (read by the worker nodes); {@code
-     * captchajobs.webhook.secret} when unset.
+     * The secret its webhooks are signed with (read by the worker nodes, at least 16 characters);
+     * when unset, a key derived from {@code captchajobs.webhook.secret} and the client's name.
      */
     private String webhookSecret;
 
@@ -216,8 +219,16 @@ public class ApiClientsProperties {
             key + ": the name " + TOKENS_CLIENT + " is taken by captchajobs.api.tokens");
       }
       List<String> tokens = c.activeTokens();
+      if (tokens.isEmpty() && c.webhookSecret != null && !c.webhookSecret.isBlank()) {
+        // Only its webhook secret, as a worker node needs it: no one authenticates as it here.
+        continue;
+      }
       if (tokens.isEmpty()) {
-        throw new IllegalStateException(key + ".token must be set");
+        throw new IllegalStateException(
+            key
+                + ".token must be set (a worker node may be given only "
+                + key
+                + ".webhook-secret)");
       }
       checkTokens(key + ".token", tokens);
       Set<ApiRole> roles = new LinkedHashSet<>();

@@ -76,6 +76,7 @@ public class CaptchaJobsAutoConfiguration {
           .webhookTimeout(webhook.getTimeout())
           .webhookRetries(webhook.getRetries())
           .webhookThreads(webhook.getThreads())
+          .webhookThreadsPerClient(webhook.getThreadsPerClient())
           .webhookBackoff(webhook.getBackoff())
           .webhookMaxBackoff(webhook.getMaxBackoff())
           .webhookAllowedHosts(webhook.getAllowedHosts())
@@ -97,6 +98,11 @@ public class CaptchaJobsAutoConfiguration {
         throw new MissingDashboardCredentialsException(hasUsername, hasPassword);
       }
       builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
+      // A node told where to listen (server.address) is not meant to open the dashboard elsewhere.
+      builder.dashboardAddress(
+          has(dashboard.getAddress())
+              ? dashboard.getAddress()
+              : environment.getProperty("server.address"));
     }
     return builder.build();
   }

@@ -141,6 +141,12 @@ public class CaptchaJobsProperties {
     /** Port of the dashboard. */
     private int port = CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT;
 
+    /**
+     * Network address the dashboard binds, e.g. 127.0.0.1. Unset: {@code server.address} when the
+     * node has one, else every interface.
+     */
+    private String address;
+
     /** Basic-auth user name; required when enabled. */
     private String username;
 
@@ -161,6 +167,14 @@ public class CaptchaJobsProperties {
 
     public void setPort(int port) {
       this.port = port;
+    }
+
+    public String getAddress() {
+      return address;
+    }
+
+    public void setAddress(String address) {
+      this.address = address;
     }
 
     public String getUsername() {
@@ -185,6 +199,8 @@ public class CaptchaJobsProperties {
           + enabled
           + ", port="
           + port
+          + ", address="
+          + address
           + ", username="
           + username
           + ", password="

@@ -1,6 +1,7 @@
 package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.internal.webhook.WebhookEgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +20,9 @@ import org.springframework.core.env.Environment;
 public class WebhookProperties {
 
   /**
-   * Shared secret of the HMAC-SHA256 signature (at least 16 characters); unset: nothing is sent.
+   * Node secret of the HMAC-SHA256 signatures (at least 16 characters). It signs the Java API's
+   * webhooks; every API client without a {@code webhook-secret} of its own signs with a key derived
+   * from it and the client's name. Unset: only clients with their own secret get webhooks.
    */
   private String secret;
 
@@ -54,9 +57,17 @@ public class WebhookProperties {
   private Duration maxBackoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF;
 
   /**
-   * Hosts (names or literal addresses) a webhook may reach although they resolve to a loopback,
-   * private, link-local, unique-local or other non-public address, and over plain http. Every other
-   * callback needs https and a public address, checked when each delivery is made.
+   * Deliveries of one API client in flight on one worker node, at most; the other threads stay free
+   * for the other clients, so receivers of one client that hang never hold them all. Unset: half of
+   * {@code threads}, at least 1.
+   */
+  private Integer threadsPerClient;
+
+  /**
+   * Origins a webhook may reach although they resolve to a loopback, private, link-local,
+   * unique-local or other non-public address: {@code host} is https on port 443, {@code host:port}
+   * https on that port, {@code http://host:port} plain http on that port. Every other callback
+   * needs https and a public address, checked when each delivery is made.
    */
   private List<String> allowedHosts = new ArrayList<>();
 
@@ -81,6 +92,18 @@ public class WebhookProperties {
       throw new IllegalStateException(
           "captchajobs.webhook.max-backoff must not be shorter than captchajobs.webhook.backoff");
     }
+    if (threadsPerClient != null && (threadsPerClient < 1 || threadsPerClient > threads)) {
+      throw new IllegalStateException(
+          "captchajobs.webhook.threads-per-client must be between 1 and"
+              + " captchajobs.webhook.threads");
+    }
+    for (String entry : allowedHosts == null ? List.<String>of() : allowedHosts) {
+      try {
+        WebhookEgress.Origin.parse(entry);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    }
   }
 
   public boolean hasSecret() {
@@ -99,11 +122,21 @@ public class WebhookProperties {
         + retries
         + ", threads="
         + threads
+        + ", threadsPerClient="
+        + threadsPerClient
         + ", backoff="
         + backoff
         + ", maxBackoff="
         + maxBackoff
         + "]";
+  }
+
+  public Integer getThreadsPerClient() {
+    return threadsPerClient;
+  }
+
+  public void setThreadsPerClient(Integer threadsPerClient) {
+    this.threadsPerClient = threadsPerClient;
   }
 
   public List<String> getAllowedHosts() {

@@ -604,7 +604,111 @@ class CaptchaJobsAutoConfigurationTest {
                     .hasMessageContaining("captchajobs.webhook.threads must be at least 1"));
   }
 
+  @Test
+  void aRetentionShorterThanATokenTtlOrTheWebhookRetrySpanIsRefusedAtStartupNamingTheKeys() {
+    String[] worker = {
+      "captchajobs.worker.enabled=true",
+      "captchaai.api-key=" + KEY,
+      "captchaai.base-url=http://127.0.0.1:9",
+      "captchajobs.retention=1h"
+    };
+    runner
+        .withPropertyValues(database())
+        .withPropertyValues(worker)
+        .withPropertyValues("captchaai.token-ttl.TURNSTILE=2h")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.retention (PT1H) must be longer than")
+                    .hasMessageContaining("captchaai.token-ttl.TURNSTILE (PT2H)"));
+    runner
+        .withPropertyValues(database())
+        .withPropertyValues(worker)
+        .withPropertyValues(
+            "captchajobs.webhook.secret=webhook-secret-0123456789",
+            "captchajobs.webhook.retries=12",
+            "captchajobs.webhook.max-backoff=30m")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.retention (PT1H) must be longer than")
+                    .hasMessageContaining("webhook retry span")
+                    .hasMessageContaining("captchajobs.webhook.retries")
+                    .hasMessageContaining("captchajobs.webhook.max-backoff"));
+  }
+
+  @Test
+  void webhookOriginsAndClientSharesThatCannotWorkFailNamingTheKey() {
+    runner
+        .withPropertyValues(database(), "captchajobs.webhook.allowed-hosts=recv:http")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.webhook.allowed-hosts")
+                    .hasMessageContaining("recv:http"));
+    runner
+        .withPropertyValues(
+            database(), "captchajobs.webhook.threads=4", "captchajobs.webhook.threads-per-client=5")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.webhook.threads-per-client"));
+  }
+
   // --- 8. dashboard -------------------------------------------------------------------------
+
+  @Test
+  void theDashboardBindsServerAddressUnlessItHasAnAddressOfItsOwn() {
+    // 127.0.0.2 is a loopback address of its own on Linux: nothing listens there by accident
+    int port = freePort();
+    runner
+        .withPropertyValues(
+            database(),
+            "server.address=127.0.0.2",
+            "captchajobs.dashboard.enabled=true",
+            "captchajobs.dashboard.port=" + port,
+            "captchajobs.dashboard.username=admin",
+            "captchajobs.dashboard.password=dashboard-password-0123")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(status("http://127.0.0.2:" + port + "/api/servers")).isEqualTo(401);
+              assertThat(connects("127.0.0.1", port)).as("not on 127.0.0.1").isFalse();
+            });
+    int own = freePort();
+    runner
+        .withPropertyValues(
+            database(),
+            "server.address=127.0.0.2",
+            "captchajobs.dashboard.address=127.0.0.1",
+            "captchajobs.dashboard.enabled=true",
+            "captchajobs.dashboard.port=" + own,
+            "captchajobs.dashboard.username=admin",
+            "captchajobs.dashboard.password=dashboard-password-0123")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(status("http://127.0.0.1:" + own + "/api/servers")).isEqualTo(401);
+              assertThat(connects("127.0.0.2", own)).as("not on server.address").isFalse();
+            });
+  }
+
+  private static boolean connects(String host, int port) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress(host, port), 2000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
 
   @Test
   void theDashboardWithoutCredentialsFails() {
@@ -945,6 +1049,17 @@ class CaptchaJobsAutoConfigurationTest {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static int status(String url) throws IOException {
+    HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+    try {
+      connection.setConnectTimeout(5_000);
+      connection.setReadTimeout(10_000);
+      return connection.getResponseCode();
+    } finally {
+      connection.disconnect();
     }
   }
 

@@ -32,9 +32,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Webhooks as a way into the network around a worker: callback URLs aimed at loopback, cloud
@@ -42,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * private address. A local receiver stands at every address that is reachable; it must get nothing.
  * The delivery job runs here directly on a solve stored by a real node.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class AttacksThroughWebhooksTest {
 
   static final String KEY = "secHookKeySEChookKey012345678901";
@@ -131,7 +135,9 @@ class AttacksThroughWebhooksTest {
     UUID id = solved("redirect-" + UUID.randomUUID(), url, SolveRepository.JAVA_API_CLIENT);
 
     assertThatThrownBy(
-            () -> job(Set.of("127.0.0.1")).run(new WebhookJobRequest(id, SolveState.SOLVED)))
+            () ->
+                job(Set.of("http://127.0.0.1:" + redirector.getAddress().getPort()))
+                    .run(new WebhookJobRequest(id, SolveState.SOLVED)))
         .hasMessageContaining("302");
     assertThat(received).isEmpty();
   }
@@ -141,7 +147,7 @@ class AttacksThroughWebhooksTest {
     String url = "http://127.0.0.1:" + port() + "/alice";
     UUID id = solved("alice-" + UUID.randomUUID(), url, "alice");
 
-    job(Set.of("127.0.0.1")).run(new WebhookJobRequest(id, SolveState.SOLVED));
+    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveState.SOLVED));
 
     assertThat(received).containsExactly("/alice");
     assertThat(new WebhookSigner(ALICE_SECRET).verify(bodies.get(0), signatures.get(0))).isTrue();
@@ -149,13 +155,74 @@ class AttacksThroughWebhooksTest {
     assertThat(new String(bodies.get(0), UTF_8)).contains(id.toString());
   }
 
+  @Test
+  void aClientPointingItsCallbackAtAnotherClientsReceiverCannotPassForThatClient() {
+    // bob has no secret of its own; its solve names alice's receiver as callback
+    String url = "http://127.0.0.1:" + port() + "/alice-receiver";
+    UUID id = solved("bob-" + UUID.randomUUID(), url, "bob");
+
+    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveState.SOLVED));
+
+    assertThat(received).containsExactly("/alice-receiver");
+    byte[] body = bodies.get(0);
+    assertThat(new WebhookSigner(ALICE_SECRET).verify(body, signatures.get(0)))
+        .as("alice's key does not verify bob's webhook")
+        .isFalse();
+    assertThat(new WebhookSigner(SECRET).verify(body, signatures.get(0)))
+        .as("nor does the node secret")
+        .isFalse();
+    assertThat(
+            new WebhookSigner(WebhookSigner.derivedKey(SECRET, "carol"))
+                .verify(body, signatures.get(0)))
+        .as("nor another client's derived key")
+        .isFalse();
+    assertThat(
+            new WebhookSigner(WebhookSigner.derivedKey(SECRET, "bob"))
+                .verify(body, signatures.get(0)))
+        .as("bob's own derived key does")
+        .isTrue();
+    assertThat(new String(body, UTF_8)).contains("\"client\":\"bob\"");
+  }
+
+  @Test
+  void anAllowedOriginOpensNeitherAnotherPortNorPlainHttpOnThatHost() {
+    UUID id =
+        solved(
+            "pinned-" + UUID.randomUUID(),
+            "http://127.0.0.1:" + port() + "/hook",
+            SolveRepository.JAVA_API_CLIENT);
+    WebhookJobRequest request = new WebhookJobRequest(id, SolveState.SOLVED);
+
+    // the same host allowed on the redirector's port, and for https on the receiver's port
+    for (String entry :
+        List.of(
+            "http://127.0.0.1:" + redirector.getAddress().getPort(),
+            "127.0.0.1:" + port(),
+            "127.0.0.1")) {
+      assertThatThrownBy(() -> job(Set.of(entry)).run(request))
+          .as(entry)
+          .hasMessageContaining("refused");
+    }
+    assertThat(received).isEmpty();
+  }
+
+  @Test
+  void aDeliveryWhoseSolveIsGoneIsDroppedWithOneLogLine(CapturedOutput output) {
+    UUID gone = UUID.randomUUID();
+
+    job(Set.of()).run(new WebhookJobRequest(gone, SolveState.SOLVED));
+
+    assertThat(output.getAll().lines().filter(l -> l.contains(gone.toString())))
+        .singleElement()
+        .satisfies(line -> assertThat(line).contains("WARN", "dropped", "gone"));
+    assertThat(received).isEmpty();
+  }
+
   private static WebhookJob job(Set<String> allowedHosts) {
-    WebhookSigner fallback = new WebhookSigner(SECRET);
-    WebhookSigner alice = new WebhookSigner(ALICE_SECRET);
     return new WebhookJob(
         node.bean(SolveRepository.class),
         new OkHttpClient(),
-        client -> "alice".equals(client) ? alice : fallback,
+        WebhookSigner.perClient(SECRET, Map.of("alice", ALICE_SECRET)),
         new WebhookEgress(allowedHosts, Dns.SYSTEM),
         false,
         Clock.systemUTC());

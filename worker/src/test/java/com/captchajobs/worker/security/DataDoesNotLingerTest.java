@@ -109,6 +109,19 @@ class DataDoesNotLingerTest {
   }
 
   @Test
+  void theRetentionPassMeasuresAgeOnTheDatabaseClockToTheMinute() {
+    // ages relative to the database's now(): the node's clock plays no part
+    UUID justOlder = insertSolve("just-older", "EXPIRED", "7 days 2 minutes");
+    UUID justYounger = insertSolve("just-younger", "EXPIRED", "6 days 23 hours 58 minutes");
+
+    node.bean(Retention.class).run().orElseThrow();
+
+    assertThat(ids("SELECT id FROM captchajobs.solve"))
+        .doesNotContain(justOlder)
+        .contains(justYounger);
+  }
+
+  @Test
   void theRetentionPassOn100000OldSolvesAndTheirPollRowsIsMeasured() {
     jdbc.update(
         "INSERT INTO captchajobs.solve (id, client, business_key, type, params, payload_hash,"

@@ -94,7 +94,7 @@ class SlowWebhookReceiversTest {
                 Map.entry("captchajobs.worker.worker-count", "2"),
                 Map.entry("captchaai.first-poll-wait.TURNSTILE", "1s"),
                 Map.entry("captchajobs.webhook.secret", SECRET),
-                Map.entry("captchajobs.webhook.allowed-hosts", "127.0.0.1"),
+                Map.entry("captchajobs.webhook.allowed-hosts", "http://127.0.0.1:" + port()),
                 Map.entry("captchajobs.webhook.threads", "1"),
                 // a hanging receiver would hold a thread for minutes
                 Map.entry("captchajobs.webhook.timeout", "5m"),

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -18,10 +17,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes what is older than the retention ({@code captchajobs.retention}, 7 days by default):
- * final solves not updated since, poll timings and slot hand-off rows. One node at a time: the pass
- * runs in one transaction under a transaction-level advisory lock, and a node that does not get the
- * lock skips the pass. Every delete goes through an index of migration V3 ({@code updated_at},
- * {@code called_at}, {@code freed_at}).
+ * final solves not updated since, poll timings and slot hand-off rows. Age is measured on the
+ * database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows, so a
+ * node whose clock is off deletes nothing early. One node at a time: the pass runs in one
+ * transaction under a transaction-level advisory lock, and a node that does not get the lock skips
+ * the pass. Every delete goes through an index of migration V3 ({@code updated_at}, {@code
+ * called_at}, {@code freed_at}).
  */
 public final class Retention implements AutoCloseable {
 
@@ -36,19 +37,16 @@ public final class Retention implements AutoCloseable {
   private final DataSource dataSource;
   private final Schema schema;
   private final Duration retention;
-  private final Clock clock;
   private ScheduledExecutorService timer;
 
-  public Retention(DataSource dataSource, Schema schema, Duration retention, Clock clock) {
+  public Retention(DataSource dataSource, Schema schema, Duration retention) {
     this.dataSource = dataSource;
     this.schema = schema;
     this.retention = retention;
-    this.clock = clock;
   }
 
   /** The pass; empty when another node is running it. */
   public Optional<Deleted> run() {
-    Instant cutoff = clock.instant().minus(retention);
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
@@ -57,6 +55,7 @@ public final class Retention implements AutoCloseable {
           c.rollback();
           return Optional.empty();
         }
+        Instant cutoff = databaseNow(c).minus(retention);
         int polls = delete(c, "DELETE FROM captchajobs.poll WHERE called_at < ?", cutoff);
         int handoffs = delete(c, "DELETE FROM captchajobs.slot_handoff WHERE freed_at < ?", cutoff);
         int solves =
@@ -117,6 +116,14 @@ public final class Retention implements AutoCloseable {
         rs.next();
         return rs.getBoolean(1);
       }
+    }
+  }
+
+  private static Instant databaseNow(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT now()");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getTimestamp(1).toInstant();
     }
   }
 

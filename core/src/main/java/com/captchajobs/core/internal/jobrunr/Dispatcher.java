@@ -51,7 +51,8 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
 
   /**
    * Makes this node fetch on wake-ups: its own, and those other nodes send through {@code
-   * notifications}.
+   * notifications} (none when it is null: the webhook deliveries' server is woken only by its own
+   * node).
    */
   public synchronized Dispatcher fetchInto(
       BackgroundJobServer server, SolveNotifications notifications) {
@@ -60,14 +61,19 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
     }
     this.server = server;
     this.fetch = Fetch.of(server.getJobSteward());
-    this.listening =
-        notifications.addDispatchListener(
-            sender -> {
-              if (!node.equals(sender)) {
-                wakeUp();
-              }
-            });
-    thread = new Thread(this::run, "captchajobs-dispatcher");
+    if (notifications != null) {
+      this.listening =
+          notifications.addDispatchListener(
+              sender -> {
+                if (!node.equals(sender)) {
+                  wakeUp();
+                }
+              });
+    }
+    thread =
+        new Thread(
+            this::run,
+            notifications == null ? "captchajobs-webhook-dispatcher" : "captchajobs-dispatcher");
     thread.setDaemon(true);
     thread.start();
     return this;

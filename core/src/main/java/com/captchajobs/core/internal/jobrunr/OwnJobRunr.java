@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.jobrunr.dashboard.JobRunrDashboardWebServer;
-import org.jobrunr.dashboard.JobRunrDashboardWebServerConfiguration;
 import org.jobrunr.jobs.filters.JobFilter;
 import org.jobrunr.jobs.mappers.JobMapper;
 import org.jobrunr.scheduling.BackgroundJobRequest;
@@ -38,7 +36,7 @@ public final class OwnJobRunr implements AutoCloseable {
   private final JsonMapper jsonMapper;
   private final JobRequestScheduler scheduler;
   private BackgroundJobServer server;
-  private JobRunrDashboardWebServer dashboard;
+  private DashboardServer dashboard;
 
   private OwnJobRunr(StorageProvider storage, JsonMapper jsonMapper) {
     this.storage = storage;
@@ -148,18 +146,16 @@ public final class OwnJobRunr implements AutoCloseable {
     return created;
   }
 
-  /** Serves the JobRunr dashboard over our jobs only, behind basic authentication. */
-  public synchronized void startDashboard(int port, String username, String password) {
-    JobRunrDashboardWebServer web =
-        new JobRunrDashboardWebServer(
-            storage,
-            jsonMapper,
-            JobRunrDashboardWebServerConfiguration.usingStandardDashboardConfiguration()
-                .andPort(port)
-                .andBasicAuthentication(username, password)
-                .andAllowAnonymousDataUsage(false));
-    web.start();
-    dashboard = web;
+  /**
+   * Serves the JobRunr dashboard over our jobs only, behind basic authentication, refusing
+   * cross-site requests ({@link DashboardServer}).
+   *
+   * @param address the address to bind; null: every interface
+   */
+  public synchronized DashboardServer startDashboard(
+      String address, int port, String username, String password) {
+    dashboard = DashboardServer.start(storage, jsonMapper, address, port, username, password);
+    return dashboard;
   }
 
   /** The background job server's settings. */
@@ -169,7 +165,7 @@ public final class OwnJobRunr implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (dashboard != null) {
-      dashboard.stop();
+      dashboard.close();
       dashboard = null;
     }
     if (server != null) {

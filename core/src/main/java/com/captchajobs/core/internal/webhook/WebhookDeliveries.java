@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.webhook;
 
 import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,9 +16,10 @@ import org.jobrunr.storage.StorageProvider;
  * Webhook deliveries on a JobRunr of their own, apart from the solves: their own tables ({@code
  * <schema>.cj_webhook_jobrunr_*}), their own background job server with {@code
  * captchajobs.webhook.threads} workers, and their own retry policy ({@link WebhookRetryFilter}). A
- * receiver that answers slowly or never holds only these threads; the submit and poll jobs run on
- * the worker's server and never wait for a receiver. A delivery is a stored job, so it survives a
- * node's restart: delivery stays at least once.
+ * receiver that answers slowly or never holds only these threads, and only its client's share of
+ * them ({@link ClientLanes}); the submit and poll jobs run on the worker's server and never wait
+ * for a receiver. A delivery is a stored job, so it survives a node's restart: delivery stays at
+ * least once.
  */
 public final class WebhookDeliveries implements AutoCloseable {
 
@@ -26,18 +28,40 @@ public final class WebhookDeliveries implements AutoCloseable {
    * @param retries retries of a delivery without a 2xx answer
    * @param backoff wait before the first retry, doubled for each further one
    * @param maxBackoff upper bound of one wait
+   * @param threadsPerClient deliveries of one client in flight on this node ({@link ClientLanes})
+   * @param attemptTimeout longest one attempt may take
    */
-  public record Settings(int threads, int retries, Duration backoff, Duration maxBackoff) {}
+  public record Settings(
+      int threads,
+      int retries,
+      Duration backoff,
+      Duration maxBackoff,
+      int threadsPerClient,
+      Duration attemptTimeout) {
+
+    /** Half the threads, at least 1: the default share of one client. */
+    public static int defaultThreadsPerClient(int threads) {
+      return Math.max(1, threads / 2);
+    }
+  }
 
   private final OwnJobRunr jobRunr;
   private final BackgroundJobServer server;
   private final WebhookTrigger trigger;
+  private final ClientLanes lanes;
+  private final Dispatcher dispatcher;
 
   private WebhookDeliveries(
-      OwnJobRunr jobRunr, BackgroundJobServer server, WebhookTrigger trigger) {
+      OwnJobRunr jobRunr,
+      BackgroundJobServer server,
+      WebhookTrigger trigger,
+      ClientLanes lanes,
+      Dispatcher dispatcher) {
     this.jobRunr = jobRunr;
     this.server = server;
     this.trigger = trigger;
+    this.lanes = lanes;
+    this.dispatcher = dispatcher;
   }
 
   /**
@@ -58,7 +82,15 @@ public final class WebhookDeliveries implements AutoCloseable {
       SolveRepository repository,
       Clock clock) {
     OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, OwnJobRunr.webhookTables(schema));
+    Dispatcher dispatcher = new Dispatcher(dataSource, nodeName + "-webhooks");
     try {
+      // an attempt's call may take twice the timeout; a share older than that plus a margin lapsed
+      ClientLanes lanes =
+          new ClientLanes(
+              settings.threadsPerClient(),
+              settings.attemptTimeout(),
+              settings.attemptTimeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
+              clock);
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(
@@ -66,11 +98,17 @@ public final class WebhookDeliveries implements AutoCloseable {
               Map.of(WebhookJob.class, job),
               List.of(
                   new WebhookRetryFilter(
-                      settings.retries(), settings.backoff(), settings.maxBackoff())));
+                      settings.retries(), settings.backoff(), settings.maxBackoff(), lanes)));
+      // Deliveries are fetched as soon as they are created on this node, and again at once after
+      // a fetch sent one back, rather than at JobRunr's next poll.
+      dispatcher.fetchInto(server, null);
+      lanes.onSentBack(dispatcher::pollReady);
       WebhookTrigger trigger =
-          new WebhookTrigger(repository, jobRunr.scheduler(), settings.retries(), clock);
-      return new WebhookDeliveries(jobRunr, server, trigger);
+          new WebhookTrigger(
+              repository, jobRunr.scheduler(), settings.retries(), clock, dispatcher::pollReady);
+      return new WebhookDeliveries(jobRunr, server, trigger, lanes, dispatcher);
     } catch (RuntimeException e) {
+      dispatcher.close();
       jobRunr.close();
       throw e;
     }
@@ -86,6 +124,11 @@ public final class WebhookDeliveries implements AutoCloseable {
     return jobRunr.storage();
   }
 
+  /** The clients' shares of this node's delivery threads. */
+  public ClientLanes lanes() {
+    return lanes;
+  }
+
   /** The deliveries' background job server on this node. */
   public BackgroundJobServer server() {
     return server;
@@ -93,6 +136,7 @@ public final class WebhookDeliveries implements AutoCloseable {
 
   @Override
   public void close() {
+    dispatcher.close();
     jobRunr.close();
   }
 }

@@ -89,7 +89,16 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
   @Override
   public void run(WebhookJobRequest request) {
     Solve solve = repository.find(request.solveId()).orElse(null);
-    if (solve == null || solve.callbackUrl() == null) {
+    if (solve == null) {
+      // Retention deleted it, or it never was: nothing to report, and no retry can change that.
+      // The job then ends here, so this is said once per delivery.
+      log.warn(
+          "Webhook {} of solve {} dropped: the solve is gone (deleted by retention?)",
+          request.status(),
+          request.solveId());
+      return;
+    }
+    if (solve.callbackUrl() == null) {
       return;
     }
     String client = repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
@@ -116,7 +125,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
           "webhook of solve " + solve.id() + ": host " + url.host() + " does not resolve", e);
     }
     Instant now = clock.instant();
-    byte[] body = body(solve, request, now);
+    byte[] body = body(solve, client, request, now);
     Request post =
         new Request.Builder()
             .url(solve.callbackUrl())
@@ -149,10 +158,14 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     }
   }
 
-  /** The outcome as JSON; the token only when configured and still stored. */
-  byte[] body(Solve solve, WebhookJobRequest request, Instant now) {
+  /**
+   * The outcome as JSON, naming the client the solve belongs to; the token only when configured and
+   * still stored.
+   */
+  byte[] body(Solve solve, String client, WebhookJobRequest request, Instant now) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("id", solve.id().toString());
+    out.put("client", client);
     out.put("businessKey", solve.businessKey());
     out.put("type", solve.type().name());
     out.put("status", request.status().name());

@@ -3,7 +3,9 @@ package com.captchajobs.core.internal.webhook;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.filters.ApplyStateFilter;
 import org.jobrunr.jobs.filters.RetryFilter;
+import org.jobrunr.jobs.states.JobState;
 import org.jobrunr.jobs.states.StateName;
 
 /**
@@ -13,11 +15,16 @@ import org.jobrunr.jobs.states.StateName;
  * captchajobs.webhook.max-backoff}). The number of retries is the job's own ({@code
  * captchajobs.webhook.retries}, set when the job is created). A refused callback URL or a missing
  * secret is not retried (the job throws a JobRunr problem that must not be retried).
+ *
+ * <p>It also keeps each client to its share of this node's delivery threads ({@link ClientLanes}):
+ * JobRunr runs a single election filter per job, so the share is taken here, when a delivery is
+ * elected to PROCESSING, and given back when it leaves PROCESSING.
  */
-public final class WebhookRetryFilter extends RetryFilter {
+public final class WebhookRetryFilter extends RetryFilter implements ApplyStateFilter {
 
   private final long backoffSeconds;
   private final long maxBackoffSeconds;
+  private final ClientLanes lanes;
 
   /**
    * @param retries retries of a job that carries no count of its own
@@ -25,14 +32,54 @@ public final class WebhookRetryFilter extends RetryFilter {
    * @param maxBackoff upper bound of one wait
    */
   public WebhookRetryFilter(int retries, Duration backoff, Duration maxBackoff) {
+    this(retries, backoff, maxBackoff, null);
+  }
+
+  /**
+   * @param lanes the clients' shares of this node's delivery threads; null: no shares
+   */
+  public WebhookRetryFilter(int retries, Duration backoff, Duration maxBackoff, ClientLanes lanes) {
     super(retries);
     this.backoffSeconds = Math.max(1, backoff.toSeconds());
     this.maxBackoffSeconds = Math.max(backoffSeconds, maxBackoff.toSeconds());
+    this.lanes = lanes;
+  }
+
+  @Override
+  public void onStateElection(Job job, JobState newState) {
+    if (lanes != null && newState.getName() == StateName.PROCESSING) {
+      lanes.admit(job);
+      return;
+    }
+    super.onStateElection(job, newState);
+  }
+
+  @Override
+  public void onStateApplied(Job job, JobState oldState, JobState newState) {
+    if (lanes != null && newState.getName() != StateName.PROCESSING) {
+      lanes.release(job.getId());
+    }
   }
 
   @Override
   protected long getSecondsToAdd(Job job) {
     return withJitter(waitBeforeRetry(failures(job)));
+  }
+
+  /**
+   * The longest time from a delivery's first attempt to its last: every attempt taking its whole
+   * call (twice {@code timeout}) and a JobRunr poll to start, every wait at its longest jitter. The
+   * solve must still be stored for the last attempt, so retention must not be shorter.
+   */
+  public static Duration longestRetrySpan(
+      int retries, Duration backoff, Duration maxBackoff, Duration timeout, Duration poll) {
+    WebhookRetryFilter policy = new WebhookRetryFilter(retries, backoff, maxBackoff);
+    long waits = 0;
+    for (int failures = 1; failures <= retries; failures++) {
+      waits += Math.round(policy.waitBeforeRetry(failures) * 1.25);
+    }
+    return Duration.ofSeconds(waits)
+        .plus(timeout.multipliedBy(2).plus(poll).multipliedBy(retries + 1L));
   }
 
   /** The wait before the retry that follows the given number of failed attempts, no jitter. */

@@ -2,17 +2,26 @@ package com.captchajobs.core.internal.webhook;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.captchajobs.core.internal.engine.SolveRepository;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * HMAC-SHA256 over the exact bytes of a webhook body. A receiver recomputes it over the raw body it
  * read (before any JSON parsing) and compares in constant time; the body carries its own {@code
- * timestamp}, so the signature also covers when it was sent.
+ * timestamp} and {@code client}, so the signature also covers when it was sent and for whom.
+ *
+ * <p>Every API client signs with a key of its own: its configured {@code webhook-secret}, else
+ * {@link #derivedKey} of the node secret and its name. A receiver of one client therefore never
+ * accepts a webhook that another client's solve produced.
  */
 public final class WebhookSigner {
 
@@ -22,7 +31,13 @@ public final class WebhookSigner {
   /** When the delivery was made, epoch seconds (the same instant as the body's timestamp). */
   public static final String TIMESTAMP_HEADER = "X-CaptchaJobs-Timestamp";
 
+  /** The client of solves enqueued through the Java API (not a REST client). */
+  static final String JAVA_API_CLIENT = SolveRepository.JAVA_API_CLIENT;
+
   private static final String ALGORITHM = "HmacSHA256";
+
+  /** What the node secret signs to derive a client's key; versioned so it can change. */
+  static final String DERIVATION_PREFIX = "captchajobs-webhook-key-v1:";
 
   private final SecretKeySpec key;
 
@@ -30,12 +45,53 @@ public final class WebhookSigner {
     this.key = new SecretKeySpec(secret.getBytes(UTF_8), ALGORITHM);
   }
 
+  /**
+   * The signing key of a client that has no secret of its own: the lower-case hex HMAC-SHA256,
+   * keyed with the node secret, of {@code captchajobs-webhook-key-v1:<client>}. An operator hands
+   * it to the client's receiver; it reveals nothing of the node secret or of another client's key.
+   */
+  public static String derivedKey(String nodeSecret, String client) {
+    return hex(
+        new SecretKeySpec(nodeSecret.getBytes(UTF_8), ALGORITHM),
+        (DERIVATION_PREFIX + client).getBytes(UTF_8));
+  }
+
+  /**
+   * The signer of each client's webhooks: its own secret when configured; for solves of the Java
+   * API ({@code java-api}, the host application itself) the node secret; for every other client the
+   * key derived from the node secret and its name. Null for a client with neither.
+   *
+   * @param nodeSecret {@code captchajobs.webhook.secret}, or null
+   * @param ownSecrets {@code captchajobs.api.clients.<name>.webhook-secret} by client name
+   */
+  public static Function<String, WebhookSigner> perClient(
+      String nodeSecret, Map<String, String> ownSecrets) {
+    Map<String, WebhookSigner> own = new HashMap<>();
+    ownSecrets.forEach((client, secret) -> own.put(client, new WebhookSigner(secret)));
+    WebhookSigner node = nodeSecret == null ? null : new WebhookSigner(nodeSecret);
+    Map<String, WebhookSigner> derived = new ConcurrentHashMap<>();
+    return client -> {
+      WebhookSigner signer = own.get(client);
+      if (signer != null || node == null) {
+        return signer;
+      }
+      if (JAVA_API_CLIENT.equals(client)) {
+        return node;
+      }
+      return derived.computeIfAbsent(client, c -> new WebhookSigner(derivedKey(nodeSecret, c)));
+    };
+  }
+
   /** {@code sha256=<hex>} of the body. */
   public String sign(byte[] body) {
+    return "sha256=" + hex(key, body);
+  }
+
+  private static String hex(SecretKeySpec key, byte[] data) {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
       mac.init(key);
-      return "sha256=" + HexFormat.of().formatHex(mac.doFinal(body));
+      return HexFormat.of().formatHex(mac.doFinal(data));
     } catch (NoSuchAlgorithmException | InvalidKeyException e) {
       throw new IllegalStateException("HMAC-SHA256 is not available", e);
     }

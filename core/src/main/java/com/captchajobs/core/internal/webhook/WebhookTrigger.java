@@ -35,13 +35,22 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
   private final JobRequestScheduler scheduler;
   private final int retries;
   private final Clock clock;
+  private final Runnable created;
 
+  /**
+   * @param created told after a delivery job was created, so that this node fetches it at once
+   */
   public WebhookTrigger(
-      SolveRepository repository, JobRequestScheduler scheduler, int retries, Clock clock) {
+      SolveRepository repository,
+      JobRequestScheduler scheduler,
+      int retries,
+      Clock clock,
+      Runnable created) {
     this.repository = repository;
     this.scheduler = scheduler;
     this.retries = retries;
     this.clock = clock;
+    this.created = created;
   }
 
   public static UUID jobId(UUID solveId, SolveState status) {
@@ -71,13 +80,15 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
   }
 
   void create(Solve solve, SolveState status) {
+    String client = repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
     scheduler.create(
         aJob()
             .withId(jobId(solve.id(), status))
             .withName("Webhook " + status + " " + solve.type() + " " + solve.businessKey())
-            .withLabels("webhook", solve.type().name())
+            .withLabels("webhook", solve.type().name(), ClientLanes.label(client))
             .withAmountOfRetries(retries)
             .withJobRequest(new WebhookJobRequest(solve.id(), status)));
+    created.run();
     log.debug("Webhook job for solve {} ({}) created", solve.id(), status);
   }
 

@@ -3,6 +3,8 @@ package com.captchajobs.core.internal.webhook;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class WebhookSignerTest {
@@ -22,5 +24,42 @@ class WebhookSignerTest {
         .isFalse();
     assertThat(new WebhookSigner("other").verify(body, signer.sign(body))).isFalse();
     assertThat(signer.toString()).doesNotContain("key]");
+  }
+
+  @Test
+  void aClientWithoutASecretOfItsOwnSignsWithAKeyDerivedFromTheNodeSecretAndItsName() {
+    // printf 'captchajobs-webhook-key-v1:shop' | openssl dgst -sha256 -hmac node-secret-0123456789
+    assertThat(WebhookSigner.derivedKey("node-secret-0123456789", "shop"))
+        .isEqualTo("aca8d78639e790b479ed4d1205924223181af58db2509f30f08281c0a8b5b2c3");
+
+    Function<String, WebhookSigner> signers =
+        WebhookSigner.perClient(
+            "node-secret-0123456789", Map.of("alice", "alice-secret-0123456789"));
+    byte[] body = "{}".getBytes(UTF_8);
+
+    String shop = signers.apply("shop").sign(body);
+    assertThat(
+            new WebhookSigner(WebhookSigner.derivedKey("node-secret-0123456789", "shop"))
+                .verify(body, shop))
+        .isTrue();
+    assertThat(new WebhookSigner("node-secret-0123456789").verify(body, shop))
+        .as("the node secret does not verify a client's webhook")
+        .isFalse();
+    assertThat(signers.apply("other").verify(body, shop))
+        .as("another client's key does not verify it")
+        .isFalse();
+    assertThat(
+            new WebhookSigner("alice-secret-0123456789")
+                .verify(body, signers.apply("alice").sign(body)))
+        .isTrue();
+    assertThat(
+            new WebhookSigner("node-secret-0123456789")
+                .verify(body, signers.apply("java-api").sign(body)))
+        .as("the Java API's webhooks keep the node secret")
+        .isTrue();
+    assertThat(
+            WebhookSigner.perClient(null, Map.of("alice", "alice-secret-0123456789")).apply("shop"))
+        .as("no node secret: only clients with their own get a signer")
+        .isNull();
   }
 }

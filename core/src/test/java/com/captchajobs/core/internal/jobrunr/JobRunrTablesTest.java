@@ -75,7 +75,7 @@ class JobRunrTablesTest {
     new PostgresStorageProvider(dataSource, "captchajobs.", DatabaseOptions.CREATE).close();
     new PostgresStorageProvider(dataSource, "captchajobs.webhook_", DatabaseOptions.CREATE).close();
     execute(
-        "INSERT INTO captchajobs.cj_jobrunr_metadata (id, name, owner, value, createdAt, updatedAt)"
+        "INSERT INTO captchajobs.jobrunr_metadata (id, name, owner, value, createdAt, updatedAt)"
             + " VALUES ('earlier-row', 'earlier', 'test', 'kept', now(), now())");
 
     try (CaptchaJobs ours = CaptchaJobs.builder().dataSource(dataSource).build()) {

@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.engine.FirstPollWaits;
 import com.captchajobs.core.internal.engine.FleetGate;
 import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.engine.Pingbacks;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
@@ -220,8 +221,32 @@ public final class CaptchaJobs implements AutoCloseable {
     private String dashboardPassword;
     private EngineEvents events = EngineEvents.NONE;
     private Clock clock = Clock.systemUTC();
+    private String pingbackUrl;
+    private String pingbackSecret;
 
     private Builder() {}
+
+    /**
+     * Where the provider can reach an app node's {@code /captchaai/pingback} ({@code
+     * captchaai.pingback-url}), e.g. {@code https://solves.example.com/captchaai/pingback}: a
+     * worker then sends every in.php with a per-solve pingback URL under it, and polls only as the
+     * fallback for a push that got lost. Requires {@link #pingbackSecret}. Unset, answers are polled
+     * only.
+     */
+    public Builder pingbackUrl(String pingbackUrl) {
+      this.pingbackUrl = pingbackUrl;
+      return this;
+    }
+
+    /**
+     * The fleet's key of pingback signatures ({@code captchaai.pingback-secret}, at least 32
+     * characters, the same on every node): workers sign their pingback URLs with it, and a node
+     * given it accepts pushes whose signature matches. Never logged.
+     */
+    public Builder pingbackSecret(String pingbackSecret) {
+      this.pingbackSecret = pingbackSecret;
+      return this;
+    }
 
     /** The PostgreSQL database shared by every node of the fleet. Required. */
     public Builder dataSource(DataSource dataSource) {
@@ -480,6 +505,22 @@ public final class CaptchaJobs implements AutoCloseable {
                     jobRunr.storage(),
                     operatorQueries));
         Worker worker = null;
+        if (pingbackSecret != null && client == null && apiKey == null) {
+          // A node that only receives pushes: it frees and hands on slots like a worker would.
+          FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
+          Pingbacks pingbacks =
+              new Pingbacks(
+                  null,
+                  pingbackSecret,
+                  repository,
+                  new SlotHandoff(gate, jobs, repository),
+                  null,
+                  jobs,
+                  engine,
+                  events,
+                  clock);
+          inside.add(pingbacks);
+        }
         if (client != null || apiKey != null) {
           worker =
               startWorker(
@@ -546,6 +587,25 @@ public final class CaptchaJobs implements AutoCloseable {
               events,
               clock);
       pollJob.carryOnWith(submitJob);
+      if (pingbackSecret != null) {
+        Pingbacks pingbacks =
+            new Pingbacks(
+                pingbackUrl,
+                pingbackSecret,
+                repository,
+                handoff,
+                breaker,
+                jobs,
+                engine,
+                events,
+                clock);
+        submitJob.pushTo(pingbacks);
+        pollJob.pushOn(pingbacks.sendsUrls());
+        inside.add(pingbacks);
+        if (pingbacks.sendsUrls()) {
+          log.info("Answers are pushed to {} (polling as the fallback)", pingbackUrl);
+        }
+      }
       Reconciler reconciler =
           new Reconciler(
               repository, gate, handoff, jobs, engine.stuckAfter(), engine.solveDeadline(), clock);
@@ -670,6 +730,20 @@ public final class CaptchaJobs implements AutoCloseable {
       require(
           retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
           "captchajobs.retention-interval must be at least 1s");
+      require(
+          pingbackUrl == null || pingbackSecret != null,
+          "captchaai.pingback-secret is required with captchaai.pingback-url");
+      require(
+          pingbackSecret == null || pingbackSecret.length() >= Pingbacks.MIN_SECRET_CHARS,
+          "captchaai.pingback-secret must be at least "
+              + Pingbacks.MIN_SECRET_CHARS
+              + " characters");
+      require(
+          pingbackUrl == null
+              || (pingbackUrl.startsWith("http://") || pingbackUrl.startsWith("https://"))
+                  && !pingbackUrl.contains("?")
+                  && !pingbackUrl.contains("#"),
+          "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
       if (dashboardPort != null) {
         require(
             dashboardUsername != null

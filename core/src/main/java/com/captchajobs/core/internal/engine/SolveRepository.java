@@ -311,19 +311,25 @@ public final class SolveRepository {
 
   /**
    * Stores the token; solved and expiry instants are on the database clock ({@code ttl} after now),
-   * like every check of them. Returns the stored solve instant, empty when the row was no longer
-   * SUBMITTED.
+   * like every check of them. Stored only for the current submission's task, {@code taskId}: an
+   * answer for an older task of the solve (polled late or pushed) never lands on a newer one.
+   * Returns the stored solve instant, empty when the row was no longer SUBMITTED with that task.
+   *
+   * @param polled whether a res.php call found it (counted in {@code polls}), not a push
    */
-  public Optional<Instant> markSolved(UUID id, String token, String userAgent, Duration ttl) {
+  public Optional<Instant> markSolved(
+      UUID id, String taskId, String token, String userAgent, Duration ttl, boolean polled) {
     return db.queryOne(
         "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
-            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + 1, updated_at = now()"
-            + " WHERE id = ? AND status = 'SUBMITTED' RETURNING solved_at",
+            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + ?, updated_at = now()"
+            + " WHERE id = ? AND status = 'SUBMITTED' AND task_id = ? RETURNING solved_at",
         rs -> Db.instant(rs, "solved_at"),
         token,
         userAgent,
         ttl.toMillis(),
-        id);
+        polled ? 1 : 0,
+        id,
+        taskId);
   }
 
   /** Ends the solve with a classified error; a solved or claimed row is never failed. */

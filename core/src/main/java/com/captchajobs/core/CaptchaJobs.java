@@ -230,8 +230,8 @@ public final class CaptchaJobs implements AutoCloseable {
      * Where the provider can reach an app node's {@code /captchaai/pingback} ({@code
      * captchaai.pingback-url}), e.g. {@code https://solves.example.com/captchaai/pingback}: a
      * worker then sends every in.php with a per-solve pingback URL under it, and polls only as the
-     * fallback for a push that got lost. Requires {@link #pingbackSecret}. Unset, answers are polled
-     * only.
+     * fallback for a push that got lost. Requires {@link #pingbackSecret}. Unset, answers are
+     * polled only.
      */
     public Builder pingbackUrl(String pingbackUrl) {
       this.pingbackUrl = pingbackUrl;

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code POST /reset}, {@code GET
- * /health}, and 404 for the rest.
+ * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code POST /reset}, {@code
+ * GET /health}, and 404 for the rest.
  */
 final class AdminHandler implements HttpHandler {
   private final SimulatorEngine engine;

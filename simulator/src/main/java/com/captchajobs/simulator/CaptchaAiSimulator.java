@@ -240,8 +240,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
 
     /**
      * Share of pingbacks lost on purpose (recorded as {@link PushRecord#DROPPED}, never sent);
-     * default 0. Tasks submitted with {@code pingback=<url>} get {@code GET
-     * <url>?id=<task id>&code=<answer or error code>} when done.
+     * default 0. Tasks submitted with {@code pingback=<url>} get {@code GET <url>?id=<task
+     * id>&code=<answer or error code>} when done.
      */
     public Builder pingbackDrop(double probability) {
       this.pingbackDrop = probability("pingbackDrop", probability);

@@ -50,7 +50,9 @@ final class PushSender {
     this.clock = clock;
   }
 
-  /** Called once per task with a pingback URL, when its answer is ready (under its account lock). */
+  /**
+   * Called once per task with a pingback URL, when its answer is ready (under its account lock).
+   */
   void ready(long taskId, String url, long readyAt, String code, boolean error) {
     boolean drop;
     boolean twice;

@@ -13,13 +13,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Answers pushed by CaptchaAI (see docs/pingback.md): {@code GET
- * /captchaai/pingback/<solve id>/<submit no>/<signature>?id=<task id>&code=<answer>}, on the API
- * port and without a bearer token, since the provider cannot send one. The signature in the path
- * is what is trusted: a push counts only when it matches and {@code id} is the task of that very
- * submission, still waiting for its answer. 200 when the push counted, 404 for anything else
- * (nothing is stored then), 503 when the database could not be reached (the fallback poll will
- * find the answer).
+ * Answers pushed by CaptchaAI (see docs/pingback.md): {@code GET /captchaai/pingback/<solve
+ * id>/<submit no>/<signature>?id=<task id>&code=<answer>}, on the API port and without a bearer
+ * token, since the provider cannot send one. The signature in the path is what is trusted: a push
+ * counts only when it matches and {@code id} is the task of that very submission, still waiting for
+ * its answer. 200 when the push counted, 404 for anything else (nothing is stored then), 503 when
+ * the database could not be reached (the fallback poll will find the answer).
  */
 @RestController
 public class PingbackController {

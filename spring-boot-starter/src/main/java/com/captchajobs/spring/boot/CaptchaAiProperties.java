@@ -167,9 +167,7 @@ public class CaptchaAiProperties {
         pingbackSecret == null
             || pingbackSecret.isEmpty()
             || pingbackSecret.length() >= MIN_PINGBACK_SECRET_CHARS,
-        "captchaai.pingback-secret must be at least "
-            + MIN_PINGBACK_SECRET_CHARS
-            + " characters");
+        "captchaai.pingback-secret must be at least " + MIN_PINGBACK_SECRET_CHARS + " characters");
     require(
         pingbackUrl == null
             || pingbackUrl.isBlank()

@@ -22,12 +22,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers pushed by the provider (see "Pushed answers" in docs/pingback.md). A worker sends every
  * in.php with a pingback URL of its own, {@code <base>/<solve id>/<submit no>/<signature>}, where
- * the signature is HMAC-SHA256 of the solve id and the submission number under the fleet's
- * pingback secret; the provider calls it with {@code ?id=<task id>&code=<answer>} when the task is
- * done. {@link #receive} counts a push only when the signature matches (compared in constant time)
- * and {@code id} is the task id stored for that very submission while it still waits for its
- * answer; the answer or error code then goes the way a polled one goes ({@link TaskOutcomes}).
- * Anything else is refused and stores nothing.
+ * the signature is HMAC-SHA256 of the solve id and the submission number under the fleet's pingback
+ * secret; the provider calls it with {@code ?id=<task id>&code=<answer>} when the task is done.
+ * {@link #receive} counts a push only when the signature matches (compared in constant time) and
+ * {@code id} is the task id stored for that very submission while it still waits for its answer;
+ * the answer or error code then goes the way a polled one goes ({@link TaskOutcomes}). Anything
+ * else is refused and stores nothing.
  *
  * <p>Refused pushes are counted, never logged one by one: one summary line at most every {@link
  * #REFUSED_LOG_EVERY}, so a flood of forged calls cannot fill the log. Neither the answer nor a

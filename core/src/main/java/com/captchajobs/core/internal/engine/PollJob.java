@@ -2,7 +2,6 @@ package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.PollResult;
 import java.time.Clock;
 import java.time.Duration;

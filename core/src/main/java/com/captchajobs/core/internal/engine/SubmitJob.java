@@ -393,9 +393,9 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
   /**
    * With pushed answers, the first poll is only the fallback for a push that got lost: near the
-   * type's documented upper solve time, so that most solves are pushed before and need no poll,
-   * but never more than one poll interval after the first poll polling alone would make, so that
-   * a lost push costs at most one poll step.
+   * type's documented upper solve time, so that most solves are pushed before and need no poll, but
+   * never more than one poll interval after the first poll polling alone would make, so that a lost
+   * push costs at most one poll step.
    */
   private Duration fallbackWait(Solve solve, Duration firstWait) {
     EngineSettings.SolveTimes times = EngineSettings.documentedSolveTimes().get(solve.type());

@@ -55,9 +55,9 @@ final class TaskOutcomes {
   /**
    * Stores the answer of the solve's submission {@code submitNo} (task {@code solve.taskId()}),
    * unless it may be past its use (then the solve is submitted afresh). Stored only while the solve
-   * is SUBMITTED with that very task id, so an answer for an old task never lands on a new one. With
-   * a {@code carrier} (the running job), the freed slot may come back as a hand-off the carrier
-   * must submit itself.
+   * is SUBMITTED with that very task id, so an answer for an old task never lands on a new one.
+   * With a {@code carrier} (the running job), the freed slot may come back as a hand-off the
+   * carrier must submit itself.
    *
    * @param polls the res.php calls made on the task so far
    * @param pushed whether the answer was pushed by the provider, not found by a poll
@@ -77,17 +77,13 @@ final class TaskOutcomes {
     }
     Optional<Instant> solvedAt =
         repository.markSolved(
-            solve.id(),
-            solve.taskId(),
-            token,
-            userAgent,
-            settings.tokenTtl(solve.type()),
-            !pushed);
+            solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), !pushed);
     if (solvedAt.isEmpty()) {
       return Stored.NOTHING; // stored already (the other way round) or moved on
     }
     if (pushed) {
-      log.info("Solve {} ({}) SOLVED by push after {} poll(s)", solve.businessKey(), solve.id(), polls);
+      log.info(
+          "Solve {} ({}) SOLVED by push after {} poll(s)", solve.businessKey(), solve.id(), polls);
     } else {
       log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), polls);
     }
@@ -117,8 +113,8 @@ final class TaskOutcomes {
   }
 
   /**
-   * An error code for the task, classified once by the client: unsolvable is submitted once more,
-   * a task the provider forgot is submitted afresh, a permanent code fails the solve (a credential
+   * An error code for the task, classified once by the client: unsolvable is submitted once more, a
+   * task the provider forgot is submitted afresh, a permanent code fails the solve (a credential
    * code also opens the breaker, when this node has one) and throws {@link
    * PermanentSolveException}; a transient one rethrows {@code e} for a retry on the same task.
    */

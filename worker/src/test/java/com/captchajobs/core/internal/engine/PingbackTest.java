@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
@@ -98,10 +99,15 @@ class PingbackTest {
     assertThat(Duration.between(solved.submittedAt(), solved.solvedAt()))
         .isLessThan(Duration.ofSeconds(6)); // the fallback poll comes at 9 s
     assertThat(solves.token(id)).isNotBlank();
-    assertThat(sim.pushes())
-        .filteredOn(p -> p.taskId() == task.id())
-        .extracting(PushRecord::event, PushRecord::status)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(PushRecord.SENT, 200));
+    // the simulator records a push once the receiver answered it
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(sim.pushes())
+                    .filteredOn(p -> p.taskId() == task.id())
+                    .extracting(PushRecord::event, PushRecord::status)
+                    .containsExactly(tuple(PushRecord.SENT, 200)));
   }
 
   @Test

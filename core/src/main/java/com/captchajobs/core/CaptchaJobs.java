@@ -7,6 +7,7 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.internal.engine.FirstPollWaits;
 import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.NodeLiveness;
 import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.engine.Pingbacks;
@@ -23,6 +24,7 @@ import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.notify.DedicatedConnections;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookEgress;
@@ -473,6 +475,14 @@ public final class CaptchaJobs implements AutoCloseable {
         named.migrate(dataSource);
         DatabaseClock clock = DatabaseClock.start(dataSource, this.clock);
         parts.push(clock);
+        // Released after our JobRunr server stopped (parts close in reverse order): a node that is
+        // still finishing its jobs must not look dead to the others.
+        NodeLiveness liveness = null;
+        if (client != null || apiKey != null) {
+          liveness =
+              new NodeLiveness(DedicatedConnections.of(dataSource, "captchajobs-liveness"), clock);
+          parts.push(liveness);
+        }
         OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
         parts.push(jobRunr);
         SolveRepository repository = new SolveRepository(dataSource, named);
@@ -532,6 +542,7 @@ public final class CaptchaJobs implements AutoCloseable {
                   notifications,
                   dispatcher,
                   clock,
+                  liveness,
                   parts,
                   inside);
         }
@@ -554,6 +565,7 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications,
         Dispatcher dispatcher,
         Clock clock,
+        NodeLiveness liveness,
         Deque<AutoCloseable> parts,
         List<Object> inside) {
       CaptchaAiClient captchaAi =
@@ -640,6 +652,8 @@ public final class CaptchaJobs implements AutoCloseable {
                   new PermanentErrorRetryFilter(
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
+      liveness.hold(server.getId());
+      reconciler.watchNodes(liveness, jobRunr.storage(), engine.lostSubmitHold());
       dispatcher.fetchInto(server, notifications);
       WebhookDeliveries deliveries = null;
       if (webhookSecret == null && webhookClientSecrets.isEmpty()) {
@@ -677,6 +691,7 @@ public final class CaptchaJobs implements AutoCloseable {
               submitJob,
               pollJob,
               reconciler,
+              liveness,
               webhookJob,
               retentionPass,
               server));

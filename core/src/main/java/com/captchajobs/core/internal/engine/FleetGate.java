@@ -247,6 +247,27 @@ public final class FleetGate {
   }
 
   /**
+   * Which of {@code serverIds} hold their liveness lock now ({@link NodeLiveness}): one read of
+   * {@code pg_locks} in this database.
+   */
+  public java.util.Set<UUID> liveServers(java.util.Collection<UUID> serverIds) {
+    if (serverIds.isEmpty()) {
+      return java.util.Set.of();
+    }
+    String[] ids = serverIds.stream().map(UUID::toString).toArray(String[]::new);
+    return new java.util.HashSet<>(
+        db.query(
+            "SELECT s FROM unnest(?::text[]) s WHERE EXISTS (SELECT 1 FROM pg_locks l"
+                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                + " AND l.classid = CAST(? AS bigint)::oid"
+                + " AND l.objid = (hashtext(s)::bigint & 4294967295)::oid)",
+            rs -> UUID.fromString(rs.getString(1)),
+            ids,
+            (long) NodeLiveness.LOCK_SPACE));
+  }
+
+  /**
    * Returns leaked slots: leases that ended; slots whose solve is done (a crash between storing the
    * token and releasing); and slots of JobRunr servers that are no longer registered (a crashed
    * node is dropped from {@code jobrunr_backgroundjobservers}) unless their solve was already

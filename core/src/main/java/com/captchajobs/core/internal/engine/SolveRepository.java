@@ -436,6 +436,33 @@ public final class SolveRepository {
   }
 
   /**
+   * The unfinished solves whose recorded job is one of {@code jobIds} (a carrier job records itself
+   * on the solves it carries), with their repair counters.
+   */
+  public List<Stuck> unfinishedWithJobs(java.util.Collection<UUID> jobIds) {
+    if (jobIds.isEmpty()) {
+      return List.of();
+    }
+    return db.query(
+        "SELECT "
+            + COLUMNS
+            + ", repairs FROM captchajobs.solve WHERE job_id = ANY(?::text[]::uuid[])"
+            + " AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')",
+        rs -> new Stuck(map(rs), rs.getInt("repairs")),
+        (Object) jobIds.stream().map(UUID::toString).toArray(String[]::new));
+  }
+
+  /** Whether a run of the solve's submit may be between taking its lock and storing a task id. */
+  public boolean submitLocked(UUID id) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs.solve WHERE id = ? AND task_id IS NULL"
+                + " AND submit_lock_until > now()",
+            rs -> true,
+            id)
+        .isPresent();
+  }
+
+  /**
    * Records a recovery job for a stuck solve, counting the repair: false when another pass or a job
    * moved the solve since it was read ({@code repairs} changed, or it ended).
    */

@@ -654,6 +654,7 @@ public final class CaptchaJobs implements AutoCloseable {
       gate.serverId(server.getId());
       liveness.hold(server.getId());
       reconciler.watchNodes(liveness, jobRunr.storage(), engine.lostSubmitHold());
+      reconciler.confirmPhantomsWith(planCheck::read);
       dispatcher.fetchInto(server, notifications);
       WebhookDeliveries deliveries = null;
       if (webhookSecret == null && webhookClientSecrets.isEmpty()) {

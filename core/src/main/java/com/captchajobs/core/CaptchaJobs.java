@@ -480,7 +480,8 @@ public final class CaptchaJobs implements AutoCloseable {
         NodeLiveness liveness = null;
         if (client != null || apiKey != null) {
           liveness =
-              new NodeLiveness(DedicatedConnections.of(dataSource, "captchajobs-liveness"), clock);
+              new NodeLiveness(
+                  DedicatedConnections.of(dataSource, "captchajobs-liveness")::open, clock);
           parts.push(liveness);
         }
         OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
@@ -652,8 +653,8 @@ public final class CaptchaJobs implements AutoCloseable {
                   new PermanentErrorRetryFilter(
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
-      liveness.hold(server.getId());
       reconciler.watchNodes(liveness, jobRunr.storage(), engine.lostSubmitHold());
+      liveness.hold(server.getId(), reconciler::observeServers);
       reconciler.confirmPhantomsWith(planCheck::read);
       dispatcher.fetchInto(server, notifications);
       WebhookDeliveries deliveries = null;
@@ -676,7 +677,20 @@ public final class CaptchaJobs implements AutoCloseable {
         parts.push(notifications.addListener(deliveries.trigger()));
         inside.add(deliveries);
       }
-      startup.startBackground(server::isRunning, server::start);
+      startup.startBackground(
+          server::isRunning,
+          () -> {
+            // Its jobs died with the stopped server: resume their solves now, not after JobRunr's
+            // orphan timeout.
+            Reconciler.Taken taken = reconciler.takeBackJobsOf(java.util.Set.of(server.getId()));
+            if (taken.jobs() > 0) {
+              log.info(
+                  "{} job(s) the stopped server was running taken back, {} solve(s) resumed",
+                  taken.jobs(),
+                  taken.resumed());
+            }
+            server.start();
+          });
       parts.push(startup);
       Retention retentionPass =
           new Retention(dataSource, named, retention, clock).schedule(retentionInterval);

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,14 +36,20 @@ public final class NodeLiveness implements AutoCloseable {
 
   static final Duration CHECK_EVERY = Duration.ofSeconds(1);
 
-  private final SolveNotifications.ConnectionFactory connections;
+  /** Where the lock's connection comes from: one of its own, not a pooled one. */
+  public interface Connections {
+    Connection open() throws SQLException;
+  }
+
+  private final Connections connections;
   private final Clock clock;
   private final ScheduledExecutorService checker;
   private volatile UUID serverId;
   private volatile Connection connection;
   private volatile Instant heldSince;
+  private volatile boolean retaken;
 
-  public NodeLiveness(SolveNotifications.ConnectionFactory connections, Clock clock) {
+  public NodeLiveness(Connections connections, Clock clock) {
     this.connections = connections;
     this.clock = clock;
     this.checker =
@@ -56,19 +61,39 @@ public final class NodeLiveness implements AutoCloseable {
             });
   }
 
-  /** Takes the lock for {@code serverId} and keeps it (checked every second) until closed. */
-  public NodeLiveness hold(UUID serverId) {
+  /**
+   * Takes the lock for {@code serverId} and keeps it (checked every second) until closed; after
+   * each check runs {@code observer} (which servers hold their locks), so that a node sees its
+   * peers live from its first second on.
+   */
+  public NodeLiveness hold(UUID serverId, Runnable observer) {
     this.serverId = serverId;
-    check();
+    Runnable tick =
+        () -> {
+          check();
+          try {
+            observer.run();
+          } catch (RuntimeException e) {
+            log.debug("Could not read which servers are live: {}", e.toString());
+          }
+        };
+    tick.run();
     checker.scheduleWithFixedDelay(
-        this::check, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        tick, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
-  /** How long the lock has been held without a break; zero while it is not held. */
-  public Duration heldFor() {
+  /**
+   * Whether this node may judge others dead: it holds its lock, and has held it for {@code settle}
+   * since it last had to take it again (after a lost connection, a database outage, every node
+   * needs a moment to take its own lock again). The first lock needs no wait.
+   */
+  public boolean mayJudge(Duration settle) {
     Instant since = heldSince;
-    return since == null ? Duration.ZERO : Duration.between(since, clock.instant());
+    if (since == null) {
+      return false;
+    }
+    return !retaken || !since.plus(settle).isAfter(clock.instant());
   }
 
   /** The server id this node's lock is keyed by. */
@@ -84,7 +109,9 @@ public final class NodeLiveness implements AutoCloseable {
       }
       heldSince = null;
       closeQuietly(c);
+      boolean again = c != null || retaken;
       connection = lock(connections.open());
+      retaken = again;
       heldSince = clock.instant();
       if (c != null) {
         log.info("Liveness lock of server {} taken again on a new connection", serverId);

@@ -93,11 +93,6 @@ public final class Reconciler implements Runnable {
   @Override
   public void run() {
     try {
-      observeServers();
-    } catch (RuntimeException e) {
-      log.debug("Could not read which servers are live: {}", e.toString());
-    }
-    try {
       reconcile();
     } catch (RuntimeException e) {
       log.warn("Reconcile pass failed, next pass will try again: {}", e.toString());
@@ -174,11 +169,12 @@ public final class Reconciler implements Runnable {
   }
 
   /**
-   * Every node, every interval (not only the one that runs the pass): which registered servers hold
-   * their liveness lock. Only a server once seen live can later be judged dead, so a server of an
-   * older release, which never takes the lock, is never taken for dead.
+   * Every node, every second (run by {@link NodeLiveness}, not only on the node that runs the
+   * pass): which registered servers hold their liveness lock. Only a server once seen live can
+   * later be judged dead, so a server of an older release, which never takes the lock, is never
+   * taken for dead.
    */
-  private void observeServers() {
+  public void observeServers() {
     if (liveness == null || storage == null) {
       return;
     }
@@ -210,7 +206,7 @@ public final class Reconciler implements Runnable {
    */
   int recoverDeadServers() {
     NodeLiveness own = liveness;
-    if (own == null || storage == null || own.heldFor().compareTo(JUDGE_AFTER) < 0) {
+    if (own == null || storage == null || !own.mayJudge(JUDGE_AFTER)) {
       return 0;
     }
     Set<UUID> registered = registeredServers();
@@ -225,16 +221,40 @@ public final class Reconciler implements Runnable {
     if (dead.isEmpty()) {
       return 0;
     }
+    Taken taken = takeBackJobsOf(dead);
+    dead.forEach(seenLive::remove);
+    log.warn(
+        "Server(s) {} died (liveness lock gone): {} running job(s) taken from them, {} solve(s)"
+            + " resumed elsewhere",
+        dead,
+        taken.jobs(),
+        taken.resumed());
+    return taken.resumed();
+  }
+
+  /** What {@link #takeBackJobsOf} did: running jobs taken, solves given a new job. */
+  public record Taken(int jobs, int resumed) {}
+
+  /**
+   * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
+   * is this node whose JobRunr server a database outage stopped), and gives the solves they were
+   * moving a new submit job at once: a stored task id is resumed without a new in.php call; a solve
+   * that may have been inside in.php keeps no slot before its lost-submit hold ends.
+   */
+  public Taken takeBackJobsOf(Set<UUID> servers) {
+    if (storage == null || servers.isEmpty()) {
+      return new Taken(0, 0);
+    }
     List<UUID> taken = new ArrayList<>();
     for (Job job :
         storage.getJobList(
             StateName.PROCESSING, new AmountRequest("updatedAt:ASC", PROCESSING_PAGE))) {
-      if (job.getJobState() instanceof ProcessingState p && dead.contains(p.getServerId())) {
+      if (job.getJobState() instanceof ProcessingState p && servers.contains(p.getServerId())) {
         try {
-          storage.save(job.delete("its node " + p.getServerName() + " died"));
+          storage.save(job.delete("its server " + p.getServerName() + " stopped running it"));
           taken.add(job.getId());
         } catch (ConcurrentJobModificationException e) {
-          // changed meanwhile: not the dead node's any more
+          // changed meanwhile: not the dead server's any more
         }
       }
     }
@@ -252,14 +272,7 @@ public final class Reconciler implements Runnable {
         log.warn("Could not resume solve {}: {}", solve.id(), e.toString());
       }
     }
-    dead.forEach(seenLive::remove);
-    log.warn(
-        "Server(s) {} died (liveness lock gone): {} running job(s) taken from them, {} solve(s)"
-            + " resumed elsewhere",
-        dead,
-        taken.size(),
-        resumed);
-    return resumed;
+    return new Taken(taken.size(), resumed);
   }
 
   /** Re-creates a job for every stuck solve; returns how many got one. */

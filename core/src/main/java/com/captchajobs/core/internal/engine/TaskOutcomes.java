@@ -75,24 +75,27 @@ final class TaskOutcomes {
       submitAfresh(solve, submitNo, PollJob.ANSWER_TOO_OLD, false);
       return Stored.NOTHING;
     }
-    Optional<Instant> solvedAt =
+    Optional<Instant> stored =
         repository.markSolved(
             solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), !pushed);
-    if (solvedAt.isEmpty()) {
-      return Stored.NOTHING; // stored already (the other way round) or moved on
+    if (stored.isEmpty() && pushed) {
+      return Stored.NOTHING; // stored already (by a poll or an earlier push) or moved on
     }
+    // A polled answer frees the provider's thread even when the row moved on meanwhile (a
+    // deadline failed it): its slot is released as it always was.
+    Instant solvedAt = stored.orElseGet(clock::instant);
     if (pushed) {
       log.info(
           "Solve {} ({}) SOLVED by push after {} poll(s)", solve.businessKey(), solve.id(), polls);
     } else {
       log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), polls);
     }
-    events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt.get()), polls);
+    events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
     if (carrier != null) {
-      return new Stored(true, handoff.releaseAndTakeOne(solve.id(), carrier));
+      return new Stored(stored.isPresent(), handoff.releaseAndTakeOne(solve.id(), carrier));
     }
     handoff.release(solve.id());
-    return new Stored(true, Optional.empty());
+    return new Stored(stored.isPresent(), Optional.empty());
   }
 
   /**

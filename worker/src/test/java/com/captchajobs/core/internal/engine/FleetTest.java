@@ -226,6 +226,69 @@ class FleetTest {
     }
   }
 
+  @Test
+  void aWorkerFrozenForEightSecondsKeepsItsRunningSolvesAndNothingIsSubmittedTwice()
+      throws Exception {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(6000), Duration.ofMillis(9000))
+            .build()
+            .start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        for (int i = 0; i < 2; i++) {
+          workers.add(WorkerProcess.start("slow-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        Solves solves = new Solves(app);
+        StorageProvider storage = app.bean(StorageProvider.class);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          ids.add(solves.turnstile("slow-" + i));
+        }
+        List<UUID> frozen = new ArrayList<>();
+        await()
+            .atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () -> {
+                  frozen.clear();
+                  frozen.addAll(submittedSolvesRunOn(storage, solves, "slow-w0"));
+                  return !frozen.isEmpty();
+                });
+        long pid = workers.get(0).process().pid();
+        signal("STOP", pid); // a stop-the-world pause: the JVM answers nothing, the kernel does
+        try {
+          // Its liveness lock stays: the survivor takes none of the frozen node's running solves.
+          await()
+              .during(Duration.ofSeconds(8))
+              .atMost(Duration.ofSeconds(9))
+              .pollInterval(Duration.ofMillis(250))
+              .until(() -> submittedSolvesRunOn(storage, solves, "slow-w0").containsAll(frozen));
+        } finally {
+          signal("CONT", pid);
+        }
+
+        await()
+            .atMost(Duration.ofMinutes(2))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+        assertThat(sim.stats().submitsByPageUrl().values()).hasSize(10).allMatch(n -> n == 1L);
+        assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).start();
+    assertThat(kill.waitFor()).as("kill -" + signal).isZero();
+  }
+
   /** Submitted solves whose recorded job is PROCESSING on the server named {@code node}. */
   static List<UUID> submittedSolvesRunOn(StorageProvider storage, Solves solves, String node) {
     List<UUID> running = new ArrayList<>();

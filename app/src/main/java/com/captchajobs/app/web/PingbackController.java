@@ -2,6 +2,7 @@ package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.internal.engine.Pingbacks;
+import io.swagger.v3.oas.annotations.Hidden;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -20,6 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
  * its answer. 200 when the push counted, 404 for anything else (nothing is stored then), 503 when
  * the database could not be reached (the fallback poll will find the answer).
  */
+@Hidden // the provider's callback, not part of the API clients use
 @RestController
 public class PingbackController {
 

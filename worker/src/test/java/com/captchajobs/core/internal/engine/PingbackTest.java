@@ -32,6 +32,9 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Answers pushed by the provider (docs/pingback.md), end to end over sockets: the simulator pushes
@@ -39,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * node's controller does. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s);
  * reCAPTCHA v2 tasks take a minute, so a test can push to a solve that is still waiting.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PingbackTest {
 
   static final String KEY = "pingbackKeyPINGBACKkeyPINGBACK12";
@@ -148,6 +152,27 @@ class PingbackTest {
     assertThat(push(url, taskId, "replayed-token")).isEqualTo(404);
     assertThat(solves.token(id)).isEqualTo("pushed-token");
     assertThat(pingbacks.refusedCount()).isGreaterThanOrEqualTo(7);
+  }
+
+  @Test
+  void aFloodOfForgedPushesLeavesAtMostOneLogLineAndNoneOfItsValues(CapturedOutput output)
+      throws Exception {
+    UUID id = slowSolve("push-flood");
+    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+    String url = pingbacks.urlFor(id, 1);
+    String forged = url.substring(0, url.length() - 4) + "BBBB";
+    int before = output.toString().split("Refused ", -1).length;
+
+    for (int i = 0; i < 500; i++) {
+      assertThat(push(forged, waiting.taskId(), "flood-token-" + i)).isEqualTo(404);
+    }
+
+    String log = output.toString();
+    assertThat(log.split("Refused ", -1).length - before).isLessThanOrEqualTo(1);
+    assertThat(log)
+        .doesNotContain("flood-token-")
+        .doesNotContain(forged.substring(forged.length() - 43));
+    assertThat(solves.token(id)).isNull();
   }
 
   @Test

@@ -26,12 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * A measurement, not part of the build (run with {@code -Dcaptchajobs.peers=true}): the peers'
- * workload with answers pushed. 40 Turnstile solves of 3–9 s in real time, a 5-thread plan, three
- * worker JVMs, an enqueue node that also receives the pushes. Prints the wall time against the
- * zero-lag limit (the same solve times on 5 threads, each answer taken the instant it is ready,
- * from the simulator's own task records), res.php calls per solve and the pushes, all from the
- * simulator's side.
+ * A measurement, not part of the build (run with {@code -Dcaptchajobs.peers=true}; {@code
+ * -Dcaptchajobs.peers.push=false} for polling only): the peers' workload with answers pushed. 40
+ * Turnstile solves of 3–9 s in real time, a 5-thread plan, three worker JVMs, an enqueue node that
+ * also receives the pushes. Prints the wall time against the zero-lag limit (the same solve times
+ * on 5 threads, each answer taken the instant it is ready, from the simulator's own task records),
+ * res.php calls per solve and the pushes, all from the simulator's side.
  */
 @EnabledIfSystemProperty(named = "captchajobs.peers", matches = "true")
 class PeersWorkloadWithPushTest {
@@ -57,11 +57,14 @@ class PeersWorkloadWithPushTest {
       String db = EmbeddedPostgresSupport.newDatabase();
       HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 100);
       String base = "http://127.0.0.1:" + receiver.getAddress().getPort() + Pingbacks.PATH;
+      boolean push = Boolean.parseBoolean(System.getProperty("captchajobs.peers.push", "true"));
       Map<String, String> props =
-          Map.of(
-              "captchaai.threads", String.valueOf(PLAN),
-              "captchaai.pingback-url", base,
-              "captchaai.pingback-secret", SECRET);
+          push
+              ? Map.of(
+                  "captchaai.threads", String.valueOf(PLAN),
+                  "captchaai.pingback-url", base,
+                  "captchaai.pingback-secret", SECRET)
+              : Map.of("captchaai.threads", String.valueOf(PLAN));
       List<WorkerProcess> workers = new ArrayList<>();
       try (WorkerNode app =
           WorkerNode.start(
@@ -138,9 +141,10 @@ class PeersWorkloadWithPushTest {
         long duplicated =
             sim.pushes().stream().filter(p -> p.event().equals(PushRecord.DUPLICATE)).count();
         System.out.printf(
-            "[peers] push: %d solves, plan %d, 3 workers: wall %.1f s, zero-lag limit %.1f s"
+            "[peers] %s: %d solves, plan %d, 3 workers: wall %.1f s, zero-lag limit %.1f s"
                 + " (%.2f); answer ready -> stored mean %.2f s; res.php per solve %.2f; in.php %d;"
                 + " pushes sent %d, dropped %d, duplicated %d; max in flight %d%n",
+            push ? "push" : "polling only",
             SOLVES,
             PLAN,
             wall,

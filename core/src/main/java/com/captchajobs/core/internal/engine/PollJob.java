@@ -11,8 +11,6 @@ import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.jobrunr.server.runner.ThreadLocalJobContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
@@ -28,8 +26,6 @@ import org.slf4j.LoggerFactory;
  * once.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
-
-  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
 
   /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";

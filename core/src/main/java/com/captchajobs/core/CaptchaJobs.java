@@ -8,8 +8,10 @@ import com.captchajobs.core.internal.engine.EngineEvents;
 import com.captchajobs.core.internal.engine.EngineSettings;
 import com.captchajobs.core.internal.engine.FirstPollWaits;
 import com.captchajobs.core.internal.engine.FleetGate;
+import com.captchajobs.core.internal.engine.NodeLiveness;
 import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.engine.Pingbacks;
 import com.captchajobs.core.internal.engine.PlanCheck;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.Reconciler;
@@ -23,6 +25,7 @@ import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.WorkerStartup;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.notify.DedicatedConnections;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookEgress;
@@ -223,8 +226,32 @@ public final class CaptchaJobs implements AutoCloseable {
     private String dashboardPassword;
     private EngineEvents events = EngineEvents.NONE;
     private Clock clock = Clock.systemUTC();
+    private String pingbackUrl;
+    private String pingbackSecret;
 
     private Builder() {}
+
+    /**
+     * Where the provider can reach an app node's {@code /captchaai/pingback} ({@code
+     * captchaai.pingback-url}), e.g. {@code https://solves.example.com/captchaai/pingback}: a
+     * worker then sends every in.php with a per-solve pingback URL under it, and polls only as the
+     * fallback for a push that got lost. Requires {@link #pingbackSecret}. Unset, answers are
+     * polled only.
+     */
+    public Builder pingbackUrl(String pingbackUrl) {
+      this.pingbackUrl = pingbackUrl;
+      return this;
+    }
+
+    /**
+     * The fleet's key of pingback signatures ({@code captchaai.pingback-secret}, at least 32
+     * characters, the same on every node): workers sign their pingback URLs with it, and a node
+     * given it accepts pushes whose signature matches. Never logged.
+     */
+    public Builder pingbackSecret(String pingbackSecret) {
+      this.pingbackSecret = pingbackSecret;
+      return this;
+    }
 
     /** The PostgreSQL database shared by every node of the fleet. Required. */
     public Builder dataSource(DataSource dataSource) {
@@ -486,6 +513,15 @@ public final class CaptchaJobs implements AutoCloseable {
         named.migrate(dataSource);
         DatabaseClock clock = DatabaseClock.start(dataSource, this.clock);
         parts.push(clock);
+        // Released after our JobRunr server stopped (parts close in reverse order): a node that is
+        // still finishing its jobs must not look dead to the others.
+        NodeLiveness liveness = null;
+        if (client != null || apiKey != null) {
+          liveness =
+              new NodeLiveness(
+                  DedicatedConnections.of(dataSource, "captchajobs-liveness")::open, clock);
+          parts.push(liveness);
+        }
         OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, named);
         parts.push(jobRunr);
         SolveRepository repository = new SolveRepository(dataSource, named);
@@ -518,6 +554,22 @@ public final class CaptchaJobs implements AutoCloseable {
                     jobRunr.storage(),
                     operatorQueries));
         Worker worker = null;
+        if (pingbackSecret != null && client == null && apiKey == null) {
+          // A node that only receives pushes: it frees and hands on slots like a worker would.
+          FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
+          Pingbacks pingbacks =
+              new Pingbacks(
+                  null,
+                  pingbackSecret,
+                  repository,
+                  new SlotHandoff(gate, jobs, repository),
+                  null,
+                  jobs,
+                  engine,
+                  events,
+                  clock);
+          inside.add(pingbacks);
+        }
         if (client != null || apiKey != null) {
           worker =
               startWorker(
@@ -529,6 +581,7 @@ public final class CaptchaJobs implements AutoCloseable {
                   notifications,
                   dispatcher,
                   clock,
+                  liveness,
                   parts,
                   inside);
         }
@@ -552,6 +605,7 @@ public final class CaptchaJobs implements AutoCloseable {
         SolveNotifications notifications,
         Dispatcher dispatcher,
         Clock clock,
+        NodeLiveness liveness,
         Deque<AutoCloseable> parts,
         List<Object> inside) {
       CaptchaAiClient captchaAi =
@@ -585,6 +639,25 @@ public final class CaptchaJobs implements AutoCloseable {
               events,
               clock);
       pollJob.carryOnWith(submitJob);
+      if (pingbackSecret != null) {
+        Pingbacks pingbacks =
+            new Pingbacks(
+                pingbackUrl,
+                pingbackSecret,
+                repository,
+                handoff,
+                breaker,
+                jobs,
+                engine,
+                events,
+                clock);
+        submitJob.pushTo(pingbacks);
+        pollJob.pushOn(pingbacks.sendsUrls());
+        inside.add(pingbacks);
+        if (pingbacks.sendsUrls()) {
+          log.info("Answers are pushed to {} (polling as the fallback)", pingbackUrl);
+        }
+      }
       Reconciler reconciler =
           new Reconciler(
               repository, gate, handoff, jobs, engine.stuckAfter(), engine.solveDeadline(), clock);
@@ -619,6 +692,9 @@ public final class CaptchaJobs implements AutoCloseable {
                   new PermanentErrorRetryFilter(
                       engine.transientRetries(), 3, maxBackoff.toSeconds())));
       gate.serverId(server.getId());
+      reconciler.watchNodes(liveness, jobRunr.storage(), engine.lostSubmitHold());
+      liveness.hold(server.getId(), reconciler::observeServers);
+      reconciler.confirmPhantomsWith(planCheck::read);
       dispatcher.fetchInto(server, notifications);
       WebhookDeliveries deliveries = null;
       if (webhookSecret == null && webhookClientSecrets.isEmpty()) {
@@ -645,7 +721,20 @@ public final class CaptchaJobs implements AutoCloseable {
         parts.push(notifications.addListener(deliveries.trigger()));
         inside.add(deliveries);
       }
-      startup.startBackground(server::isRunning, server::start);
+      startup.startBackground(
+          server::isRunning,
+          () -> {
+            // Its jobs died with the stopped server: resume their solves now, not after JobRunr's
+            // orphan timeout.
+            Reconciler.Taken taken = reconciler.takeBackJobsOf(java.util.Set.of(server.getId()));
+            if (taken.jobs() > 0) {
+              log.info(
+                  "{} job(s) the stopped server was running taken back, {} solve(s) resumed",
+                  taken.jobs(),
+                  taken.resumed());
+            }
+            server.start();
+          });
       parts.push(startup);
       Retention retentionPass =
           new Retention(dataSource, named, retention).schedule(retentionInterval);
@@ -661,6 +750,7 @@ public final class CaptchaJobs implements AutoCloseable {
               submitJob,
               pollJob,
               reconciler,
+              liveness,
               webhookJob,
               retentionPass,
               server));
@@ -720,6 +810,20 @@ public final class CaptchaJobs implements AutoCloseable {
       if (client != null || apiKey != null) {
         retentionOutlastsWhatItDeletes();
       }
+      require(
+          pingbackUrl == null || pingbackSecret != null,
+          "captchaai.pingback-secret is required with captchaai.pingback-url");
+      require(
+          pingbackSecret == null || pingbackSecret.length() >= Pingbacks.MIN_SECRET_CHARS,
+          "captchaai.pingback-secret must be at least "
+              + Pingbacks.MIN_SECRET_CHARS
+              + " characters");
+      require(
+          pingbackUrl == null
+              || (pingbackUrl.startsWith("http://") || pingbackUrl.startsWith("https://"))
+                  && !pingbackUrl.contains("?")
+                  && !pingbackUrl.contains("#"),
+          "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
       if (dashboardPort != null) {
         require(
             dashboardUsername != null

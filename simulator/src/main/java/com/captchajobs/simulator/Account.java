@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.ObjLongConsumer;
 
@@ -26,6 +27,7 @@ final class Account {
   private final ReentrantLock lock = new ReentrantLock();
   private final SimClock clock;
   private final ObjLongConsumer<Account> wakeAt;
+  private final Consumer<Task> onReady;
   private final PriorityQueue<Task> running =
       new PriorityQueue<>(
           Comparator.comparingLong((Task t) -> t.readyAt).thenComparingLong(t -> t.id));
@@ -33,8 +35,14 @@ final class Account {
   private int threads;
   private KeyStats stats;
 
-  Account(String key, int threads, SimClock clock, ObjLongConsumer<Account> wakeAt) {
+  Account(
+      String key,
+      int threads,
+      SimClock clock,
+      ObjLongConsumer<Account> wakeAt,
+      Consumer<Task> onReady) {
     this.key = key;
+    this.onReady = onReady;
     this.threads = threads;
     this.clock = clock;
     this.wakeAt = wakeAt;
@@ -110,6 +118,9 @@ final class Account {
       Task done = running.poll();
       stats.inFlightChange(done.readyAt, -1);
       done.settled = true;
+      if (done.pingbackUrl != null) {
+        onReady.accept(done);
+      }
       if (done.outcome == Outcome.SOLVED) {
         stats.solved++;
         stats.pollsOnSolved += done.polls;

@@ -5,7 +5,10 @@ import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.util.Map;
 
-/** {@code GET /stats[?key=]}, {@code POST /reset}, {@code GET /health}, and 404 for the rest. */
+/**
+ * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code POST /reset}, {@code
+ * GET /health}, and 404 for the rest.
+ */
 final class AdminHandler implements HttpHandler {
   private final SimulatorEngine engine;
 
@@ -23,6 +26,8 @@ final class AdminHandler implements HttpHandler {
           case "/health" -> HttpReply.json(Json.write(Map.of("status", "UP")));
           case "/stats" -> method.equals("GET") ? stats(exchange) : notAllowed();
           case "/reset" -> method.equals("POST") ? reset() : notAllowed();
+          case "/pushes" ->
+              method.equals("GET") ? HttpReply.json(Json.write(engine.pushes())) : notAllowed();
           default ->
               new HttpReply(
                   404, "application/json", Json.write(Map.of("error", "not found: " + path)));

@@ -132,6 +132,14 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   }
 
   /**
+   * Every pingback handled since start or {@link #reset}: sent, sent twice or dropped, with when
+   * its answer was ready, when it was sent and the receiver's status.
+   */
+  public List<PushRecord> pushes() {
+    return engine.pushes();
+  }
+
+  /**
    * Clears stats and tasks (accounts stay), plus scripted state ({@code unsolvable-once}), IP bans
    * and pending {@link #injectNext} faults, and re-seeds all randomness.
    */
@@ -224,8 +232,40 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     private int badKeyThreshold = DEFAULT_BAD_KEY_THRESHOLD;
     private Duration banDuration = DEFAULT_BAN_DURATION;
     private boolean stringIds = false;
+    private double pingbackDrop = 0;
+    private double pingbackDuplicate = 0;
+    private Duration pingbackDelay = Duration.ZERO;
 
     private Builder() {}
+
+    /**
+     * Share of pingbacks lost on purpose (recorded as {@link PushRecord#DROPPED}, never sent);
+     * default 0. Tasks submitted with {@code pingback=<url>} get {@code GET <url>?id=<task
+     * id>&code=<answer or error code>} when done.
+     */
+    public Builder pingbackDrop(double probability) {
+      this.pingbackDrop = probability("pingbackDrop", probability);
+      return this;
+    }
+
+    /** Share of pingbacks sent twice (200 ms apart); default 0. */
+    public Builder pingbackDuplicate(double probability) {
+      this.pingbackDuplicate = probability("pingbackDuplicate", probability);
+      return this;
+    }
+
+    /** How long after the answer is ready a pingback is sent; default 0. */
+    public Builder pingbackDelay(Duration delay) {
+      this.pingbackDelay = nonNegative("pingbackDelay", delay);
+      return this;
+    }
+
+    private static double probability(String name, double p) {
+      if (!(p >= 0 && p <= 1)) {
+        throw new IllegalArgumentException(name + " must be in [0, 1], got " + p);
+      }
+      return p;
+    }
 
     /** Address to bind; default {@value #DEFAULT_ADDRESS}. */
     public Builder address(String address) {
@@ -359,7 +399,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
               taskTtl,
               badKeyThreshold,
               banDuration,
-              stringIds));
+              stringIds,
+              new PushSender.PushFaults(pingbackDrop, pingbackDuplicate, pingbackDelay)));
     }
 
     private static Duration nonNegative(String name, Duration value) {

@@ -149,7 +149,29 @@ final class SimulatorArgs {
       description = "JSON task ids always strings")
   Boolean stringIds;
 
-  @Option(names = "--help", order = 15, usageHelp = true, description = "this text")
+  @Option(
+      names = "--pingback-drop",
+      order = 15,
+      paramLabel = "P",
+      description = "share of pingbacks lost on purpose, 0..1 (default 0)")
+  Double pingbackDrop;
+
+  @Option(
+      names = "--pingback-duplicate",
+      order = 16,
+      paramLabel = "P",
+      description = "share of pingbacks sent twice, 0..1 (default 0)")
+  Double pingbackDuplicate;
+
+  @Option(
+      names = "--pingback-delay",
+      order = 17,
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description = "delay of every pingback after the answer is ready (default 0)")
+  Duration pingbackDelay;
+
+  @Option(names = "--help", order = 18, usageHelp = true, description = "this text")
   boolean help;
 
   /** The simulator these options describe (not started). */
@@ -204,6 +226,9 @@ final class SimulatorArgs {
     apply("--task-ttl", taskTtl, builder::taskTtl);
     apply("--ip-ban", ipBan, b -> builder.ipBan(b.threshold(), b.duration()));
     apply("--string-ids", stringIds, builder::stringIds);
+    apply("--pingback-drop", pingbackDrop, builder::pingbackDrop);
+    apply("--pingback-duplicate", pingbackDuplicate, builder::pingbackDuplicate);
+    apply("--pingback-delay", pingbackDelay, builder::pingbackDelay);
     keys.forEach(key -> builder.account(key, threads));
     if (keys.isEmpty()) {
       builder.account(CaptchaAiSimulator.SANDBOX_KEY, threads);

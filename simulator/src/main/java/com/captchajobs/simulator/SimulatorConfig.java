@@ -17,4 +17,5 @@ record SimulatorConfig(
     Duration taskTtl,
     int badKeyThreshold,
     Duration banDuration,
-    boolean stringIds) {}
+    boolean stringIds,
+    PushSender.PushFaults pushFaults) {}

@@ -43,6 +43,8 @@ final class SimulatorEngine {
   private final AnswerFactory answers;
   private final FaultPlan faults;
   private final IpBans ipBans;
+  private final Random pushRandom;
+  private final PushSender pushes;
   private final long ttlMillis;
   private KeyStats unknownKeyStats; // guarded by this
 
@@ -52,6 +54,7 @@ final class SimulatorEngine {
     this.solveRandom = new Random();
     this.answerRandom = new Random();
     this.faultRandom = new Random();
+    this.pushRandom = new Random();
     reseed();
     this.nextId =
         new AtomicLong(FIRST_ID + Math.floorMod(config.seed() * 7919L, 1_000_000L) * 1000);
@@ -59,6 +62,7 @@ final class SimulatorEngine {
     this.answers = new AnswerFactory(answerRandom);
     this.faults = new FaultPlan(config.faultProbabilities(), faultRandom);
     this.ipBans = new IpBans(config.badKeyThreshold(), config.banDuration().toMillis());
+    this.pushes = new PushSender(config.pushFaults(), pushRandom, timer, clock);
     this.ttlMillis = config.taskTtl().toMillis();
     this.unknownKeyStats = new KeyStats(clock.nowMillis());
     config.accounts().forEach(this::setThreads);
@@ -72,14 +76,14 @@ final class SimulatorEngine {
     Account account = accounts.get(p.key());
     try {
       checkAccess(p, clientIp, account);
-      return admit(account, SubmitValidator.validate(p));
+      return admit(account, SubmitValidator.validate(p), p.nonBlank("pingback"));
     } catch (ApiError e) {
       recordRejected(account, e.code);
       return ApiAnswer.error(e.code);
     }
   }
 
-  private ApiAnswer admit(Account account, Submission submission) {
+  private ApiAnswer admit(Account account, Submission submission, String pingbackUrl) {
     boolean queue = config.overCapMode() == OverCapMode.QUEUE;
     Task task =
         account.withSettled(
@@ -99,7 +103,8 @@ final class SimulatorEngine {
                       scriptedOutcome(submission),
                       answers.answerFor(submission, now),
                       now,
-                      solveTimes.draw(submission, solveRandom));
+                      solveTimes.draw(submission, solveRandom),
+                      pingbackUrl);
               tasks.put(t.id, t);
               account.admit(t, now, queue);
               account.stats().accept(submission);
@@ -123,6 +128,18 @@ final class SimulatorEngine {
       return Outcome.PROXY_FAILED;
     }
     return Outcome.SOLVED;
+  }
+
+  /** A task submitted with a pingback URL is done: its answer or error code is pushed. */
+  private void push(Task task) {
+    boolean error = task.outcome != Outcome.SOLVED;
+    String code = error ? task.outcome.errorCode : task.answer.request();
+    pushes.ready(task.id, task.pingbackUrl, task.readyAt, code, error);
+  }
+
+  /** Every push handled since start or reset, in the order they completed. */
+  List<PushRecord> pushes() {
+    return pushes.records();
   }
 
   // ---- res.php ----
@@ -300,7 +317,9 @@ final class SimulatorEngine {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be >= 0, got " + threads);
     }
-    accounts.computeIfAbsent(key, k -> new Account(k, 0, clock, this::wakeAt)).setThreads(threads);
+    accounts
+        .computeIfAbsent(key, k -> new Account(k, 0, clock, this::wakeAt, this::push))
+        .setThreads(threads);
   }
 
   private void wakeAt(Account account, long epochMillis) {
@@ -356,6 +375,7 @@ final class SimulatorEngine {
     unsolvableOnceUsed.clear();
     ipBans.clear();
     faults.clearInjected();
+    pushes.clear();
     reseed();
     synchronized (this) {
       unknownKeyStats = new KeyStats(clock.nowMillis());
@@ -366,5 +386,8 @@ final class SimulatorEngine {
     solveRandom.setSeed(config.seed());
     answerRandom.setSeed(config.seed() * 31 + 1);
     faultRandom.setSeed(config.seed() * 31 + 2);
+    synchronized (pushRandom) {
+      pushRandom.setSeed(config.seed() * 31 + 3);
+    }
   }
 }

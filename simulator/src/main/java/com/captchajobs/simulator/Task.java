@@ -15,6 +15,9 @@ final class Task {
   final long acceptedAt;
   final long solveMillis;
 
+  /** Where the answer is pushed when ready ({@code pingback=}), or null. */
+  final String pingbackUrl;
+
   long startedAt = NOT_STARTED;
   long readyAt = NOT_STARTED;
   long polls;
@@ -28,7 +31,8 @@ final class Task {
       Outcome outcome,
       Answer answer,
       long acceptedAt,
-      long solveMillis) {
+      long solveMillis,
+      String pingbackUrl) {
     this.id = id;
     this.account = account;
     this.submission = submission;
@@ -36,6 +40,7 @@ final class Task {
     this.answer = answer;
     this.acceptedAt = acceptedAt;
     this.solveMillis = solveMillis;
+    this.pingbackUrl = pingbackUrl;
   }
 
   void start(long at) {

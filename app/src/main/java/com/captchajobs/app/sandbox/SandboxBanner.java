@@ -86,6 +86,11 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
             ? "in this process"
             : "none (start a worker node)")
         + "\n"
+        + "  answers      "
+        + (env.getProperty("captchaai.pingback-url") != null
+            ? "pushed to " + env.getProperty("captchaai.pingback-url") + "/... (polls: fallback)"
+            : "polled every 5 s (no captchaai.pingback-url)")
+        + "\n"
         + "  API token    "
         + token
         + "\n"

@@ -134,6 +134,7 @@ public class SandboxEnvironment
           putIfUnset(env, props, "captchaai.first-poll-wait." + type, "2s");
         }
         props.put(PREFIX + "simulator-url", simulator.baseUrl());
+        pushAnswers(env, props);
       }
     } catch (IOException e) {
       parts.destroy();
@@ -166,6 +167,26 @@ public class SandboxEnvironment
     // Not a JVM shutdown hook of our own: it would stop the database while Spring's hook is still
     // closing the beans that use it.
     application.addListeners((ApplicationFailedEvent event) -> parts.destroy());
+  }
+
+  /**
+   * The simulator pushes answers to this node's pingback endpoint (polling is the fallback), so
+   * that a newcomer sees the fast path. Not on a random port ({@code server.port=0}, as in tests):
+   * the URL must be known before the node starts.
+   */
+  private void pushAnswers(ConfigurableEnvironment env, Map<String, Object> props) {
+    String port = env.getProperty("server.port", "8080");
+    if (has(env, "captchaai.pingback-url") || "0".equals(port.trim())) {
+      return;
+    }
+    String address = env.getProperty("server.address", "127.0.0.1");
+    if (address.isBlank() || address.equals("0.0.0.0") || address.equals("::")) {
+      address = "127.0.0.1";
+    }
+    String host = address.contains(":") ? "[" + address + "]" : address;
+    props.put(
+        "captchaai.pingback-url", "http://" + host + ":" + port.trim() + "/captchaai/pingback");
+    putIfUnset(env, props, "captchaai.pingback-secret", secret(32));
   }
 
   /**

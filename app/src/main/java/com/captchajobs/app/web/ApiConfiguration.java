@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
@@ -30,6 +32,7 @@ import org.springframework.security.web.SecurityFilterChain;
   NodeSecurityConfiguration.class,
   SolvesController.class,
   OperatorController.class,
+  PingbackController.class,
   ApiExceptionHandler.class
 })
 public class ApiConfiguration {
@@ -57,6 +60,25 @@ public class ApiConfiguration {
               a.requestMatchers("/api/admin/**").hasRole(ApiRole.OPERATOR.name());
               a.anyRequest().hasRole(ApiRole.CLIENT.name());
             });
+    return http.build();
+  }
+
+  /**
+   * Pushed answers ({@link PingbackController}): open without a bearer token, since the provider
+   * cannot send one; each URL carries its own signature, which the controller checks. No session,
+   * no CSRF token (no browser credential is involved), no bearer filter.
+   */
+  @Bean
+  @Order(NodeSecurityConfiguration.MANAGEMENT_ORDER + 2)
+  public SecurityFilterChain captchaJobsPingbackSecurity(HttpSecurity http) throws Exception {
+    http.securityMatcher(com.captchajobs.core.internal.engine.Pingbacks.PATH + "/**")
+        .csrf(AbstractHttpConfigurer::disable)
+        .httpBasic(AbstractHttpConfigurer::disable)
+        .formLogin(AbstractHttpConfigurer::disable)
+        .logout(AbstractHttpConfigurer::disable)
+        .requestCache(AbstractHttpConfigurer::disable)
+        .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+        .authorizeHttpRequests(a -> a.anyRequest().permitAll());
     return http.build();
   }
 

@@ -122,8 +122,23 @@ public final class CaptchaAiClient {
 
   /** Submits a task (in.php) and returns its id; ids that arrive as JSON numbers become strings. */
   public String submit(CaptchaTask task) {
+    return submit(task, null);
+  }
+
+  /**
+   * Submits a task (in.php) asking the provider to push its answer to {@code pingbackUrl} ({@code
+   * GET <url>?id=<task id>&code=<answer>}) when it is done; without a URL (null) as {@link
+   * #submit(CaptchaTask)}. The URL is sent as the form field {@code pingback}; the debug log shows
+   * only its length, since it carries a secret.
+   */
+  public String submit(CaptchaTask task, String pingbackUrl) {
     Objects.requireNonNull(task, "task");
-    Reply reply = call(inUrl, task.formFields(), null);
+    Map<String, String> fields = task.formFields();
+    if (pingbackUrl != null) {
+      fields = new LinkedHashMap<>(fields);
+      fields.put("pingback", pingbackUrl);
+    }
+    Reply reply = call(inUrl, fields, null);
     if (reply instanceof Reply.Ok ok) {
       return ok.value();
     }

@@ -26,7 +26,7 @@ final class KeyRedactingLoggingInterceptor implements Interceptor {
   private static final Set<String> SECRET_FIELDS = Set.of("key");
 
   /** Long or private values: shown as their length only. */
-  private static final Set<String> LENGTH_ONLY_FIELDS = Set.of("body", "cookies");
+  private static final Set<String> LENGTH_ONLY_FIELDS = Set.of("body", "cookies", "pingback");
 
   private static final int MAX_VALUE_CHARS = 64;
 

@@ -116,6 +116,21 @@ public class CaptchaAiProperties {
   /** Interval of the threadsinfo check published as metrics. */
   private Duration providerCheckInterval = CaptchaJobs.Builder.DEFAULT_PROVIDER_CHECK_INTERVAL;
 
+  /**
+   * Public base URL where the provider reaches an app node's pingback endpoint, ending in {@code
+   * /captchaai/pingback} (for example {@code https://solves.example.com/captchaai/pingback}). Set
+   * on workers: every in.php then asks for the answer to be pushed, and polling is only the
+   * fallback. Requires {@code captchaai.pingback-secret}.
+   */
+  private String pingbackUrl;
+
+  /**
+   * Key of the pingback URLs' signatures, the same on every node (at least 32 characters). A node
+   * given it accepts pushes on {@code /captchaai/pingback/**}; a worker with {@code
+   * captchaai.pingback-url} signs its URLs with it. Never logged.
+   */
+  private String pingbackSecret;
+
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
     require(threads >= 1, "captchaai.threads must be at least 1");
@@ -145,6 +160,21 @@ public class CaptchaAiProperties {
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
+    require(
+        pingbackUrl == null || pingbackUrl.isBlank() || hasPingbackSecret(),
+        "captchaai.pingback-secret is required with captchaai.pingback-url");
+    require(
+        pingbackSecret == null
+            || pingbackSecret.isEmpty()
+            || pingbackSecret.length() >= MIN_PINGBACK_SECRET_CHARS,
+        "captchaai.pingback-secret must be at least " + MIN_PINGBACK_SECRET_CHARS + " characters");
+    require(
+        pingbackUrl == null
+            || pingbackUrl.isBlank()
+            || (pingbackUrl.startsWith("http://") || pingbackUrl.startsWith("https://"))
+                && !pingbackUrl.contains("?")
+                && !pingbackUrl.contains("#"),
+        "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
     firstPollWait.forEach(
         (type, d) ->
             require(
@@ -191,7 +221,36 @@ public class CaptchaAiProperties {
         + threads
         + ", apiKey="
         + (apiKey == null ? "unset" : "***")
+        + ", pingbackUrl="
+        + (pingbackUrl == null ? "unset" : pingbackUrl)
+        + ", pingbackSecret="
+        + (hasPingbackSecret() ? "***" : "unset")
         + "]";
+  }
+
+  /** The shortest {@code captchaai.pingback-secret} accepted. */
+  public static final int MIN_PINGBACK_SECRET_CHARS =
+      com.captchajobs.core.internal.engine.Pingbacks.MIN_SECRET_CHARS;
+
+  /** Whether a pingback secret is set. */
+  public boolean hasPingbackSecret() {
+    return pingbackSecret != null && !pingbackSecret.isEmpty();
+  }
+
+  public String getPingbackUrl() {
+    return pingbackUrl;
+  }
+
+  public void setPingbackUrl(String pingbackUrl) {
+    this.pingbackUrl = pingbackUrl;
+  }
+
+  public String getPingbackSecret() {
+    return pingbackSecret;
+  }
+
+  public void setPingbackSecret(String pingbackSecret) {
+    this.pingbackSecret = pingbackSecret;
   }
 
   public String getApiKey() {

@@ -57,8 +57,15 @@ public class CaptchaJobsAutoConfiguration {
             .settings(captchaAi.toSettings())
             .events(events.getIfAvailable(() -> EngineEvents.NONE))
             .clock(clock.getIfUnique(Clock::systemUTC));
+    if (captchaAi.hasPingbackSecret()) {
+      builder.pingbackSecret(captchaAi.getPingbackSecret());
+    }
     CaptchaJobsProperties.Worker worker = captchaJobs.getWorker();
     if (worker.isEnabled()) {
+      String pingbackUrl = captchaAi.getPingbackUrl();
+      if (pingbackUrl != null && !pingbackUrl.isBlank()) {
+        builder.pingbackUrl(pingbackUrl);
+      }
       builder
           .apiKey(requireApiKey(captchaAi, environment))
           .baseUrl(captchaAi.getBaseUrl())

@@ -67,4 +67,36 @@ class CaptchaAiPropertiesTest {
 
     assertThat(properties.toString()).doesNotContain("secretSECRET").contains("***");
   }
+
+  @Test
+  void aPingbackUrlWithoutASecretIsRejectedNamingBothKeys() {
+    CaptchaAiProperties properties = new CaptchaAiProperties();
+    properties.setPingbackUrl("https://solves.example.com/captchaai/pingback");
+
+    assertThatThrownBy(properties::validate)
+        .hasMessage("captchaai.pingback-secret is required with captchaai.pingback-url");
+  }
+
+  @Test
+  void aShortPingbackSecretAndAPingbackUrlWithAQueryAreRejected() {
+    CaptchaAiProperties shortSecret = new CaptchaAiProperties();
+    shortSecret.setPingbackSecret("too-short");
+    assertThatThrownBy(shortSecret::validate)
+        .hasMessage("captchaai.pingback-secret must be at least 32 characters");
+
+    CaptchaAiProperties query = new CaptchaAiProperties();
+    query.setPingbackSecret("pingback-secret-0123456789-0123456789");
+    query.setPingbackUrl("https://solves.example.com/captchaai/pingback?x=1");
+    assertThatThrownBy(query::validate)
+        .hasMessage(
+            "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
+  }
+
+  @Test
+  void thePingbackSecretNeverShowsInToString() {
+    CaptchaAiProperties properties = new CaptchaAiProperties();
+    properties.setPingbackSecret("pingbackSECRETpingbackSECRET0123456789");
+
+    assertThat(properties.toString()).doesNotContain("pingbackSECRET").contains("***");
+  }
 }

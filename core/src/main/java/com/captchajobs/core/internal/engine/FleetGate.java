@@ -247,6 +247,61 @@ public final class FleetGate {
   }
 
   /**
+   * Phantom holders now (slots kept for tasks that may exist at the provider: a lost in.php reply,
+   * an abandoned task) and the slots of solves whose task is known to be at the provider
+   * (SUBMITTED).
+   */
+  public record Phantoms(int phantoms, int submitted) {}
+
+  public Phantoms phantoms() {
+    return db.queryOne(
+            "SELECT count(*) FILTER (WHERE g.phantom),"
+                + " count(*) FILTER (WHERE NOT g.phantom AND s.status = 'SUBMITTED')"
+                + " FROM captchajobs.gate_slot g LEFT JOIN captchajobs.solve s ON s.id = g.solve_id"
+                + " WHERE g.solve_id IS NOT NULL AND g.lease_until > now()",
+            rs -> new Phantoms(rs.getInt(1), rs.getInt(2)))
+        .orElse(new Phantoms(0, 0));
+  }
+
+  /**
+   * Frees {@code count} phantom holders, those whose hold ends first: the provider showed that the
+   * tasks they stood for do not exist (see {@code Reconciler}). Returns how many were freed.
+   */
+  public int releasePhantoms(int count) {
+    if (count <= 0) {
+      return 0;
+    }
+    return db.update(
+        "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+            + " WHERE slot_no IN (SELECT slot_no FROM captchajobs.gate_slot"
+            + "   WHERE phantom AND solve_id IS NOT NULL AND lease_until > now()"
+            + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
+        count);
+  }
+
+  /**
+   * Which of {@code serverIds} hold their liveness lock now ({@link NodeLiveness}): one read of
+   * {@code pg_locks} in this database.
+   */
+  public java.util.Set<UUID> liveServers(java.util.Collection<UUID> serverIds) {
+    if (serverIds.isEmpty()) {
+      return java.util.Set.of();
+    }
+    String[] ids = serverIds.stream().map(UUID::toString).toArray(String[]::new);
+    return new java.util.HashSet<>(
+        db.query(
+            "SELECT s FROM unnest(?::text[]) s WHERE EXISTS (SELECT 1 FROM pg_locks l"
+                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                + " AND l.classid = CAST(? AS bigint)::oid"
+                + " AND l.objid = (hashtext(s)::bigint & 4294967295)::oid)",
+            rs -> UUID.fromString(rs.getString(1)),
+            ids,
+            (long) NodeLiveness.LOCK_SPACE));
+  }
+
+  /**
    * Returns leaked slots: leases that ended; slots whose solve is done (a crash between storing the
    * token and releasing); and slots of JobRunr servers that are no longer registered (a crashed
    * node is dropped from {@code cj_jobrunr_backgroundjobservers}) unless their solve was already

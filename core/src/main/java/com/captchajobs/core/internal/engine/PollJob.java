@@ -2,7 +2,6 @@ package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.PollResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,8 +11,6 @@ import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.jobrunr.server.runner.ThreadLocalJobContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
@@ -30,8 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
-  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
-
   /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";
 
@@ -45,14 +40,13 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
 
   private final SolveRepository repository;
-  private final SlotHandoff handoff;
-  private final Breaker breaker;
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
-  private final SolveDeadline deadline;
+  private final TaskOutcomes outcomes;
+  private volatile boolean pushOn;
   private volatile SubmitJob submitJob;
 
   public PollJob(
@@ -65,14 +59,21 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       EngineEvents events,
       Clock clock) {
     this.repository = repository;
-    this.handoff = handoff;
-    this.breaker = breaker;
     this.client = client;
     this.jobs = jobs;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.deadline = new SolveDeadline(repository, settings, events, clock);
+    this.outcomes = new TaskOutcomes(repository, handoff, breaker, jobs, settings, events, clock);
+  }
+
+  /**
+   * Whether answers are pushed too ({@code captchaai.pingback-url}): a poll then looks at the solve
+   * again after waiting for its instant, since a push may have stored the answer meanwhile, and
+   * makes no res.php call for a solve that is no longer waiting for it.
+   */
+  public void pushOn(boolean pushOn) {
+    this.pushOn = pushOn;
   }
 
   /**
@@ -108,7 +109,14 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return Optional.empty(); // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    waitUntil(intended);
+    if (waitUntil(intended) && pushOn) {
+      solve = repository.find(request.solveId()).orElse(null);
+      if (solve == null
+          || solve.status() != SolveState.SUBMITTED
+          || solve.submits() != request.submitNo()) {
+        return Optional.empty(); // the push came first
+      }
+    }
     Instant called = clock.instant();
     PollResult result;
     try {
@@ -129,56 +137,16 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
 
   private Optional<FleetGate.Handoff> onSolved(
       Solve solve, PollJobRequest request, PollResult.Solved solved, UUID carrier) {
-    if (mayBePastItsUse(solve, request)) {
-      failIfPastDeadline(solve);
-      submitAfresh(solve, request, ANSWER_TOO_OLD, false);
-      return Optional.empty();
-    }
-    Optional<Instant> stored =
-        repository.markSolved(
-            solve.id(),
-            solve.taskId(),
+    return outcomes
+        .solved(
+            solve,
+            request.submitNo(),
+            request.pollNo(),
             solved.token(),
             solved.userAgent(),
-            settings.tokenTtl(solve.type()));
-    if (stored.isEmpty()) {
-      // The solve ended or runs another task now (requeued and submitted afresh while this call
-      // was under way): this answer is not the current submission's, and its slot is not ours.
-      log.info(
-          "Solve {} ({}) task {} answered after it stopped being the solve's task: not stored",
-          solve.businessKey(),
-          solve.id(),
-          solve.taskId());
-      return Optional.empty();
-    }
-    Instant solvedAt = stored.get();
-    log.info(
-        "Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), request.pollNo());
-    Duration latency = Duration.between(solve.submittedAt(), solvedAt);
-    events.solved(solve.type(), latency, request.pollNo());
-    if (carrier != null) {
-      return handoff.releaseAndTakeOne(solve.id(), carrier);
-    }
-    handoff.release(solve.id());
-    return Optional.empty();
-  }
-
-  /**
-   * True when the answer may be older than its type's token lifetime: found late (after an outage
-   * or a crash), longer after the last "not ready" (or the submission) than both the token lifetime
-   * and the solve timeout, which no ordinary poll rhythm comes near. Handing it out could hand out
-   * an expired token, so the solve is submitted afresh instead.
-   */
-  private boolean mayBePastItsUse(Solve solve, PollJobRequest request) {
-    Duration ttl = settings.tokenTtl(solve.type());
-    Duration late = ttl.compareTo(settings.solveTimeout()) > 0 ? ttl : settings.solveTimeout();
-    Instant now = clock.instant();
-    if (!solve.submittedAt().plus(late).isBefore(now)) {
-      return false; // the usual case: no query
-    }
-    Instant notReady =
-        repository.lastNotReadyAt(solve.id(), request.submitNo()).orElse(solve.submittedAt());
-    return notReady.plus(late).isBefore(now);
+            carrier,
+            false)
+        .handoff();
   }
 
   /**
@@ -205,90 +173,16 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   private void onPollError(Solve solve, PollJobRequest request, CaptchaAiException e) {
-    ErrorClass errorClass = e.errorClass();
-    events.error(e.errorCode(), errorClass);
-    if (e.errorClass() == ErrorClass.UNSOLVABLE
-        && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
-      var jobId = SolveJobs.jobId(solve.id(), "resubmit:" + (solve.unsolvableResubmits() + 1));
-      if (!repository.forgetTask(solve.id(), solve.taskId(), true, e.errorCode(), jobId)) {
-        return; // not the solve's task any more: its current submission is left alone
-      }
-      handoff.release(solve.id());
-      log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
-      jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
-      return;
-    }
-    if (TASK_GONE.equals(e.errorCode())) {
-      // The provider no longer knows the task (it forgets old ones): nothing to wait for there.
-      failIfPastDeadline(solve);
-      submitAfresh(solve, request, TASK_GONE, false);
-      return;
-    }
-    if (e.errorClass() == ErrorClass.CREDENTIAL) {
-      breaker.open(e.errorCode(), "res.php answered " + e.errorCode());
-      log.error("Breaker OPEN: CaptchaAI rejected the API key ({})", e.errorCode());
-    }
-    if (e.permanent()) {
-      if (!repository.markFailed(solve.id(), solve.taskId(), e.errorCode(), errorClass)) {
-        return; // not the solve's task any more: its current submission is left alone
-      }
-      handoff.release(solve.id());
-      log.warn(
-          "Solve {} ({}) FAILED: {} ({})",
-          solve.businessKey(),
-          solve.id(),
-          e.errorCode(),
-          errorClass);
-      throw new PermanentSolveException(solve.id(), e.errorCode(), errorClass);
-    }
-    failIfPastDeadline(solve);
-    log.warn(
-        "Solve {} ({}) poll failed with {} ({}), will retry the same task",
-        solve.businessKey(),
-        solve.id(),
-        e.errorCode(),
-        errorClass);
-    throw e;
+    outcomes.error(solve, request.submitNo(), e);
   }
 
-  /**
-   * No answer within the solve timeout: the task is given up and the solve submitted again. The
-   * provider may still be working on the old task, so its slot stays taken by a phantom holder for
-   * {@code captchaai.lost-submit-hold}, and the solve queues for a slot like any other.
-   */
   private void submitAfresh(
       Solve solve, PollJobRequest request, String reason, boolean providerMayStillWork) {
-    java.util.UUID jobId = SolveJobs.jobId(solve.id(), "stale:" + request.submitNo());
-    if (!repository.forgetTask(solve.id(), solve.taskId(), false, reason, jobId)) {
-      return; // not the solve's task any more: its current submission is left alone
-    }
-    if (providerMayStillWork) {
-      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
-    } else {
-      handoff.release(solve.id()); // answered or forgotten: the task holds no provider thread
-    }
-    if (!TASK_GONE.equals(reason)) { // the provider's own code was counted as it came in
-      events.error(reason, ErrorClass.TRANSIENT);
-    }
-    log.warn(
-        "Solve {} ({}) task {} given up ({}): submitting afresh",
-        solve.businessKey(),
-        solve.id(),
-        solve.taskId(),
-        switch (reason) {
-          case TIMEOUT -> "no answer within " + settings.solveTimeout();
-          case ANSWER_TOO_OLD -> "its answer came too late to be sure it is still valid";
-          default -> "the provider no longer knows it";
-        });
-    jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+    outcomes.submitAfresh(solve, request.submitNo(), reason, providerMayStillWork);
   }
 
-  /**
-   * Ends the solve as a dead job when its deadline passed; the task keeps its slot till its lease
-   * ends.
-   */
   private void failIfPastDeadline(Solve solve) {
-    deadline.enforce(solve, () -> {});
+    outcomes.failIfPastDeadline(solve);
   }
 
   private void record(
@@ -298,11 +192,16 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     events.polled(solve.type(), Duration.between(intended, called));
   }
 
-  /** JobRunr starts a job up to one poll interval early: wait out the rest here. */
-  private void waitUntil(Instant intended) throws InterruptedException {
+  /**
+   * JobRunr starts a job up to one poll interval early: wait out the rest here. True when it
+   * waited.
+   */
+  private boolean waitUntil(Instant intended) throws InterruptedException {
     long millis = Duration.between(clock.instant(), intended).toMillis();
     if (millis > 0) {
       Thread.sleep(millis);
+      return true;
     }
+    return false;
   }
 }

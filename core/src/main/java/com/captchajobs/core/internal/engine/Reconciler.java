@@ -1,10 +1,24 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.ThreadsInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.ProcessingState;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.BackgroundJobServerStatus;
+import org.jobrunr.storage.ConcurrentJobModificationException;
+import org.jobrunr.storage.StorageProvider;
+import org.jobrunr.storage.navigation.AmountRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +64,32 @@ public final class Reconciler implements Runnable {
     this.clock = clock;
   }
 
+  /**
+   * How long this node's own liveness lock must have been held before it judges others: after a
+   * database outage every node needs a moment to take its lock again.
+   */
+  static final Duration JUDGE_AFTER = Duration.ofSeconds(3);
+
+  private static final int PROCESSING_PAGE = 1000;
+
+  private volatile NodeLiveness liveness;
+  private volatile StorageProvider storage;
+  private volatile Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
+
+  /** Servers this node has seen holding their liveness lock, and when last. */
+  private final Map<UUID, Instant> seenLive = new ConcurrentHashMap<>();
+
+  /**
+   * Notices dead nodes in seconds: a JobRunr server that this node saw holding its liveness lock
+   * ({@link NodeLiveness}) and that holds it no more is dead; its running jobs are taken from it
+   * and its solves resume on a live node (see {@link #recoverDeadServers}).
+   */
+  public void watchNodes(NodeLiveness liveness, StorageProvider storage, Duration lostSubmitHold) {
+    this.liveness = liveness;
+    this.storage = storage;
+    this.lostSubmitHold = lostSubmitHold;
+  }
+
   @Override
   public void run() {
     try {
@@ -65,6 +105,8 @@ public final class Reconciler implements Runnable {
   }
 
   private void pass() {
+    recoverDeadServers();
+    releaseConfirmedPhantoms();
     int reclaimed = gate.reclaim();
     if (reclaimed > 0) {
       log.info("Reclaimed {} leaked gate slot(s)", reclaimed);
@@ -75,6 +117,162 @@ public final class Reconciler implements Runnable {
     }
     repairStuck();
     handoff.handOff();
+  }
+
+  private volatile Supplier<ThreadsInfo> threadsInfo;
+
+  /**
+   * Restarts at once after a provider outage: see {@link #releaseConfirmedPhantoms}. {@code
+   * threadsInfo} asks the provider for the key's working threads (res.php {@code threadsinfo}).
+   */
+  public void confirmPhantomsWith(Supplier<ThreadsInfo> threadsInfo) {
+    this.threadsInfo = threadsInfo;
+  }
+
+  /**
+   * During a provider outage every failed in.php call leaves its slot to a phantom holder for
+   * {@code captchaai.lost-submit-hold} (the task may exist), so right after the outage every slot
+   * may be held by phantoms for a minute while the provider is idle. While phantoms exist, each
+   * pass asks the provider how many of the key's threads are working (one cheap call per pass for
+   * the whole fleet; it doubles as the probe that notices the provider is back). Tasks we know of
+   * (submitted solves) account for some of them; at most the rest can be tasks the phantoms stand
+   * for, so phantoms beyond that number are freed and handed to waiting solves in this pass. The
+   * gate still bounds every new in.php call, so the fleet cannot overshoot the cap: after this, the
+   * provider's working threads never exceed the slots held.
+   */
+  int releaseConfirmedPhantoms() {
+    Supplier<ThreadsInfo> probe = threadsInfo;
+    if (probe == null) {
+      return 0;
+    }
+    FleetGate.Phantoms before = gate.phantoms();
+    if (before.phantoms() == 0) {
+      return 0;
+    }
+    ThreadsInfo info;
+    try {
+      info = probe.get();
+    } catch (RuntimeException e) {
+      return 0; // not answering yet: the phantoms stay
+    }
+    FleetGate.Phantoms now = gate.phantoms();
+    int mayExist = Math.max(0, info.workingThreads() - now.submitted());
+    int freed = gate.releasePhantoms(now.phantoms() - mayExist);
+    if (freed > 0) {
+      log.info(
+          "Freed {} phantom slot(s): the provider shows {} working thread(s) for {} known task(s)",
+          freed,
+          info.workingThreads(),
+          now.submitted());
+    }
+    return freed;
+  }
+
+  /**
+   * Every node, every second (run by {@link NodeLiveness}, not only on the node that runs the
+   * pass): which registered servers hold their liveness lock. Only a server once seen live can
+   * later be judged dead, so a server of an older release, which never takes the lock, is never
+   * taken for dead.
+   */
+  public void observeServers() {
+    if (liveness == null || storage == null) {
+      return;
+    }
+    Set<UUID> registered = registeredServers();
+    Instant now = clock.instant();
+    for (UUID live : gate.liveServers(registered)) {
+      seenLive.put(live, now);
+    }
+    seenLive.keySet().retainAll(registered);
+  }
+
+  private Set<UUID> registeredServers() {
+    Set<UUID> ids = new HashSet<>();
+    for (BackgroundJobServerStatus server : storage.getBackgroundJobServers()) {
+      ids.add(server.getId());
+    }
+    return ids;
+  }
+
+  /**
+   * The servers seen live before that hold their liveness lock no more (their process died or their
+   * host was lost), judged only while this node's own lock has been held for {@link #JUDGE_AFTER}.
+   * Their PROCESSING jobs are deleted (nobody runs them any more) and the solves those jobs were
+   * moving get a new submit job at once, which resumes a stored task id without a new in.php call;
+   * their slots stay with them. A solve that may have been inside in.php when its node died (its
+   * submit lock still runs, no task id stored) is treated as after a lost reply: its slot is held
+   * for {@code captchaai.lost-submit-hold} and no new in.php comes before the lock lapses. Returns
+   * how many solves were given a new job.
+   */
+  int recoverDeadServers() {
+    NodeLiveness own = liveness;
+    if (own == null || storage == null || !own.mayJudge(JUDGE_AFTER)) {
+      return 0;
+    }
+    Set<UUID> registered = registeredServers();
+    Set<UUID> suspects = new HashSet<>(seenLive.keySet());
+    suspects.retainAll(registered);
+    suspects.remove(own.serverId());
+    if (suspects.isEmpty()) {
+      return 0;
+    }
+    Set<UUID> dead = new HashSet<>(suspects);
+    dead.removeAll(gate.liveServers(suspects));
+    if (dead.isEmpty()) {
+      return 0;
+    }
+    Taken taken = takeBackJobsOf(dead);
+    dead.forEach(seenLive::remove);
+    log.warn(
+        "Server(s) {} died (liveness lock gone): {} running job(s) taken from them, {} solve(s)"
+            + " resumed elsewhere",
+        dead,
+        taken.jobs(),
+        taken.resumed());
+    return taken.resumed();
+  }
+
+  /** What {@link #takeBackJobsOf} did: running jobs taken, solves given a new job. */
+  public record Taken(int jobs, int resumed) {}
+
+  /**
+   * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
+   * is this node whose JobRunr server a database outage stopped), and gives the solves they were
+   * moving a new submit job at once: a stored task id is resumed without a new in.php call; a solve
+   * that may have been inside in.php keeps no slot before its lost-submit hold ends.
+   */
+  public Taken takeBackJobsOf(Set<UUID> servers) {
+    if (storage == null || servers.isEmpty()) {
+      return new Taken(0, 0);
+    }
+    List<UUID> taken = new ArrayList<>();
+    for (Job job :
+        storage.getJobList(
+            StateName.PROCESSING, new AmountRequest("updatedAt:ASC", PROCESSING_PAGE))) {
+      if (job.getJobState() instanceof ProcessingState p && servers.contains(p.getServerId())) {
+        try {
+          storage.save(job.delete("its server " + p.getServerName() + " stopped running it"));
+          taken.add(job.getId());
+        } catch (ConcurrentJobModificationException e) {
+          // changed meanwhile: not the dead server's any more
+        }
+      }
+    }
+    int resumed = 0;
+    for (SolveRepository.Stuck stuck : repository.unfinishedWithJobs(taken)) {
+      Solve solve = stuck.solve();
+      if (solve.taskId() == null && repository.submitLocked(solve.id())) {
+        gate.holdAfterLostSubmit(solve.id(), lostSubmitHold);
+      }
+      try {
+        if (repair(stuck)) {
+          resumed++;
+        }
+      } catch (RuntimeException e) {
+        log.warn("Could not resume solve {}: {}", solve.id(), e.toString());
+      }
+    }
+    return new Taken(taken.size(), resumed);
   }
 
   /** Re-creates a job for every stuck solve; returns how many got one. */

@@ -353,17 +353,10 @@ public final class SolveRepository {
         id);
   }
 
-  /** Counts a res.php call that did not end the solve; {@code nextJobId} is the next poll. */
-  public void markPolled(UUID id, Instant now, UUID nextJobId) {
-    db.update(
-        "UPDATE captchajobs.solve SET polls = polls + 1, job_id = ?, updated_at = now() WHERE id = ?",
-        nextJobId,
-        id);
-  }
-
   /**
-   * As {@link #markPolled(UUID, Instant, UUID)}, only while the solve still runs task {@code
-   * taskId}; false (nothing changed, no next poll is due) when it was given up or replaced.
+   * Counts a res.php call that did not end the solve ({@code nextJobId} is the next poll), only
+   * while the solve still runs task {@code taskId}; false (nothing changed, no next poll is due)
+   * when it was given up or replaced.
    */
   public boolean markPolled(UUID id, String taskId, UUID nextJobId) {
     return db.update(
@@ -381,22 +374,24 @@ public final class SolveRepository {
   }
 
   /**
-   * Stores the token of task {@code taskId}; solved and expiry instants are on the database clock
-   * ({@code ttl} after now), like every check of them. Only the current submission's task may store
-   * an answer: a poll of a task that was given up or replaced (the solve requeued and submitted
-   * afresh) stores nothing. Returns the stored solve instant, empty when the row was no longer
-   * SUBMITTED with that task.
+   * Stores the token; solved and expiry instants are on the database clock ({@code ttl} after now),
+   * like every check of them. Stored only for the current submission's task, {@code taskId}: an
+   * answer for an older task of the solve (polled late or pushed) never lands on a newer one.
+   * Returns the stored solve instant, empty when the row was no longer SUBMITTED with that task.
+   *
+   * @param polled whether a res.php call found it (counted in {@code polls}), not a push
    */
   public Optional<Instant> markSolved(
-      UUID id, String taskId, String token, String userAgent, Duration ttl) {
+      UUID id, String taskId, String token, String userAgent, Duration ttl, boolean polled) {
     return db.queryOne(
         "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
-            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + 1, updated_at = now()"
+            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + ?, updated_at = now()"
             + " WHERE id = ? AND status = 'SUBMITTED' AND task_id = ? RETURNING solved_at",
         rs -> Db.instant(rs, "solved_at"),
         token,
         userAgent,
         ttl.toMillis(),
+        polled ? 1 : 0,
         id,
         taskId);
   }
@@ -439,24 +434,11 @@ public final class SolveRepository {
   }
 
   /**
-   * Forgets a task that can no longer be resumed so that a fresh submission may follow.
+   * Forgets a task that can no longer be resumed so that a fresh submission may follow, only while
+   * the solve still runs task {@code taskId}; false (nothing changed) when it was given up or
+   * replaced meanwhile.
    *
    * @param jobId the submit job that follows, or null when the caller goes on itself
-   */
-  public void forgetTask(UUID id, boolean unsolvable, String code, Instant now, UUID jobId) {
-    db.update(
-        "UPDATE captchajobs.solve SET status = 'QUEUED', task_id = NULL, submitted_at = NULL,"
-            + " unsolvable_resubmits = unsolvable_resubmits + ?, error_code = ?, job_id = ?,"
-            + " updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED')",
-        unsolvable ? 1 : 0,
-        code,
-        jobId,
-        id);
-  }
-
-  /**
-   * As {@link #forgetTask(UUID, boolean, String, Instant, UUID)}, only while the solve still runs
-   * task {@code taskId}; false (nothing changed) when it was given up or replaced meanwhile.
    */
   public boolean forgetTask(UUID id, String taskId, boolean unsolvable, String code, UUID jobId) {
     return db.update(
@@ -536,6 +518,33 @@ public final class SolveRepository {
         afterUpdatedAt,
         afterId,
         limit);
+  }
+
+  /**
+   * The unfinished solves whose recorded job is one of {@code jobIds} (a carrier job records itself
+   * on the solves it carries), with their repair counters.
+   */
+  public List<Stuck> unfinishedWithJobs(java.util.Collection<UUID> jobIds) {
+    if (jobIds.isEmpty()) {
+      return List.of();
+    }
+    return db.query(
+        "SELECT "
+            + COLUMNS
+            + ", repairs FROM captchajobs.solve WHERE job_id = ANY(?::text[]::uuid[])"
+            + " AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')",
+        rs -> new Stuck(map(rs), rs.getInt("repairs")),
+        (Object) jobIds.stream().map(UUID::toString).toArray(String[]::new));
+  }
+
+  /** Whether a run of the solve's submit may be between taking its lock and storing a task id. */
+  public boolean submitLocked(UUID id) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs.solve WHERE id = ? AND task_id IS NULL"
+                + " AND submit_lock_until > now()",
+            rs -> true,
+            id)
+        .isPresent();
   }
 
   /**

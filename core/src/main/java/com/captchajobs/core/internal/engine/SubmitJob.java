@@ -55,6 +55,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
+  private volatile Pingbacks pingbacks;
 
   public SubmitJob(
       SolveRepository repository,
@@ -350,17 +351,22 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private Optional<PollJobRequest> callInPhp(
       Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
     // Known before in.php, so that nothing stands between its answer and the task id's commit.
+    int submitNo = solve.submits() + 1;
+    Pingbacks push = pingbacks;
+    String pingbackUrl = push == null ? null : push.urlFor(solve.id(), submitNo);
     Duration firstWait = firstPollWaits.waitFor(solve.type());
+    if (pingbackUrl != null) {
+      firstWait = fallbackWait(solve, firstWait);
+    }
     boolean pollHere = runningJob != null && firstWait.compareTo(settings.pollLead()) <= 0;
     String taskId;
     try {
-      taskId = client.submit(solve.task());
+      taskId = client.submit(solve.task(), pingbackUrl);
     } catch (CaptchaAiException e) {
       onSubmitError(solve, e);
       return Optional.empty();
     }
     Instant at = clock.instant();
-    int submitNo = solve.submits() + 1;
     Instant freedAt =
         slotFreedAtEpochMilli > 0 ? Instant.ofEpochMilli(slotFreedAtEpochMilli) : null;
     // The task id before anything else, with the job that makes the first poll (this one, or the
@@ -383,6 +389,28 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     }
     jobs.poll(solve, first);
     return Optional.empty();
+  }
+
+  /**
+   * With pushed answers, the first poll is only the fallback for a push that got lost: near the
+   * type's documented upper solve time, so that most solves are pushed before and need no poll, but
+   * never more than one poll interval after the first poll polling alone would make, so that a lost
+   * push costs at most one poll step.
+   */
+  private Duration fallbackWait(Solve solve, Duration firstWait) {
+    EngineSettings.SolveTimes times = EngineSettings.documentedSolveTimes().get(solve.type());
+    Duration latest = firstWait.plus(settings.pollInterval());
+    Duration upper = times == null ? latest : times.max();
+    Duration wait = upper.compareTo(latest) < 0 ? upper : latest;
+    return wait.compareTo(firstWait) > 0 ? wait : firstWait;
+  }
+
+  /**
+   * Sends every in.php with a pingback URL of {@code pingbacks} (answers pushed by the provider),
+   * with polling as the fallback; null (the default) polls only.
+   */
+  public void pushTo(Pingbacks pingbacks) {
+    this.pingbacks = pingbacks;
   }
 
   /** Attempts at storing a task id in-process, and the pause before the first retry (doubled). */

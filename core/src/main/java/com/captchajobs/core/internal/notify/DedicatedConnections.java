@@ -11,11 +11,20 @@ import javax.sql.DataSource;
  * shrink the pool and be recycled under us, so with Hikari we open our own from the same URL and
  * credentials; any other DataSource lends one connection for good.
  */
-final class DedicatedConnections {
+public final class DedicatedConnections {
 
   private DedicatedConnections() {}
 
   static SolveNotifications.ConnectionFactory of(DataSource dataSource) {
+    return of(dataSource, "captchajobs-notifications");
+  }
+
+  /**
+   * Connections of their own for a long-lived purpose, named {@code applicationName} in {@code
+   * pg_stat_activity}.
+   */
+  public static SolveNotifications.ConnectionFactory of(
+      DataSource dataSource, String applicationName) {
     HikariDataSource hikari = unwrapHikari(dataSource);
     if (hikari != null && hikari.getJdbcUrl() != null) {
       String url = hikari.getJdbcUrl();
@@ -27,7 +36,7 @@ final class DedicatedConnections {
       if (hikari.getPassword() != null) {
         props.setProperty("password", hikari.getPassword());
       }
-      props.setProperty("ApplicationName", "captchajobs-notifications");
+      props.setProperty("ApplicationName", applicationName);
       props.setProperty("tcpKeepAlive", "true");
       return () -> DriverManager.getConnection(url, props);
     }

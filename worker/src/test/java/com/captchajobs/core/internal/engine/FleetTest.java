@@ -18,6 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.ProcessingState;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.JobNotFoundException;
+import org.jobrunr.storage.StorageProvider;
+import org.jobrunr.storage.navigation.AmountRequest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -156,6 +162,184 @@ class FleetTest {
         workers.forEach(WorkerProcess::close);
       }
     }
+  }
+
+  @Test
+  void aKilledWorkersRunningSolvesAndTheirSlotsAreBackWithinFiveSecondsWithoutANewInPhp() {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(6000), Duration.ofMillis(9000))
+            .build()
+            .start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        for (int i = 0; i < 2; i++) {
+          workers.add(WorkerProcess.start("dead-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        Solves solves = new Solves(app);
+        StorageProvider storage = app.bean(StorageProvider.class);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          ids.add(solves.turnstile("dead-" + i));
+        }
+        // Wait until the victim is running polls of submitted solves (jobs waiting in its threads).
+        List<UUID> victims = new ArrayList<>();
+        await()
+            .atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () -> {
+                  victims.clear();
+                  victims.addAll(submittedSolvesRunOn(storage, solves, "dead-w0"));
+                  return !victims.isEmpty();
+                });
+        workers.get(0).kill();
+        long killedAt = System.nanoTime();
+
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> everyHeldSlotAndRunningSolveIsOffTheVictim(storage, solves, "dead-w0"));
+        double seconds = (System.nanoTime() - killedAt) / 1e9;
+
+        await()
+            .atMost(Duration.ofMinutes(2))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+        for (UUID id : victims) {
+          assertThat(sim.stats().submitsByPageUrl())
+              .as("in.php calls of a solve the victim was polling")
+              .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
+        }
+        assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+        System.out.printf(
+            "[fleet] kill -9 with %d submitted solve(s) running on the victim: slots and solves"
+                + " back on the survivor after %.1f s, none submitted again%n",
+            victims.size(), seconds);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  @Test
+  void aWorkerFrozenForEightSecondsKeepsItsRunningSolvesAndNothingIsSubmittedTwice()
+      throws Exception {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(6000), Duration.ofMillis(9000))
+            .build()
+            .start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        for (int i = 0; i < 2; i++) {
+          workers.add(WorkerProcess.start("slow-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        Solves solves = new Solves(app);
+        StorageProvider storage = app.bean(StorageProvider.class);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          ids.add(solves.turnstile("slow-" + i));
+        }
+        List<UUID> frozen = new ArrayList<>();
+        await()
+            .atMost(Duration.ofMinutes(1))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () -> {
+                  frozen.clear();
+                  frozen.addAll(submittedSolvesRunOn(storage, solves, "slow-w0"));
+                  return !frozen.isEmpty();
+                });
+        long pid = workers.get(0).process().pid();
+        signal("STOP", pid); // a stop-the-world pause: the JVM answers nothing, the kernel does
+        try {
+          // Its liveness lock stays: the survivor takes none of the frozen node's running solves.
+          await()
+              .during(Duration.ofSeconds(8))
+              .atMost(Duration.ofSeconds(9))
+              .pollInterval(Duration.ofMillis(250))
+              .until(() -> submittedSolvesRunOn(storage, solves, "slow-w0").containsAll(frozen));
+        } finally {
+          signal("CONT", pid);
+        }
+
+        await()
+            .atMost(Duration.ofMinutes(2))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+        assertThat(sim.stats().submitsByPageUrl().values()).hasSize(10).allMatch(n -> n == 1L);
+        assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).start();
+    assertThat(kill.waitFor()).as("kill -" + signal).isZero();
+  }
+
+  /** Submitted solves whose recorded job is PROCESSING on the server named {@code node}. */
+  static List<UUID> submittedSolvesRunOn(StorageProvider storage, Solves solves, String node) {
+    List<UUID> running = new ArrayList<>();
+    for (Job job :
+        storage.getJobList(StateName.PROCESSING, new AmountRequest("updatedAt:ASC", 500))) {
+      if (job.getJobState() instanceof ProcessingState p && node.equals(p.getServerName())) {
+        running.addAll(
+            solves
+                .jdbc()
+                .queryForList(
+                    "SELECT id FROM captchajobs.solve WHERE job_id = ? AND status = 'SUBMITTED'",
+                    UUID.class,
+                    job.getId()));
+      }
+    }
+    return running;
+  }
+
+  /**
+   * No job runs on {@code node} any more, and every solve that holds a slot (or is unfinished) has
+   * a live job elsewhere.
+   */
+  static boolean everyHeldSlotAndRunningSolveIsOffTheVictim(
+      StorageProvider storage, Solves solves, String node) {
+    for (Job job :
+        storage.getJobList(StateName.PROCESSING, new AmountRequest("updatedAt:ASC", 500))) {
+      if (job.getJobState() instanceof ProcessingState p && node.equals(p.getServerName())) {
+        return false;
+      }
+    }
+    List<UUID> jobIds =
+        solves
+            .jdbc()
+            .queryForList(
+                "SELECT s.job_id FROM captchajobs.solve s JOIN captchajobs.gate_slot g"
+                    + " ON g.solve_id = s.id WHERE NOT g.phantom"
+                    + " AND s.status IN ('QUEUED', 'SUBMITTED')",
+                UUID.class);
+    for (UUID jobId : jobIds) {
+      try {
+        StateName state = storage.getJobById(jobId).getState();
+        if (state != StateName.SCHEDULED
+            && state != StateName.ENQUEUED
+            && state != StateName.PROCESSING) {
+          return false;
+        }
+      } catch (JobNotFoundException e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static void printFigures(String run, Solves solves, SimulatorStats stats) {

@@ -125,6 +125,71 @@ class ProviderOutageTest {
   }
 
   @Test
+  void theFirstSubmitComesWithinTenSecondsOfTheProvidersRecoveryAndNeverOvershootsTheCap() {
+    try (CaptchaAiSimulator provider =
+        CaptchaAiSimulator.builder().account(KEY, CAP).timeScale(0.05).build().start()) {
+      // The production holds: a failed in.php keeps its slot a minute, backoff up to a minute.
+      Map<String, String> props = new java.util.HashMap<>(scaledTimes());
+      props.put("captchaai.lost-submit-hold", "60s");
+      props.put("captchaai.max-backoff", "60s");
+      props.put("captchaai.reconcile-interval", "2s");
+      props.put("captchaai.solve-deadline", "10m");
+      props.put("captchaai.provider-check-interval", "1h");
+      try (WorkerNode worker = WorkerNode.onFreshDatabase(provider, KEY, props)) {
+        Solves fleet = new Solves(worker);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+          ids.add(fleet.turnstile("restart-" + i));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> provider.stats().acceptedSubmits() >= 5);
+        provider.startOutage(Fault.HTML_502);
+        // until every slot is held: by a submitted task, or by a phantom of a failed in.php call
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> phantoms(fleet) >= 1 && held(fleet) == CAP);
+        long acceptedBefore = provider.stats().acceptedSubmits();
+        provider.endOutage();
+        long recovered = System.nanoTime();
+
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> provider.stats().acceptedSubmits() > acceptedBefore);
+        double seconds = (System.nanoTime() - recovered) / 1e9;
+        await()
+            .atMost(Duration.ofSeconds(90))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> ids.stream().allMatch(id -> fleet.get(id).status().isFinal()));
+
+        System.out.printf(
+            "PROVIDER BACK -> FIRST SUBMIT %.1f s (every slot held when it came back, some by"
+                + " phantoms of failed in.php calls); max in flight %d%n",
+            seconds, provider.stats().maxInFlight());
+        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveState.SOLVED);
+        assertThat(provider.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
+      }
+    }
+  }
+
+  private static int held(Solves fleet) {
+    return fleet
+        .jdbc()
+        .queryForObject(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
+                + " AND lease_until > now()",
+            Integer.class);
+  }
+
+  private static int phantoms(Solves fleet) {
+    return fleet
+        .jdbc()
+        .queryForObject(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE phantom AND lease_until > now()",
+            Integer.class);
+  }
+
+  @Test
   void aSolveThatCannotFinishBeforeItsDeadlineEndsFailedWithItsOwnCodeAsADeadJob() {
     sim.startOutage(Fault.HTML_502);
     try {

@@ -1,0 +1,129 @@
+package com.captchajobs.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.Solves;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.TaskRecord;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The app node's pingback endpoint on the API port: open to the provider without a bearer token,
+ * counting only a push whose signed URL and task id match, 404 for anything else.
+ */
+class PingbackEndpointTest {
+
+  static final String KEY = "pingbackAppKeyPINGBACKappKEY0123";
+  static final String SECRET = "pingback-secret-of-the-app-test-0123456789";
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  static CaptchaAiSimulator sim;
+  static ConfigurableApplicationContext app;
+  static JdbcTemplate jdbc;
+  static int port;
+
+  @BeforeAll
+  static void start() throws IOException {
+    sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, 5)
+            .solveTime("turnstile", Duration.ofSeconds(1), Duration.ofSeconds(2))
+            .build()
+            .start();
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    app =
+        TestApps.appWithWorker(
+            EmbeddedPostgresSupport.newDatabase(),
+            sim.baseUrl(),
+            KEY,
+            Map.of(
+                "server.port",
+                String.valueOf(port),
+                "captchaai.first-poll-wait.TURNSTILE",
+                "5s",
+                "captchaai.pingback-url",
+                "http://127.0.0.1:" + port + "/captchaai/pingback",
+                "captchaai.pingback-secret",
+                SECRET));
+    jdbc = new JdbcTemplate(app.getBean(DataSource.class));
+  }
+
+  @AfterAll
+  static void stop() {
+    app.close();
+    sim.close();
+  }
+
+  @Test
+  void anAnswerPushedToTheApiPortWithoutABearerTokenIsStoredAndNeedsNoPoll() {
+    String pageUrl = "https://shop.example.test/app-push";
+    UUID id =
+        app.getBean(Solves.class)
+            .enqueue(SolveRequest.turnstile("app-push", "0x4AAAAAAADnPIDROrmt1Wwj", pageUrl));
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> "SOLVED".equals(status(id)));
+
+    TaskRecord task =
+        sim.tasks().stream().filter(t -> pageUrl.equals(t.pageUrl())).findFirst().orElseThrow();
+    assertThat(task.polls()).as("res.php calls").isZero();
+    // the simulator records a push once the receiver answered it
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(sim.pushes())
+                    .anySatisfy(
+                        p -> {
+                          assertThat(p.taskId()).isEqualTo(task.id());
+                          assertThat(p.status()).isEqualTo(200);
+                        }));
+  }
+
+  @Test
+  void aForgedOrMalformedPushIsAnswered404AndTheRestOfTheApiStillNeedsAToken() throws Exception {
+    String forged =
+        "/captchaai/pingback/"
+            + UUID.randomUUID()
+            + "/1/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    assertThat(get(forged + "?id=73000000000001&code=forged")).isEqualTo(404);
+    assertThat(get("/captchaai/pingback/not-a-solve?id=1&code=x")).isEqualTo(404);
+    assertThat(get("/captchaai/pingback/")).isEqualTo(404);
+    assertThat(get("/api/solves/" + UUID.randomUUID())).isEqualTo(401);
+    assertThat(jdbc.queryForObject("SELECT count(*) FROM captchajobs.solve", Long.class))
+        .isLessThanOrEqualTo(1L); // only the other test's solve, if it ran first
+  }
+
+  private static String status(UUID id) {
+    return jdbc.queryForObject(
+        "SELECT status FROM captchajobs.solve WHERE id = ?", String.class, id);
+  }
+
+  private static int get(String path) throws Exception {
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+}

@@ -1,0 +1,144 @@
+package com.captchajobs.simulator;
+
+import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pingback: a task submitted with {@code pingback=<url>} is pushed as {@code GET <url>?id=<task
+ * id>&code=<answer>} when done, with knobs to drop, duplicate and delay pushes, and every push
+ * recorded in the simulator's push log.
+ */
+class PingbackPushTest {
+
+  HttpServer receiver;
+  final List<String> received = new CopyOnWriteArrayList<>();
+  final List<Long> receivedAt = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void start() throws IOException {
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          received.add(exchange.getRequestURI().getRawQuery());
+          receivedAt.add(System.currentTimeMillis());
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+  }
+
+  @AfterEach
+  void stop() {
+    receiver.stop(0);
+  }
+
+  String hook() {
+    return "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook/solve-1";
+  }
+
+  CaptchaAiSimulator simulator(CaptchaAiSimulator.Builder builder) {
+    return builder
+        .account(SANDBOX_KEY, 5)
+        .solveTime("turnstile", Duration.ofMillis(100), Duration.ofMillis(150))
+        .solveTime("userrecaptcha", Duration.ofMillis(100), Duration.ofMillis(150))
+        .build()
+        .start();
+  }
+
+  String submit(CaptchaAiSimulator sim, String pageUrl) {
+    return new ApiClient(sim.baseUrl())
+        .submitJson(
+            SANDBOX_KEY,
+            "method",
+            "turnstile",
+            "sitekey",
+            "0x4AAAAAAADnPIDROrmt1Wwj",
+            "pageurl",
+            pageUrl,
+            "pingback",
+            hook())
+        .get("request")
+        .asString();
+  }
+
+  @Test
+  void aSolvedTaskIsPushedOnceWithItsIdAndAnswerAndTheLogRecordsIt() {
+    try (CaptchaAiSimulator sim = simulator(CaptchaAiSimulator.builder())) {
+      String id = submit(sim, "https://a.example/push");
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 1);
+      assertThat(received).hasSize(1);
+      assertThat(received.get(0)).startsWith("id=" + id + "&code=").hasSizeGreaterThan(20);
+      PushRecord push = sim.pushes().get(0);
+      assertThat(push.event()).isEqualTo(PushRecord.SENT);
+      assertThat(push.status()).isEqualTo(204);
+      assertThat(push.taskId()).isEqualTo(Long.parseLong(id));
+      assertThat(push.at()).isGreaterThanOrEqualTo(push.readyAt());
+      assertThat(sim.tasks().get(0).polls()).isZero();
+    }
+  }
+
+  @Test
+  void anUnsolvableTaskPushesItsErrorCode() {
+    try (CaptchaAiSimulator sim = simulator(CaptchaAiSimulator.builder())) {
+      submit(sim, "https://a.example/unsolvable/push");
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 1);
+      assertThat(received.get(0)).endsWith("&code=ERROR_CAPTCHA_UNSOLVABLE");
+      assertThat(sim.pushes().get(0).error()).isTrue();
+    }
+  }
+
+  @Test
+  void droppedPushesAreNeverSentButLogged() {
+    try (CaptchaAiSimulator sim = simulator(CaptchaAiSimulator.builder().pingbackDrop(1.0))) {
+      submit(sim, "https://a.example/dropped");
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 1);
+      assertThat(sim.pushes().get(0).event()).isEqualTo(PushRecord.DROPPED);
+      assertThat(sim.pushes().get(0).status()).isZero();
+      assertThat(received).isEmpty();
+    }
+  }
+
+  @Test
+  void duplicatedAndDelayedPushesComeTwiceAfterTheDelay() {
+    Duration delay = Duration.ofMillis(700);
+    try (CaptchaAiSimulator sim =
+        simulator(CaptchaAiSimulator.builder().pingbackDuplicate(1.0).pingbackDelay(delay))) {
+      submit(sim, "https://a.example/twice");
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 2);
+      assertThat(received).hasSize(2);
+      assertThat(received.get(0)).isEqualTo(received.get(1));
+      assertThat(sim.pushes())
+          .extracting(PushRecord::event)
+          .containsExactlyInAnyOrder(PushRecord.SENT, PushRecord.DUPLICATE);
+      for (PushRecord push : sim.pushes()) {
+        assertThat(push.at() - push.readyAt()).isGreaterThanOrEqualTo(delay.toMillis());
+      }
+    }
+  }
+
+  @Test
+  void theCommandLineTakesThePushKnobs() {
+    SimulatorArgs args =
+        SimulatorArgs.parse(
+            "--pingback-drop", "0.3", "--pingback-duplicate", "0.2", "--pingback-delay", "500ms");
+    assertThat(args.pingbackDrop).isEqualTo(0.3);
+    assertThat(args.pingbackDuplicate).isEqualTo(0.2);
+    assertThat(args.pingbackDelay).isEqualTo(Duration.ofMillis(500));
+  }
+}

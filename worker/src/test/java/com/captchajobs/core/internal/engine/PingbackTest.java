@@ -1,0 +1,283 @@
+package com.captchajobs.core.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.PushRecord;
+import com.captchajobs.simulator.TaskRecord;
+import com.captchajobs.worker.testing.Solves;
+import com.captchajobs.worker.testing.WorkerNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.StorageProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * Answers pushed by the provider (docs/pingback.md), end to end over sockets: the simulator pushes
+ * to a receiver on a real port that hands each call to the node's {@link Pingbacks}, as the app
+ * node's controller does. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s);
+ * reCAPTCHA v2 tasks take a minute, so a test can push to a solve that is still waiting.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class PingbackTest {
+
+  static final String KEY = "pingbackKeyPINGBACKkeyPINGBACK12";
+  static final String SECRET = "pingback-secret-of-the-test-fleet-0123456789";
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  static CaptchaAiSimulator sim;
+  static HttpServer receiver;
+  static WorkerNode node;
+  static Solves solves;
+  static volatile Pingbacks pingbacks;
+
+  /** Solves whose real pushes the receiver loses, as the network may. */
+  static final Set<UUID> lose = ConcurrentHashMap.newKeySet();
+
+  @BeforeAll
+  static void start() throws IOException {
+    sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, 5)
+            .solveTime("turnstile", Duration.ofSeconds(1), Duration.ofSeconds(2))
+            .solveTime("userrecaptcha", Duration.ofSeconds(60), Duration.ofSeconds(70))
+            .build()
+            .start();
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+    receiver.createContext(Pingbacks.PATH + "/", PingbackTest::receive);
+    receiver.start();
+    node =
+        WorkerNode.onFreshDatabase(
+            sim,
+            KEY,
+            Map.of(
+                "captchaai.pingback-url",
+                "http://127.0.0.1:" + receiver.getAddress().getPort() + Pingbacks.PATH,
+                "captchaai.pingback-secret",
+                SECRET,
+                "captchaai.provider-check-interval",
+                "1h"));
+    pingbacks = node.bean(Pingbacks.class);
+    solves = new Solves(node);
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+    receiver.stop(0);
+    sim.close();
+  }
+
+  @Test
+  void aPushedAnswerIsStoredWithoutAnyPollLongBeforeTheFallbackPoll() {
+    UUID id = solves.turnstile("push-fast");
+
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+
+    TaskRecord task = taskOf("push-fast");
+    assertThat(task.polls()).as("res.php calls").isZero();
+    assertThat(Duration.between(solved.submittedAt(), solved.solvedAt()))
+        .isLessThan(Duration.ofSeconds(6)); // the fallback poll comes at 9 s
+    assertThat(solves.token(id)).isNotBlank();
+    // the simulator records a push once the receiver answered it
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () ->
+                assertThat(sim.pushes())
+                    .filteredOn(p -> p.taskId() == task.id())
+                    .extracting(PushRecord::event, PushRecord::status)
+                    .containsExactly(tuple(PushRecord.SENT, 200)));
+  }
+
+  @Test
+  void aLostPushIsCoveredByOnePollNoLaterThanOnePollStepAfterPollingAlone() {
+    UUID id = solves.turnstile("push-lost");
+    lose.add(id); // the task takes a second at least: its push comes later
+
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+
+    assertThat(taskOf("push-lost").polls()).as("res.php calls").isEqualTo(1);
+    // polling alone makes its first poll at 5 s: the fallback comes at most one step (5 s) later
+    assertThat(Duration.between(solved.submittedAt(), solved.solvedAt()))
+        .isLessThanOrEqualTo(Duration.ofSeconds(11));
+  }
+
+  @Test
+  void aForgedMismatchedOrMalformedPushStoresNothingAndTheRightOneIsStoredOnce() throws Exception {
+    UUID id = slowSolve("push-forged");
+    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+    String url = pingbacks.urlFor(id, 1);
+    String taskId = waiting.taskId();
+
+    String forgedSignature = url.substring(0, url.length() - 4) + "AAAA";
+    assertThat(push(forgedSignature, taskId, "forged-token")).isEqualTo(404);
+    assertThat(push(pingbacks.urlFor(id, 2), taskId, "next-submission")).isEqualTo(404);
+    assertThat(push(pingbacks.urlFor(UUID.randomUUID(), 1), taskId, "other-solve")).isEqualTo(404);
+    assertThat(push(url, "73000000000999", "wrong-task")).isEqualTo(404);
+    assertThat(push(url, taskId, "bad\ntoken")).isEqualTo(404);
+    assertThat(push(url, taskId, "")).isEqualTo(404);
+    assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
+    assertThat(solves.token(id)).isNull();
+
+    assertThat(push(url, taskId, "pushed-token")).isEqualTo(200);
+    assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
+    assertThat(solves.token(id)).isEqualTo("pushed-token");
+
+    // a replay after the solve is final, even with another answer, is refused and changes nothing
+    assertThat(push(url, taskId, "replayed-token")).isEqualTo(404);
+    assertThat(solves.token(id)).isEqualTo("pushed-token");
+    assertThat(pingbacks.refusedCount()).isGreaterThanOrEqualTo(7);
+  }
+
+  @Test
+  void aFloodOfForgedPushesLeavesAtMostOneLogLineAndNoneOfItsValues(CapturedOutput output)
+      throws Exception {
+    UUID id = slowSolve("push-flood");
+    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+    String url = pingbacks.urlFor(id, 1);
+    String forged = url.substring(0, url.length() - 4) + "BBBB";
+    int before = output.toString().split("Refused ", -1).length;
+
+    for (int i = 0; i < 500; i++) {
+      assertThat(push(forged, waiting.taskId(), "flood-token-" + i)).isEqualTo(404);
+    }
+
+    String log = output.toString();
+    assertThat(log.split("Refused ", -1).length - before).isLessThanOrEqualTo(1);
+    assertThat(log)
+        .doesNotContain("flood-token-")
+        .doesNotContain(forged.substring(forged.length() - 43));
+    assertThat(solves.token(id)).isNull();
+  }
+
+  @Test
+  void aPushedUnsolvableCodeIsClassifiedLikeAPolledOneAndSubmitsOnceMore() throws Exception {
+    UUID id = slowSolve("push-unsolvable");
+    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+
+    assertThat(push(pingbacks.urlFor(id, 1), waiting.taskId(), "ERROR_CAPTCHA_UNSOLVABLE"))
+        .isEqualTo(200);
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> solves.get(id).submits() == 2 && solves.get(id).taskId() != null);
+    assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
+    assertThat(sim.stats().submitsByPageUrl()).containsEntry(Solves.pageUrl("push-unsolvable"), 2L);
+  }
+
+  @Test
+  void theFallbackPollOfAPushedSolveEndsWithoutCallingResPhp() {
+    UUID id = solves.turnstile("push-no-poll");
+    solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+    StorageProvider storage = node.bean(StorageProvider.class);
+    UUID fallback = SolveJobs.pollJobId(id, 1, 1);
+
+    // the fallback poll job wakes up at its instant, sees the solve answered and calls nothing
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> storage.getJobById(fallback).getState() == StateName.SUCCEEDED);
+    assertThat(pollRows(id)).isZero();
+    assertThat(taskOf("push-no-poll").polls()).isZero();
+  }
+
+  private static long pollRows(UUID id) {
+    return solves
+        .jdbc()
+        .queryForObject("SELECT count(*) FROM captchajobs.poll WHERE solve_id = ?", Long.class, id);
+  }
+
+  private static UUID slowSolve(String businessKey) {
+    return solves.enqueue(
+        businessKey,
+        CaptchaType.RECAPTCHA_V2,
+        Map.of(
+            "sitekey",
+            "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+            "pageUrl",
+            Solves.pageUrl(businessKey)));
+  }
+
+  private static TaskRecord taskOf(String businessKey) {
+    return sim.tasks().stream()
+        .filter(t -> Solves.pageUrl(businessKey).equals(t.pageUrl()))
+        .reduce((a, b) -> b)
+        .orElseThrow();
+  }
+
+  private static int push(String url, String taskId, String code) throws Exception {
+    String target =
+        url
+            + "?id="
+            + URLEncoder.encode(taskId, StandardCharsets.UTF_8)
+            + "&code="
+            + URLEncoder.encode(code, StandardCharsets.UTF_8);
+    return HTTP.send(
+            HttpRequest.newBuilder(URI.create(target)).GET().build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+
+  /** The receiver: what the app node's controller does, on a port of its own. */
+  private static void receive(HttpExchange exchange) throws IOException {
+    String[] parts =
+        exchange.getRequestURI().getPath().substring(Pingbacks.PATH.length() + 1).split("/");
+    Map<String, String> query = new HashMap<>();
+    String raw = exchange.getRequestURI().getRawQuery();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        int eq = pair.indexOf('=');
+        if (eq > 0) {
+          query.put(
+              pair.substring(0, eq),
+              URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    int status = 404;
+    Pingbacks target = pingbacks;
+    if (parts.length == 3 && target != null) {
+      if (lose.contains(parseOrNull(parts[0]))) {
+        status = 200; // lost on the way: the engine never hears of it
+      } else {
+        Pingbacks.Verdict verdict =
+            target.receive(parts[0], parts[1], parts[2], query.get("id"), query.get("code"));
+        status = verdict == Pingbacks.Verdict.REFUSED ? 404 : 200;
+      }
+    }
+    exchange.sendResponseHeaders(status, -1);
+    exchange.close();
+  }
+
+  private static UUID parseOrNull(String text) {
+    try {
+      return UUID.fromString(text);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+}

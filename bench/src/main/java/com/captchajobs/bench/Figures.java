@@ -101,18 +101,20 @@ public final class Figures {
             + ")",
         "0",
         overshoot <= 0);
-    long orphans = run.tasks().stream().filter(t -> t.polls() == 0 && !t.fetched()).count();
+    java.util.Set<Long> askedAbout = ProviderLedger.askedAbout(run.requests(), run.pushes());
+    long orphans = run.tasks().stream().filter(t -> !askedAbout.contains(t.id())).count();
     put("orphan_tasks", orphans);
     if (orphans > 0) {
       int known =
-          maxConcurrent(run.tasks().stream().filter(t -> t.polls() > 0 || t.fetched()).toList());
+          maxConcurrent(run.tasks().stream().filter(t -> askedAbout.contains(t.id())).toList());
       put("overshoot_known", known - cap);
       row(
-          "overshoot without never-polled tasks",
+          "overshoot without never-asked-about tasks",
           String.valueOf(known - cap),
           "0 ("
               + orphans
-              + " task(s) never polled: reply lost or node killed before storing the id)",
+              + " task(s) no get named and no push of which was accepted: reply lost or node"
+              + " killed before storing the id)",
           known - cap <= 0);
     }
 

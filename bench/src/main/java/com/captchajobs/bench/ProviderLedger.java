@@ -530,6 +530,25 @@ final class ProviderLedger {
     return new Window(gets, served, first == Long.MAX_VALUE ? Double.NaN : (first - to) / 1000.0);
   }
 
+  /**
+   * Tasks the engine showed it knew: a res.php get named it (faulted or not), or the app node
+   * accepted a push of it.
+   */
+  static java.util.Set<Long> askedAbout(List<RequestRecord> requests, List<PushRecord> pushes) {
+    java.util.Set<Long> out = new java.util.HashSet<>();
+    for (RequestRecord r : requests) {
+      if (r.resGet() && r.taskId() != 0) {
+        out.add(r.taskId());
+      }
+    }
+    for (PushRecord p : pushes) {
+      if (p.status() >= 200 && p.status() < 300) {
+        out.add(p.taskId());
+      }
+    }
+    return out;
+  }
+
   /** in.php calls that created a task whose reply was lost ({@code LOST_RESPONSE}). */
   static long lostReplies(List<RequestRecord> requests) {
     return requests.stream()

@@ -263,9 +263,10 @@ public final class BenchRun {
   /**
    * Enqueue → in.php with a free slot: the run itself enqueues everything at once, so its solves
    * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued
-   * one at a time (the next 100 ms after the provider accepted the previous one), each measured
-   * from just before the harness's enqueue call to the provider's acceptance of its task (the
-   * simulator's task record). They are not counted in any other figure (read after them).
+   * one at a time (the next 100 ms after the provider accepted the previous one, and once fewer
+   * than C earlier probes wait for their answer, so that a slot is free), each measured from just
+   * before the harness's enqueue call to the provider's acceptance of its task (the simulator's
+   * task record). They are not counted in any other figure (read after them).
    */
   private static List<Double> probeEnqueueToSubmit(
       BenchOptions o, String label, AppNode app, CaptchaAiSimulator sim) {
@@ -277,7 +278,14 @@ public final class BenchRun {
             + "-";
     CaptchaType type = o.mix().draw(1, o.seed()).get(0);
     List<Double> out = new ArrayList<>();
+    List<String> earlier = new ArrayList<>();
     for (int i = 0; i < PROBES; i++) {
+      // a slot must be free: fewer than C earlier probes whose answer the provider has not yet
+      // delivered (a get that fetched it, or a push the app node accepted)
+      long freeBy = System.currentTimeMillis() + 30_000;
+      while (undelivered(sim, earlier) >= o.threads() && System.currentTimeMillis() < freeBy) {
+        ProcStats.pause(Duration.ofMillis(20));
+      }
       String key = prefix + i;
       String subject = TypeMix.subject(type, key);
       long before = System.currentTimeMillis();
@@ -298,9 +306,28 @@ public final class BenchRun {
       if (accepted != null) {
         out.add((accepted - before) / 1000.0);
       }
+      earlier.add(subject);
       ProcStats.pause(Duration.ofMillis(100));
     }
     return out;
+  }
+
+  /** Of these subjects, the ones whose answer the provider has not delivered yet. */
+  private static long undelivered(CaptchaAiSimulator sim, List<String> subjects) {
+    if (subjects.isEmpty()) {
+      return 0;
+    }
+    java.util.Set<Long> pushed =
+        sim.pushes().stream()
+            .filter(p -> p.status() >= 200 && p.status() < 300)
+            .map(PushRecord::taskId)
+            .collect(java.util.stream.Collectors.toSet());
+    java.util.Set<String> delivered =
+        sim.tasks().stream()
+            .filter(t -> t.fetched() || pushed.contains(t.id()))
+            .map(TaskRecord::subject)
+            .collect(java.util.stream.Collectors.toSet());
+    return subjects.stream().filter(s -> !delivered.contains(s)).count();
   }
 
   /**

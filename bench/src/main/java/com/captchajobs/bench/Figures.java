@@ -250,15 +250,16 @@ public final class Figures {
     }
   }
 
-  private record Backlog(double seconds, double gateUtil, double providerUtil) {}
+  private record Backlog(double seconds, double gateUtil) {}
 
-  /** Slots held / C and the simulator's in-flight / C, over the sample intervals with a backlog. */
+  /**
+   * Slots held / C over the sample intervals with a backlog: the engine's own tables (a diagnostic;
+   * the provider's side is {@link #providerThreads}).
+   */
   private Backlog backlog() {
     List<Sampler.Sample> s = run.samples();
     double backlogMillis = 0;
     double held = 0;
-    double provider = 0;
-    List<long[]> series = run.stats().inFlightSeries();
     for (int i = 0; i + 1 < s.size(); i++) {
       if (s.get(i).backlog() == 0) {
         continue;
@@ -267,26 +268,11 @@ public final class Figures {
       long b = s.get(i + 1).atMillis();
       backlogMillis += b - a;
       held += Math.min(s.get(i).slotsHeld(), cap) * (double) (b - a);
-      provider += integral(series, a, b);
     }
     if (backlogMillis == 0) {
-      return new Backlog(0, Double.NaN, Double.NaN);
+      return new Backlog(0, Double.NaN);
     }
-    return new Backlog(
-        backlogMillis / 1000, held / (cap * backlogMillis), provider / (cap * backlogMillis));
-  }
-
-  /** ∫ in-flight dt over [a, b) of a step series, in thread-milliseconds. */
-  static double integral(List<long[]> series, long a, long b) {
-    double sum = 0;
-    for (int i = 0; i < series.size(); i++) {
-      long from = Math.max(series.get(i)[0], a);
-      long to = Math.min(i + 1 < series.size() ? series.get(i + 1)[0] : b, b);
-      if (to > from) {
-        sum += series.get(i)[1] * (double) (to - from);
-      }
-    }
-    return sum;
+    return new Backlog(backlogMillis / 1000, held / (cap * backlogMillis));
   }
 
   private double meanSolveSeconds() {

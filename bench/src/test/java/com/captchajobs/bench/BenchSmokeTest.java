@@ -53,6 +53,13 @@ class BenchSmokeTest {
     assertThat(f.value("res_gaps_under_5s")).isZero();
     assertThat(f.value("provider_util")).isBetween(0.0, 1.0);
     assertThat(f.value("idle_paid_longest_s")).isNotNaN();
+    // the judging figures come from the simulator and the harness: without the engine's rows
+    // (solves, polls, hand-offs, jobs) they are the same
+    Figures blind = Figures.of(ProviderFiguresTest.withoutEngineRows(f.run()));
+    for (String key : ProviderFiguresTest.JUDGING) {
+      // boxed: NaN (a figure with nothing to measure) equals NaN
+      assertThat((Object) blind.value(key)).as(key).isEqualTo(f.value(key));
+    }
     String text = Files.readString(report);
     assertThat(text)
         .contains(

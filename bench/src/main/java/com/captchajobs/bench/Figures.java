@@ -547,6 +547,31 @@ public final class Figures {
             + " s",
         "longest ≤ 5 s",
         ok(occ.longestIdleCap(), v -> v <= 5.0));
+    List<Chaos.Kill> kills = run.chaos().kills();
+    if (!kills.isEmpty()) {
+      long from = kills.get(0).atMillis();
+      ProviderLedger.Occupancy after =
+          ProviderLedger.occupancy(
+              run.tasks(), run.enqueuedAt(), outages, cap, plan, from, run.endMillis());
+      put("provider_util_after_kill", after.utilCap());
+      row(
+          "provider-thread utilisation from the first kill -9",
+          pct1(after.utilCap())
+              + " of C = "
+              + cap
+              + ", "
+              + pct1(after.utilPlan())
+              + " of the plan's "
+              + plan
+              + ", over "
+              + fmt(after.waitingSeconds(), 1)
+              + " s with work waiting from t="
+              + fmt((from - run.startMillis()) / 1000.0, 1)
+              + " s"
+              + (outages.isEmpty() ? "" : " outside outage windows"),
+          "(≥ 85 % of C with push)",
+          null);
+    }
   }
 
   private void stuck() {

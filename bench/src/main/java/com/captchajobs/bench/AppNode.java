@@ -2,11 +2,19 @@ package com.captchajobs.bench;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.Pingbacks;
 import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.worker.WorkerApplication;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -18,19 +26,33 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The app node: this JVM, with the worker's Spring context but no JobRunr background job server, so
  * it only stores solves and creates their first jobs (what an application embedding CaptchaJobs
- * does). It is started before the workers so that it runs the migrations alone.
+ * does). It is started before the workers so that it runs the migrations alone. With a pingback
+ * secret it also receives the provider's pushes on {@code /captchaai/pingback/**} (a small HTTP
+ * server on a free loopback port, handing each push to the engine's {@link Pingbacks}, as the app's
+ * own controller does).
  */
 public final class AppNode implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
   private final SolveEnqueuer enqueuer;
+  private final HttpServer receiver;
+  private final Map<String, Long> enqueuedAt = new ConcurrentHashMap<>();
 
-  private AppNode(ConfigurableApplicationContext context) {
+  private AppNode(ConfigurableApplicationContext context, HttpServer receiver) {
     this.context = context;
     this.enqueuer = context.getBean(CaptchaJobs.class).part(SolveEnqueuer.class).orElseThrow();
+    this.receiver = receiver;
   }
 
   public static AppNode start(String jdbcUrl, String baseUrl, int threads) {
+    return start(jdbcUrl, baseUrl, threads, null);
+  }
+
+  /**
+   * @param pingbackSecret the fleet's {@code captchaai.pingback-secret}, or null for no pingback
+   *     endpoint (polling only)
+   */
+  public static AppNode start(String jdbcUrl, String baseUrl, int threads, String pingbackSecret) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put("spring.datasource.url", jdbcUrl);
     props.put("spring.datasource.hikari.maximum-pool-size", "8");
@@ -41,12 +63,88 @@ public final class AppNode implements AutoCloseable {
     props.put("spring.main.banner-mode", "off");
     props.put("logging.level.root", "WARN");
     props.put("logging.level.org.jobrunr.jobs.filters.JobCreationFilters", "ERROR");
+    if (pingbackSecret != null) {
+      props.put("captchaai.pingback-secret", pingbackSecret);
+    }
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(WorkerApplication.class)
             .web(WebApplicationType.NONE)
             .properties(props)
             .run();
-    return new AppNode(context);
+    if (pingbackSecret == null) {
+      return new AppNode(context, null);
+    }
+    try {
+      return new AppNode(
+          context,
+          receiver(context.getBean(CaptchaJobs.class).part(Pingbacks.class).orElseThrow()));
+    } catch (IOException | RuntimeException e) {
+      context.close();
+      throw new IllegalStateException("cannot start the pingback endpoint", e);
+    }
+  }
+
+  /** {@code GET /captchaai/pingback/<solve>/<submit>/<signature>?id=&code=}: 200, or 404. */
+  private static HttpServer receiver(Pingbacks pingbacks) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+    server.createContext(
+        Pingbacks.PATH + "/",
+        exchange -> {
+          try (exchange) {
+            String[] parts =
+                exchange
+                    .getRequestURI()
+                    .getPath()
+                    .substring(Pingbacks.PATH.length() + 1)
+                    .split("/");
+            Map<String, String> query = new HashMap<>();
+            String raw = exchange.getRequestURI().getRawQuery();
+            for (String pair : raw == null ? new String[0] : raw.split("&")) {
+              int eq = pair.indexOf('=');
+              if (eq > 0) {
+                query.put(
+                    pair.substring(0, eq),
+                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+              }
+            }
+            Pingbacks.Verdict verdict =
+                parts.length == 3 && "GET".equals(exchange.getRequestMethod())
+                    ? pingbacks.receive(
+                        parts[0], parts[1], parts[2], query.get("id"), query.get("code"))
+                    : Pingbacks.Verdict.REFUSED;
+            exchange.sendResponseHeaders(verdict == Pingbacks.Verdict.REFUSED ? 404 : 200, -1);
+          } catch (RuntimeException e) {
+            exchange.sendResponseHeaders(500, -1);
+          }
+        });
+    server.setExecutor(
+        Executors.newFixedThreadPool(
+            4,
+            r -> {
+              Thread t = new Thread(r, "bench-pingback");
+              t.setDaemon(true);
+              return t;
+            }));
+    server.start();
+    return server;
+  }
+
+  /**
+   * The base URL workers give as {@code captchaai.pingback-url}; null when this node has no
+   * pingback endpoint.
+   */
+  public String pingbackUrl() {
+    return receiver == null
+        ? null
+        : "http://127.0.0.1:" + receiver.getAddress().getPort() + Pingbacks.PATH;
+  }
+
+  /**
+   * When each solve was stored, by business key: the harness's own clock, read when the enqueue
+   * returned (the start of its wait, for the figures counted from the provider's side).
+   */
+  public Map<String, Long> enqueuedAt() {
+    return Map.copyOf(enqueuedAt);
   }
 
   /** One solve to store: its business key, type and whether the provider must reject it. */
@@ -54,14 +152,17 @@ public final class AppNode implements AutoCloseable {
 
   /** Stores one request; true when it was created. */
   public boolean enqueue(Request r) {
-    return enqueuer
-        .enqueue(
-            r.businessKey(),
-            r.type(),
-            TypeMix.params(r.type(), r.businessKey(), r.permanent()),
-            0,
-            null)
-        .created();
+    boolean created =
+        enqueuer
+            .enqueue(
+                r.businessKey(),
+                r.type(),
+                TypeMix.params(r.type(), r.businessKey(), r.permanent()),
+                0,
+                null)
+            .created();
+    enqueuedAt.putIfAbsent(r.businessKey(), System.currentTimeMillis());
+    return created;
   }
 
   /** Stores every request with a few threads; returns how many were created. */
@@ -75,14 +176,7 @@ public final class AppNode implements AutoCloseable {
                   r ->
                       pool.submit(
                           () -> {
-                            if (enqueuer
-                                .enqueue(
-                                    r.businessKey(),
-                                    r.type(),
-                                    TypeMix.params(r.type(), r.businessKey(), r.permanent()),
-                                    0,
-                                    null)
-                                .created()) {
+                            if (enqueue(r)) {
                               created.incrementAndGet();
                             }
                           }))
@@ -104,6 +198,9 @@ public final class AppNode implements AutoCloseable {
 
   @Override
   public void close() {
+    if (receiver != null) {
+      receiver.stop(0);
+    }
     context.close();
   }
 }

@@ -37,7 +37,8 @@ public record BenchOptions(
     int workerCount,
     int poolSize,
     String workerHeap,
-    Map<String, String> workerProps) {
+    Map<String, String> workerProps,
+    boolean push) {
 
   /** What a run does. */
   public enum Mode {
@@ -93,7 +94,8 @@ public record BenchOptions(
         scale ? 300 : 64,
         scale ? 30 : 10,
         "512m",
-        props);
+        props,
+        true);
   }
 
   /**
@@ -285,6 +287,16 @@ public record BenchOptions(
         description = "extra worker property, repeatable (e.g. captchaai.min-first-poll-wait=1s)")
     Map<String, String> workerProps = new LinkedHashMap<>();
 
+    @Option(
+        names = "--push",
+        negatable = true,
+        defaultValue = "true",
+        fallbackValue = "true",
+        description =
+            "answers pushed by the simulator to the app node's pingback endpoint, polling as the"
+                + " fallback (default); --no-push: polling only")
+    boolean push = true;
+
     @Option(names = "--help", usageHelp = true, description = "this text")
     boolean help;
 
@@ -325,7 +337,8 @@ public record BenchOptions(
                   or(workerCount, workerCountFor(mode, or(threads, d.threads()), d.workerCount()))),
               positive("pool-size", or(poolSize, d.poolSize())),
               or(workerHeap, d.workerHeap()),
-              Map.copyOf(props));
+              Map.copyOf(props),
+              push);
       if (o.faultRate() < 0 || o.faultRate() > 1) {
         throw new IllegalArgumentException("--fault-rate must be in [0, 1], got " + o.faultRate());
       }
@@ -381,7 +394,8 @@ public record BenchOptions(
         workerCount,
         poolSize,
         workerHeap,
-        workerProps);
+        workerProps,
+        push);
   }
 
   /** A copy for tests and the smoke run. */
@@ -414,7 +428,36 @@ public record BenchOptions(
         workerCount,
         poolSize,
         workerHeap,
-        Map.copyOf(workerProps));
+        Map.copyOf(workerProps),
+        push);
+  }
+
+  /** A copy with push on or off. */
+  public BenchOptions withPush(boolean push) {
+    return new BenchOptions(
+        mode,
+        solves,
+        workers,
+        threads,
+        reserve,
+        mix,
+        timeScale,
+        seed,
+        jdbcUrl,
+        out,
+        workerJar,
+        scaleWorkers,
+        killEvery,
+        faultRate,
+        permanentSolves,
+        providerOutage,
+        dbOutage,
+        timeout,
+        workerCount,
+        poolSize,
+        workerHeap,
+        workerProps,
+        push);
   }
 
   /** The command line that reproduces these options (for the report). */
@@ -447,6 +490,9 @@ public record BenchOptions(
           .append(DurationConverter.format(providerOutage))
           .append(" --db-outage ")
           .append(DurationConverter.format(dbOutage));
+    }
+    if (!push) {
+      sb.append(" --no-push");
     }
     sb.append(" --out ").append(out);
     return sb.toString();

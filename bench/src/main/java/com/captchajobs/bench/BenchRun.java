@@ -3,6 +3,8 @@ package com.captchajobs.bench;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Fault;
+import com.captchajobs.simulator.PushRecord;
+import com.captchajobs.simulator.RequestRecord;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.simulator.TaskRecord;
 import java.lang.management.ManagementFactory;
@@ -67,9 +69,17 @@ public final class BenchRun {
               + db.jdbcUrl().replaceAll("\\?.*", "")
               + (db.restartable() ? " (embedded)" : "")
               + (db.canCutOff() ? "; nodes through the bench's proxy" : ""));
-      // the counter after the app node: Spring Boot resets logback's configuration when it starts
-      try (AppNode app = AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads());
-          FaultCounter faultCounter = chaos ? new FaultCounter() : null) {
+      String secret = o.push() ? pingbackSecret() : null;
+      try (AppNode app = AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads(), secret)) {
+        Map<String, String> props = new LinkedHashMap<>(o.workerProps());
+        if (secret != null) {
+          // as the sandbox does: every in.php carries a pingback URL under the app node's endpoint
+          props.putIfAbsent("captchaai.pingback-url", app.pingbackUrl());
+          props.putIfAbsent("captchaai.pingback-secret", secret);
+          log("push on: pingbacks to " + app.pingbackUrl() + " (polling as the fallback)");
+        } else {
+          log("push off: polling only");
+        }
         WorkerJvm.Launch launch =
             new WorkerJvm.Launch(
                 workerJar(o),
@@ -80,14 +90,14 @@ public final class BenchRun {
                 o.workerCount(),
                 o.poolSize(),
                 o.workerHeap(),
-                o.workerProps(),
+                Map.copyOf(props),
                 logDir(label));
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }
         fleet.forEach(w -> w.awaitUp(Duration.ofSeconds(300)));
         log(fleet.size() + " worker JVM(s) UP");
-        return drive(o, label, sim, faultCounter, db, app, fleet, launch);
+        return drive(o, label, sim, db, app, fleet, launch);
       } finally {
         fleet.forEach(WorkerJvm::close);
       }
@@ -110,66 +120,17 @@ public final class BenchRun {
     return dir;
   }
 
-  private static final java.util.regex.Pattern LEARNT =
-      java.util.regex.Pattern.compile(" \\(\\S+\\) (?:SUBMITTED as|resumed) task (\\S+)");
-
-  /**
-   * The task ids the engine learnt (stored), from the workers' own lines "Solve k (id) SUBMITTED as
-   * task t" and "... resumed task t"; null when the logs hold none (engine logging off).
-   */
-  static java.util.Set<String> learntTaskIds(Path logDir) {
-    java.util.Set<String> ids = new java.util.HashSet<>();
-    try (var logs = Files.list(logDir)) {
-      for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
-        try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-          lines.forEach(
-              line -> {
-                var m = LEARNT.matcher(line);
-                if (m.find()) {
-                  ids.add(m.group(1));
-                }
-              });
-        }
-      }
-    } catch (java.io.IOException e) {
-      return null;
-    }
-    return ids.isEmpty() ? null : ids;
-  }
-
-  private static final java.util.regex.Pattern GIVEN_UP =
-      java.util.regex.Pattern.compile(" task (\\S+) given up \\((.+?)\\): submitting afresh");
-
-  /**
-   * The tasks the engine gave up by design, with the reason it logged ("Solve k (id) task t given
-   * up (reason): submitting afresh"): no answer within the solve timeout, an answer too late to be
-   * sure of, or a task the provider forgot.
-   */
-  static Map<String, String> givenUpTaskIds(Path logDir) {
-    Map<String, String> ids = new java.util.HashMap<>();
-    try (var logs = Files.list(logDir)) {
-      for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
-        try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-          lines.forEach(
-              line -> {
-                var m = GIVEN_UP.matcher(line);
-                if (m.find()) {
-                  ids.put(m.group(1), m.group(2));
-                }
-              });
-        }
-      }
-    } catch (java.io.IOException e) {
-      return Map.of();
-    }
-    return ids;
+  /** A fleet secret for one run (the engine wants at least 32 characters). */
+  private static String pingbackSecret() {
+    byte[] b = new byte[24];
+    new java.security.SecureRandom().nextBytes(b);
+    return java.util.HexFormat.of().formatHex(b);
   }
 
   private static RunData drive(
       BenchOptions o,
       String label,
       CaptchaAiSimulator sim,
-      FaultCounter faultCounter,
       Database db,
       AppNode app,
       List<WorkerJvm> fleet,
@@ -220,6 +181,21 @@ public final class BenchRun {
       double benchCpu = benchCpuSeconds() - benchCpuStart;
       SimulatorStats stats = sim.stats();
       List<TaskRecord> tasks = sim.tasks();
+      List<RequestRecord> simRequests = sim.requests();
+      List<PushRecord> pushes = sim.pushes();
+      Map<String, Long> enqueued = app.enqueuedAt();
+      Map<String, Long> enqueuedAt = new LinkedHashMap<>();
+      Map<String, String> labels = new LinkedHashMap<>();
+      long permanentRequests = 0;
+      for (AppNode.Request r : requests) {
+        String subject = TypeMix.subject(r.type(), r.businessKey());
+        labels.put(subject, r.businessKey());
+        if (r.permanent()) {
+          permanentRequests++;
+        } else if (enqueued.containsKey(r.businessKey())) {
+          enqueuedAt.put(subject, enqueued.get(r.businessKey()));
+        }
+      }
       Map<String, String> settings = new LinkedHashMap<>();
       for (String s : List.of("fsync", "synchronous_commit", "full_page_writes")) {
         settings.put(s, db.setting(s));
@@ -230,9 +206,8 @@ public final class BenchRun {
         List<Double> handoffs = Rows.handoffSeconds(c);
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
-        List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, c);
+        List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, sim);
         fleet.forEach(WorkerJvm::close);
-        java.util.Set<String> learnt = learntTaskIds(launch.logDir());
         List<RunData.Node> nodes =
             fleet.stream()
                 .map(
@@ -256,6 +231,11 @@ public final class BenchRun {
             timedOut,
             stats,
             tasks,
+            simRequests,
+            pushes,
+            Map.copyOf(enqueuedAt),
+            Map.copyOf(labels),
+            permanentRequests,
             solves,
             polls,
             handoffs,
@@ -269,12 +249,8 @@ public final class BenchRun {
             benchCpu,
             busy,
             events,
-            faultCounter == null ? 0 : faultCounter.lostResponses(),
-            faultCounter == null ? Map.of() : faultCounter.permanentAnswers(),
             stuck,
-            learnt,
-            settings,
-            givenUpTaskIds(launch.logDir()));
+            settings);
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
@@ -287,12 +263,13 @@ public final class BenchRun {
   /**
    * Enqueue → in.php with a free slot: the run itself enqueues everything at once, so its solves
    * mostly wait for a slot. After it, {@link #PROBES} solves of the mix's first type are enqueued
-   * one at a time (the next 100 ms after the previous one was submitted) and their {@code
-   * created_at} → {@code submitted_at} is measured. They are not counted in any other figure (read
-   * after them).
+   * one at a time (the next 100 ms after the provider accepted the previous one, and once fewer
+   * than C earlier probes wait for their answer, so that a slot is free), each measured from just
+   * before the harness's enqueue call to the provider's acceptance of its task (the simulator's
+   * task record). They are not counted in any other figure (read after them).
    */
   private static List<Double> probeEnqueueToSubmit(
-      BenchOptions o, String label, AppNode app, Connection c) throws SQLException {
+      BenchOptions o, String label, AppNode app, CaptchaAiSimulator sim) {
     String prefix =
         "probe-"
             + label.replaceAll("[^a-zA-Z0-9-]", "-")
@@ -300,16 +277,57 @@ public final class BenchRun {
             + Long.toString(System.currentTimeMillis(), 36)
             + "-";
     CaptchaType type = o.mix().draw(1, o.seed()).get(0);
+    List<Double> out = new ArrayList<>();
+    List<String> earlier = new ArrayList<>();
     for (int i = 0; i < PROBES; i++) {
+      // a slot must be free: fewer than C earlier probes whose answer the provider has not yet
+      // delivered (a get that fetched it, or a push the app node accepted)
+      long freeBy = System.currentTimeMillis() + 30_000;
+      while (undelivered(sim, earlier) >= o.threads() && System.currentTimeMillis() < freeBy) {
+        ProcStats.pause(Duration.ofMillis(20));
+      }
       String key = prefix + i;
+      String subject = TypeMix.subject(type, key);
+      long before = System.currentTimeMillis();
       app.enqueue(new AppNode.Request(key, type, false));
       long deadline = System.currentTimeMillis() + 5_000;
-      while (!Rows.submitted(c, key) && System.currentTimeMillis() < deadline) {
-        ProcStats.pause(Duration.ofMillis(10));
+      Long accepted = null;
+      while (accepted == null && System.currentTimeMillis() < deadline) {
+        accepted =
+            sim.tasks().stream()
+                .filter(t -> subject.equals(t.subject()))
+                .map(TaskRecord::acceptedAt)
+                .findFirst()
+                .orElse(null);
+        if (accepted == null) {
+          ProcStats.pause(Duration.ofMillis(10));
+        }
       }
+      if (accepted != null) {
+        out.add((accepted - before) / 1000.0);
+      }
+      earlier.add(subject);
       ProcStats.pause(Duration.ofMillis(100));
     }
-    return Rows.enqueueToSubmitSeconds(c, prefix);
+    return out;
+  }
+
+  /** Of these subjects, the ones whose answer the provider has not delivered yet. */
+  private static long undelivered(CaptchaAiSimulator sim, List<String> subjects) {
+    if (subjects.isEmpty()) {
+      return 0;
+    }
+    java.util.Set<Long> pushed =
+        sim.pushes().stream()
+            .filter(p -> p.status() >= 200 && p.status() < 300)
+            .map(PushRecord::taskId)
+            .collect(java.util.stream.Collectors.toSet());
+    java.util.Set<String> delivered =
+        sim.tasks().stream()
+            .filter(t -> t.fetched() || pushed.contains(t.id()))
+            .map(TaskRecord::subject)
+            .collect(java.util.stream.Collectors.toSet());
+    return subjects.stream().filter(s -> !delivered.contains(s)).count();
   }
 
   /**

@@ -74,23 +74,16 @@ public final class Figures {
     double meanSolve = meanSolveSeconds();
     put("mean_solve_s", meanSolve);
 
-    // utilisation under backlog
+    // gate slots (the engine's own table: a diagnostic) and provider threads (the provider's side)
     Backlog backlog = backlog();
     put("backlog_s", backlog.seconds);
     put("gate_util", backlog.gateUtil);
-    put("provider_util", backlog.providerUtil);
-    double providerTarget = meanSolve / (meanSolve + 3.0);
-    put("provider_target", providerTarget);
     row(
-        "gate-slot utilisation",
+        "gate-slot utilisation (engine's gate_slot table, diagnostic)",
         pct(backlog.gateUtil) + " over " + fmt(backlog.seconds, 1) + " s of backlog",
-        "≥ 99 %",
-        ok(backlog.gateUtil, v -> v >= 0.99));
-    row(
-        "provider-thread utilisation",
-        pct(backlog.providerUtil),
-        "≥ " + pct(providerTarget) + " (mean solve " + fmt(meanSolve, 2) + " s)",
-        ok(backlog.providerUtil, v -> v >= providerTarget));
+        "(≥ 99 %)",
+        null);
+    providerThreads(meanSolve);
 
     // overshoot
     int overshoot = run.stats().maxInFlight() - cap;
@@ -108,18 +101,20 @@ public final class Figures {
             + ")",
         "0",
         overshoot <= 0);
-    long orphans = run.tasks().stream().filter(t -> t.polls() == 0 && !t.fetched()).count();
+    java.util.Set<Long> askedAbout = ProviderLedger.askedAbout(run.requests(), run.pushes());
+    long orphans = run.tasks().stream().filter(t -> !askedAbout.contains(t.id())).count();
     put("orphan_tasks", orphans);
     if (orphans > 0) {
       int known =
-          maxConcurrent(run.tasks().stream().filter(t -> t.polls() > 0 || t.fetched()).toList());
+          maxConcurrent(run.tasks().stream().filter(t -> askedAbout.contains(t.id())).toList());
       put("overshoot_known", known - cap);
       row(
-          "overshoot without never-polled tasks",
+          "overshoot without never-asked-about tasks",
           String.valueOf(known - cap),
           "0 ("
               + orphans
-              + " task(s) never polled: reply lost or node killed before storing the id)",
+              + " task(s) no get named and no push of which was accepted: reply lost or node"
+              + " killed before storing the id)",
           known - cap <= 0);
     }
 
@@ -141,11 +136,11 @@ public final class Figures {
             + enqueueToSubmit.size()
             + " probe solves enqueued with every slot free, max "
             + secs(enqueueToSubmit, 1.0)
-            + ")",
+            + "; the harness's enqueue call → the simulator's acceptance)",
         "p95 ≤ 0.25 s",
         ok(Percentiles.of(enqueueToSubmit, 0.95), v -> v <= 0.25));
     row(
-        "freed slot -> in.php p95",
+        "freed slot -> in.php p95 (engine's slot_handoff table, diagnostic)",
         secs(handoff, 0.95)
             + " (p50 "
             + secs(handoff, 0.5)
@@ -156,17 +151,17 @@ public final class Figures {
             + " over 1 s, max "
             + secs(handoff, 1.0)
             + ")",
-        "p95 ≤ 1 s",
-        ok(Percentiles.of(handoff, 0.95), v -> v <= 1.0));
+        "(p95 ≤ 1 s)",
+        null);
     List<Double> lateness =
         run.polls().stream().map(p -> (p.calledAt() - p.intendedAt()) / 1000.0).toList();
     put("lateness_p50", Percentiles.of(lateness, 0.5));
     put("lateness_p95", Percentiles.of(lateness, 0.95));
     row(
-        "poll lateness p50 / p95",
+        "poll lateness p50 / p95 (engine's poll table, diagnostic)",
         secs(lateness, 0.5) + " / " + secs(lateness, 0.95) + " (n=" + lateness.size() + ")",
-        "p95 ≤ 0.5 s",
-        ok(Percentiles.of(lateness, 0.95), v -> v <= 0.5));
+        "(p95 ≤ 0.5 s)",
+        null);
 
     fetchLag();
     chaosEvents();
@@ -181,22 +176,36 @@ public final class Figures {
         fmt(inPerSolve, 3) + " (rejected: " + run.stats().rejectedSubmitsByCode() + ")",
         "1",
         null);
-    ResBound resBound = resBound();
-    double withinBound = resBound.share();
-    put("res_within_bound", withinBound);
+    ProviderLedger.Spacing spacing = ProviderLedger.spacing(run.requests());
+    put("res_gets", spacing.gets());
+    put(
+        "res_shortest_gap_s",
+        spacing.shortestMillis() < 0 ? Double.NaN : spacing.shortestMillis() / 1000.0);
+    put("res_gaps_under_5s", spacing.gapsUnder5s());
     row(
         "res.php calls per solve",
         fmt(resPerSolve, 2)
+            + " ("
+            + spacing.gets()
+            + " gets on "
+            + spacing.tasks()
+            + " task(s), the simulator's request log)",
+        "(≤ 0.3 with push)",
+        null);
+    row(
+        "res.php spacing per task (simulator's request log)",
+        "shortest gap "
+            + (spacing.shortestMillis() < 0
+                ? "n/a"
+                : fmt(spacing.shortestMillis() / 1000.0, 3) + " s")
             + "; "
-            + resBound.within()
-            + " of "
-            + resBound.checked()
-            + " solved within the bound"
-            + (resBound.over().isEmpty()
-                ? ""
-                : " (over: " + String.join("; ", resBound.over()) + ")"),
-        "≤ 1 + ceil((solved at − first poll) / 5 s)",
-        ok(withinBound, v -> v >= 1.0));
+            + spacing.gapsUnder5s()
+            + " gap(s) under 5 s on "
+            + spacing.tasksUnder5s()
+            + " task(s)"
+            + (spacing.examples().isEmpty() ? "" : " " + spacing.examples()),
+        "0 gaps under 5 s",
+        spacing.gapsUnder5s() == 0);
     double jobsPerSolve = (double) run.jobrunrJobs() / n;
     put("jobs_per_solve", jobsPerSolve);
     row(
@@ -241,15 +250,16 @@ public final class Figures {
     }
   }
 
-  private record Backlog(double seconds, double gateUtil, double providerUtil) {}
+  private record Backlog(double seconds, double gateUtil) {}
 
-  /** Slots held / C and the simulator's in-flight / C, over the sample intervals with a backlog. */
+  /**
+   * Slots held / C over the sample intervals with a backlog: the engine's own tables (a diagnostic;
+   * the provider's side is {@link #providerThreads}).
+   */
   private Backlog backlog() {
     List<Sampler.Sample> s = run.samples();
     double backlogMillis = 0;
     double held = 0;
-    double provider = 0;
-    List<long[]> series = run.stats().inFlightSeries();
     for (int i = 0; i + 1 < s.size(); i++) {
       if (s.get(i).backlog() == 0) {
         continue;
@@ -258,26 +268,11 @@ public final class Figures {
       long b = s.get(i + 1).atMillis();
       backlogMillis += b - a;
       held += Math.min(s.get(i).slotsHeld(), cap) * (double) (b - a);
-      provider += integral(series, a, b);
     }
     if (backlogMillis == 0) {
-      return new Backlog(0, Double.NaN, Double.NaN);
+      return new Backlog(0, Double.NaN);
     }
-    return new Backlog(
-        backlogMillis / 1000, held / (cap * backlogMillis), provider / (cap * backlogMillis));
-  }
-
-  /** ∫ in-flight dt over [a, b) of a step series, in thread-milliseconds. */
-  static double integral(List<long[]> series, long a, long b) {
-    double sum = 0;
-    for (int i = 0; i < series.size(); i++) {
-      long from = Math.max(series.get(i)[0], a);
-      long to = Math.min(i + 1 < series.size() ? series.get(i + 1)[0] : b, b);
-      if (to > from) {
-        sum += series.get(i)[1] * (double) (to - from);
-      }
-    }
-    return sum;
+    return new Backlog(backlogMillis / 1000, held / (cap * backlogMillis));
   }
 
   private double meanSolveSeconds() {
@@ -289,47 +284,50 @@ public final class Figures {
   }
 
   /**
-   * Ready at the provider (simulator) → token stored (solve row), per type; and the simulator's own
-   * figure.
+   * Ready at the provider → the answer delivered to the engine (the first get that returned it, or
+   * the first push the app node accepted), per method: the simulator's task records, request log
+   * and push log. The last line is the simulator's own figure (ready → first successful get).
    */
   private void fetchLag() {
-    Map<Long, TaskRecord> byId = new HashMap<>();
-    run.tasks().forEach(t -> byId.put(t.id(), t));
-    Map<String, List<Double>> lags = new TreeMap<>();
-    for (Rows.Solve s : run.solves()) {
-      if (s.taskId() == null || s.solvedAt() == 0) {
-        continue;
-      }
-      TaskRecord t;
-      try {
-        t = byId.get(Long.parseLong(s.taskId()));
-      } catch (NumberFormatException e) {
-        continue;
-      }
-      if (t != null && t.readyAt() > 0) {
-        lags.computeIfAbsent(s.type(), k -> new ArrayList<>())
-            .add((s.solvedAt() - t.readyAt()) / 1000.0);
-      }
-    }
+    Map<String, List<Double>> lags =
+        ProviderLedger.fetchLags(run.tasks(), run.requests(), run.pushes());
     if (lags.isEmpty()) {
       row(
-          "fetch lag (ready → stored) per type",
-          "n/a (simulator tasks not readable)",
+          "fetch lag (ready → delivered) per type",
+          "n/a (no answer delivered)",
           "≤ 3 s / ≤ 5.5 s",
           null);
     }
+    List<Double> all = new ArrayList<>();
     lags.forEach(
-        (type, l) -> {
+        (method, l) -> {
+          all.addAll(l);
           double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
           double p95 = Percentiles.of(l, 0.95);
-          put("fetch_lag_mean_" + type, mean);
-          put("fetch_lag_p95_" + type, p95);
+          put("fetch_lag_mean_" + method, mean);
+          put("fetch_lag_p95_" + method, p95);
           row(
-              "fetch lag " + type + " mean / p95",
+              "fetch lag " + method + " mean / p95 (ready → delivered, simulator)",
               fmt(mean, 2) + " s / " + fmt(p95, 2) + " s (n=" + l.size() + ")",
               "≤ 3 s / ≤ 5.5 s",
               mean <= 3.0 && p95 <= 5.5);
         });
+    double mean = all.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    put("fetch_lag_mean", mean);
+    long pushed = run.pushes().stream().filter(p -> p.status() >= 200 && p.status() < 300).count();
+    put("pushes_accepted", pushed);
+    if (run.options().push()) {
+      row(
+          "fetch lag, all types, mean (push on)",
+          fmt(mean, 2)
+              + " s; pushes "
+              + run.pushes().size()
+              + " ("
+              + pushed
+              + " accepted by the app node)",
+          "≤ 0.5 s with push",
+          ok(mean, v -> v <= 0.5));
+    }
     put("sim_fetch_lag_mean", run.stats().fetchLagMeanSeconds());
     put("sim_fetch_lag_p95", run.stats().fetchLagP95Seconds());
     row(
@@ -338,56 +336,10 @@ public final class Figures {
             + " s / "
             + fmt(run.stats().fetchLagP95Seconds(), 2)
             + " s",
-        "≤ 3 s / ≤ 5.5 s",
-        run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
-  }
-
-  /**
-   * Solved solves whose res.php calls (poll rows) stay within 1 + ceil((solved at − first poll) / 5
-   * s), and a description of the first few that do not.
-   */
-  private record ResBound(int checked, int within, List<String> over) {
-    double share() {
-      return checked == 0 ? Double.NaN : (double) within / checked;
-    }
-  }
-
-  private ResBound resBound() {
-    Map<String, List<Rows.Poll>> bySolve =
-        run.polls().stream().collect(Collectors.groupingBy(Rows.Poll::solveId));
-    int checked = 0;
-    int within = 0;
-    List<String> over = new ArrayList<>();
-    for (Rows.Solve s : run.solves()) {
-      List<Rows.Poll> p = bySolve.get(s.id());
-      if (s.solvedAt() == 0 || p == null) {
-        continue;
-      }
-      long first = p.stream().mapToLong(Rows.Poll::calledAt).min().orElse(s.solvedAt());
-      long bound = 1 + (long) Math.ceil(Math.max(0, s.solvedAt() - first) / 5000.0);
-      checked++;
-      if (p.size() <= bound) {
-        within++;
-      } else if (over.size() < 5) {
-        long[] calls = p.stream().mapToLong(Rows.Poll::calledAt).sorted().toArray();
-        long shortest = Long.MAX_VALUE;
-        for (int i = 1; i < calls.length; i++) {
-          shortest = Math.min(shortest, calls[i] - calls[i - 1]);
-        }
-        over.add(
-            s.businessKey()
-                + ": "
-                + p.size()
-                + " polls over "
-                + fmt((s.solvedAt() - first) / 1000.0, 1)
-                + " s, "
-                + s.submits()
-                + " submit(s), shortest gap "
-                + fmt(shortest / 1000.0, 3)
-                + " s");
-      }
-    }
-    return new ResBound(checked, within, over);
+        run.options().push() ? "(polling is the fallback)" : "≤ 3 s / ≤ 5.5 s",
+        run.options().push()
+            ? null
+            : run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
   }
 
   private void throughput(List<Rows.Solve> solves, long solved, double meanSolve) {
@@ -415,181 +367,107 @@ public final class Figures {
     row("throughput / limit", pct(sustained / limit), "(the provider's limit)", null);
   }
 
+  /** The engine's token lifetime per simulator method, as configured for the workers. */
+  private Map<String, java.time.Duration> tokenLifetimes() {
+    Map<com.captchajobs.core.client.CaptchaType, java.time.Duration> ttl =
+        new HashMap<>(com.captchajobs.core.internal.engine.EngineSettings.defaultTokenTtl());
+    run.options()
+        .workerProps()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith("captchaai.token-ttl.")) {
+                ttl.put(
+                    com.captchajobs.core.client.CaptchaType.valueOf(
+                        k.substring("captchaai.token-ttl.".length())),
+                    DurationConverter.parse(v));
+              }
+            });
+    Map<String, java.time.Duration> out = new HashMap<>();
+    out.put("turnstile", ttl.get(com.captchajobs.core.client.CaptchaType.TURNSTILE));
+    out.put("userrecaptcha", ttl.get(com.captchajobs.core.client.CaptchaType.RECAPTCHA_V2));
+    out.put("base64", ttl.get(com.captchajobs.core.client.CaptchaType.IMAGE));
+    out.put("post", ttl.get(com.captchajobs.core.client.CaptchaType.IMAGE));
+    return out;
+  }
+
+  private java.time.Duration solveTimeout() {
+    String v = run.options().workerProps().get("captchaai.solve-timeout");
+    return v == null
+        ? com.captchajobs.core.internal.engine.EngineSettings.DEFAULT_SOLVE_TIMEOUT
+        : DurationConverter.parse(v);
+  }
+
+  /**
+   * Paid duplicates per business key, from the simulator's task records (grouped by subject), with
+   * a cause taken only from its request and push logs and the harness's kill times ({@link
+   * ProviderLedger#duplicates}).
+   */
   private void duplicates() {
-    Map<String, Long> byPage = run.stats().submitsByPageUrl();
-    long extra = byPage.values().stream().mapToLong(v -> Math.max(0, v - 1)).sum();
-    long keys = byPage.values().stream().filter(v -> v > 1).count();
-    long dup = run.stats().duplicateSubmits();
-    put("duplicate_submits", dup);
-    put("lost_responses", run.lostResponses());
-    Set<String> finalTaskIds =
-        run.solves().stream()
-            .map(Rows.Solve::taskId)
-            .filter(java.util.Objects::nonNull)
-            .collect(Collectors.toSet());
-    Duplicates d =
-        Duplicates.of(run.tasks(), finalTaskIds, run.learntTaskIds(), run.givenUpTaskIds(), dup);
-    put("duplicates_explained", d.explained());
-    put("duplicates_unexplained", d.unexplained());
-    put("duplicates_given_up", d.givenUp());
+    ProviderLedger.Duplicates d =
+        ProviderLedger.duplicates(
+            run.tasks(),
+            run.requests(),
+            run.pushes(),
+            run.chaos().kills().stream().map(Chaos.Kill::atMillis).toList(),
+            run.labels(),
+            tokenLifetimes(),
+            solveTimeout());
+    long explained = d.count(ProviderLedger.Kind.EXPLAINED);
+    long byDesign = d.count(ProviderLedger.Kind.BY_DESIGN);
+    long unexplained = d.count(ProviderLedger.Kind.UNEXPLAINED);
+    put("duplicate_submits", d.paid());
+    put("duplicates_accepted", d.accepted());
+    put("lost_responses", ProviderLedger.lostReplies(run.requests()));
+    put("duplicates_explained", explained);
+    put("duplicates_given_up", byDesign);
+    put("duplicates_unexplained", unexplained);
     String detail =
-        dup + " (" + keys + " business key(s) with >1 in.php, " + extra + " extra by page URL)";
+        d.paid()
+            + " paid ("
+            + d.keys()
+            + " business key(s) with more than one task, "
+            + d.accepted()
+            + " extra accepted; simulator's task records)"
+            + (d.pairs().isEmpty() ? "" : "; causes " + d.byCause())
+            + (unexplained == 0
+                ? ""
+                : "; not explained: " + d.described(ProviderLedger.Kind.UNEXPLAINED, 10))
+            + (byDesign == 0
+                ? ""
+                : "; by design: " + d.described(ProviderLedger.Kind.BY_DESIGN, 5));
     if (run.options().mode() == BenchOptions.Mode.CHAOS) {
-      detail +=
-          "; explained by a lost reply (the task before never polled nor fetched, its id never"
-              + (run.learntTaskIds() == null ? " [engine logs unread]" : "")
-              + " stored by the engine): "
-              + d.explained()
-              + " (lost in.php replies "
-              + run.lostResponses()
-              + ", the rest a kill between in.php and storing the task id)"
-              + "; fresh submissions after the engine gave a task up by design (no answer within the"
-              + " solve timeout, an answer too late to be sure of, a task the provider forgot): "
-              + d.givenUp()
-              + (d.givenUpTasks().isEmpty() ? "" : " " + d.givenUpTasks())
-              + ", not explained: "
-              + d.unexplained()
-              + (d.unexplainedTasks().isEmpty() ? "" : " " + d.unexplainedTasks());
       row(
-          "duplicate in.php per business key",
+          "paid duplicates per business key",
           detail,
-          "0 not explained by a lost reply",
-          d.unexplained() == 0);
+          "0 not explained by a lost reply, a kill or a rule",
+          unexplained == 0);
     } else {
-      row("duplicate in.php per business key", detail, "0", dup == 0);
+      row("paid duplicates per business key", detail, "0", d.accepted() == 0);
     }
   }
 
   /**
-   * Duplicate in.php calls sorted out: a business key's second accepted in.php is explained by a
-   * lost reply when the engine never learnt the id of the task before it (the reply was lost, or
-   * the node died between the answer and storing it): that task was never polled nor fetched at the
-   * simulator, and no worker logged storing or resuming it ({@code learnt}, null when the logs are
-   * unread). The simulator alone cannot tell: during a provider outage the engine's polls of a task
-   * it knows never reach the task. Tasks with a page URL are grouped by it (one per business key);
-   * image tasks have none, so an image task that is no solve's final task counts as the earlier one
-   * of a pair. Duplicates the simulator counted beyond those found are counted unexplained.
+   * Each permanent request may be told its code once: the permanent codes the simulator delivered
+   * (its request log; a lost reply left out) beyond one per permanent request. The JobRunr jobs of
+   * permanently failed solves holding more than one FAILED state are listed beside it (the engine's
+   * table, a diagnostic).
    */
-  record Duplicates(
-      long extras,
-      long explained,
-      long givenUp,
-      long unexplained,
-      List<String> givenUpTasks,
-      List<String> unexplainedTasks) {
-
-    static Duplicates of(
-        List<TaskRecord> tasks,
-        Set<String> finalTaskIds,
-        Set<String> learnt,
-        long simulatorDuplicates) {
-      return of(tasks, finalTaskIds, learnt, Map.of(), simulatorDuplicates);
-    }
-
-    /**
-     * Like {@link #of(List, Set, Set, long)}, with the tasks the engine gave up by design ({@code
-     * givenUp}: task id to the reason it logged); a second submission after one of them is counted
-     * apart, neither explained by a lost reply nor unexplained.
-     */
-    static Duplicates of(
-        List<TaskRecord> tasks,
-        Set<String> finalTaskIds,
-        Set<String> learnt,
-        Map<String, String> givenUp,
-        long simulatorDuplicates) {
-      long extras = 0;
-      long explained = 0;
-      List<String> byDesign = new ArrayList<>();
-      List<String> unexplained = new ArrayList<>();
-      Map<String, List<TaskRecord>> byPage =
-          tasks.stream()
-              .filter(t -> t.pageUrl() != null)
-              .collect(
-                  Collectors.groupingBy(TaskRecord::pageUrl, TreeMap::new, Collectors.toList()));
-      for (var e : byPage.entrySet()) {
-        List<TaskRecord> list = new ArrayList<>(e.getValue());
-        list.sort(
-            java.util.Comparator.comparingLong(TaskRecord::acceptedAt)
-                .thenComparingLong(TaskRecord::id));
-        for (int i = 1; i < list.size(); i++) {
-          extras++;
-          TaskRecord before = list.get(i - 1);
-          if (neverLearnt(before, learnt)) {
-            explained++;
-          } else if (givenUp.containsKey(String.valueOf(before.id()))) {
-            byDesign.add(
-                "task "
-                    + before.id()
-                    + " given up ("
-                    + givenUp.get(String.valueOf(before.id()))
-                    + ")");
-          } else {
-            unexplained.add(
-                describe(before, learnt) + " then task " + list.get(i).id() + " for " + e.getKey());
-          }
-        }
-      }
-      for (TaskRecord t : tasks) {
-        if (t.pageUrl() == null && !finalTaskIds.contains(String.valueOf(t.id()))) {
-          extras++;
-          if (neverLearnt(t, learnt)) {
-            explained++;
-          } else if (givenUp.containsKey(String.valueOf(t.id()))) {
-            byDesign.add(
-                "task " + t.id() + " given up (" + givenUp.get(String.valueOf(t.id())) + ")");
-          } else {
-            unexplained.add(describe(t, learnt) + " (image) is no solve's final task");
-          }
-        }
-      }
-      long total = Math.max(extras, simulatorDuplicates);
-      return new Duplicates(
-          total,
-          explained,
-          byDesign.size(),
-          total - explained - byDesign.size(),
-          List.copyOf(byDesign),
-          List.copyOf(unexplained));
-    }
-
-    private static boolean neverLearnt(TaskRecord t, Set<String> learnt) {
-      return t.polls() == 0
-          && !t.fetched()
-          && (learnt == null || !learnt.contains(String.valueOf(t.id())));
-    }
-
-    private static String describe(TaskRecord t, Set<String> learnt) {
-      return "task "
-          + t.id()
-          + " ("
-          + t.polls()
-          + " poll(s), "
-          + (t.fetched() ? "fetched" : "not fetched")
-          + (learnt != null && learnt.contains(String.valueOf(t.id()))
-              ? ", stored by the engine"
-              : "")
-          + ")";
-    }
-  }
-
   private void permanent() {
     if (run.options().mode() != BenchOptions.Mode.CHAOS) {
       return;
     }
-    long requested =
-        run.solves().stream().filter(s -> s.businessKey().endsWith("-permanent")).count();
-    long seen = run.stats().rejected("ERROR_BAD_TOKEN_OR_PAGEURL");
-    long delivered = run.permanentAnswers().getOrDefault("in.php ERROR_BAD_TOKEN_OR_PAGEURL", 0L);
+    long requested = run.permanentRequests();
+    Map<String, Long> codes =
+        ProviderLedger.deliveredCodes(
+            run.requests(), c -> com.captchajobs.core.client.ErrorClass.of(c).permanent());
+    long delivered = codes.getOrDefault("in.php ERROR_BAD_TOKEN_OR_PAGEURL", 0L);
     long otherCodes =
-        run.permanentAnswers().entrySet().stream()
+        codes.entrySet().stream()
             .filter(e -> !e.getKey().equals("in.php ERROR_BAD_TOKEN_OR_PAGEURL"))
             .mapToLong(Map.Entry::getValue)
             .sum();
-    int maxFailed =
-        run.permanentJobs().stream().mapToInt(Rows.JobHistory::failedStates).max().orElse(0);
     long retriedJobs = run.permanentJobs().stream().filter(j -> j.failedStates() > 1).count();
-    // each permanent request may be told its code once; a second telling means it was sent again
-    long retried = retriedJobs + Math.max(0, delivered - requested);
+    long retried = Math.max(0, delivered - requested);
     put("permanent_retried", retried);
     put("permanent_other_codes", otherCodes);
     row(
@@ -599,20 +477,101 @@ public final class Figures {
             + requested
             + " permanent request(s); the code delivered "
             + delivered
-            + "×, answered "
-            + seen
-            + "× (a lost reply is answered but not delivered); of "
-            + run.permanentJobs().size()
-            + " job(s) of those solves, "
+            + "× (simulator's request log); permanent codes delivered: "
+            + codes
+            + "; engine's jobs with more than one FAILED state: "
             + retriedJobs
-            + " with more than one FAILED state"
-            + ", most in one job "
-            + maxFailed
-            + "; permanent codes delivered: "
-            + run.permanentAnswers()
+            + " of "
+            + run.permanentJobs().size()
             + ")",
         "0",
         retried == 0);
+  }
+
+  /**
+   * Provider-thread utilisation and idle paid threads ({@link ProviderLedger#occupancy}): while
+   * work waits (a solve the harness enqueued, not ended at the provider, with no task there),
+   * outside outage windows.
+   */
+  private void providerThreads(double meanSolve) {
+    List<long[]> outages =
+        run.chaos().outages().stream().map(o -> new long[] {o.fromMillis(), o.toMillis()}).toList();
+    int plan = run.options().planThreads();
+    ProviderLedger.Occupancy occ =
+        ProviderLedger.occupancy(
+            run.tasks(), run.enqueuedAt(), outages, cap, plan, run.startMillis(), run.endMillis());
+    double providerTarget = meanSolve / (meanSolve + 3.0);
+    put("provider_target", providerTarget);
+    put("provider_util", occ.utilCap());
+    put("provider_util_plan", occ.utilPlan());
+    put("waiting_s", occ.waitingSeconds());
+    put("idle_paid_s", occ.idleCapSeconds());
+    put("idle_paid_longest_s", occ.longestIdleCap());
+    put("idle_plan_s", occ.idlePlanSeconds());
+    put("idle_plan_longest_s", occ.longestIdlePlan());
+    row(
+        "provider-thread utilisation",
+        pct1(occ.utilCap())
+            + " of the fleet cap C = "
+            + cap
+            + ", "
+            + pct1(occ.utilPlan())
+            + " of the plan's "
+            + plan
+            + " threads, over "
+            + fmt(occ.waitingSeconds(), 1)
+            + " s with work waiting"
+            + (outages.isEmpty() ? "" : " outside outage windows")
+            + " (simulator's task records)",
+        "≥ " + pct(providerTarget) + " of C (mean solve " + fmt(meanSolve, 2) + " s)",
+        ok(occ.utilCap(), v -> v >= providerTarget));
+    row(
+        "idle paid threads",
+        fmt(occ.idleCapSeconds(), 1)
+            + " s with work waiting, the provider reachable and fewer than C = "
+            + cap
+            + " in flight, longest "
+            + fmt(occ.longestIdleCap(), 1)
+            + " s"
+            + (occ.longestIdleCapFrom() == 0
+                ? ""
+                : " from t="
+                    + fmt((occ.longestIdleCapFrom() - run.startMillis()) / 1000.0, 1)
+                    + " s")
+            + "; below the plan's "
+            + plan
+            + ": "
+            + fmt(occ.idlePlanSeconds(), 1)
+            + " s, longest "
+            + fmt(occ.longestIdlePlan(), 1)
+            + " s",
+        "longest ≤ 5 s",
+        ok(occ.longestIdleCap(), v -> v <= 5.0));
+    List<Chaos.Kill> kills = run.chaos().kills();
+    if (!kills.isEmpty()) {
+      long from = kills.get(0).atMillis();
+      ProviderLedger.Occupancy after =
+          ProviderLedger.occupancy(
+              run.tasks(), run.enqueuedAt(), outages, cap, plan, from, run.endMillis());
+      put("provider_util_after_kill", after.utilCap());
+      row(
+          "provider-thread utilisation from the first kill -9",
+          pct1(after.utilCap())
+              + " of C = "
+              + cap
+              + ", "
+              + pct1(after.utilPlan())
+              + " of the plan's "
+              + plan
+              + ", over "
+              + fmt(after.waitingSeconds(), 1)
+              + " s with work waiting from t="
+              + fmt((from - run.startMillis()) / 1000.0, 1)
+              + " s"
+              + (outages.isEmpty() ? "" : " outside outage windows"),
+          "(≥ 85 % of C with push)",
+          null);
+    }
   }
 
   private void stuck() {
@@ -673,17 +632,10 @@ public final class Figures {
       row(name, "did not happen", DurationConverter.format(planned), false);
       return;
     }
-    List<Rows.Poll> due =
-        run.polls().stream()
-            .filter(p -> p.intendedAt() >= o.fromMillis() && p.intendedAt() < o.toMillis())
-            .toList();
-    double maxLate =
-        due.stream()
-            .mapToDouble(p -> (p.calledAt() - p.intendedAt()) / 1000.0)
-            .max()
-            .orElse(Double.NaN);
+    ProviderLedger.Window w = ProviderLedger.window(run.requests(), o.fromMillis(), o.toMillis());
     put(name.replace(' ', '_') + "_s", o.seconds());
-    put(name.replace(' ', '_') + "_polls_due", due.size());
+    put(name.replace(' ', '_') + "_gets", w.gets());
+    put(name.replace(' ', '_') + "_first_submit_s", w.firstSubmitAfter());
     row(
         name,
         fmt(o.seconds(), 0)
@@ -692,12 +644,18 @@ public final class Figures {
             + " s; at its start "
             + o.detail()
             + "; "
-            + due.size()
-            + " res.php call(s) recorded as due in it, made up to "
-            + fmt(maxLate, 1)
-            + " s late",
+            + w.gets()
+            + " res.php get(s) reached the simulator in it ("
+            + w.getsServed()
+            + " answered by the service)",
         DurationConverter.format(planned),
         Math.abs(o.seconds() - planned.toMillis() / 1000.0) < 5);
+    row(
+        name + " over → first in.php",
+        fmt(w.firstSubmitAfter(), 1)
+            + " s (simulator's request log: the first in.php that created a task)",
+        "≤ 10 s",
+        ok(w.firstSubmitAfter(), v -> v <= 10.0));
   }
 
   private void nodes() {
@@ -782,6 +740,11 @@ public final class Figures {
 
   private static Boolean ok(double v, java.util.function.DoublePredicate p) {
     return Double.isNaN(v) ? null : p.test(v);
+  }
+
+  /** A share with one decimal: {@code 87.3 %}. */
+  static String pct1(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format("%.1f %%", 100 * v);
   }
 
   static String pct(double v) {

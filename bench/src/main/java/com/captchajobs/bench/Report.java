@@ -49,6 +49,16 @@ final class Report {
       StringBuilder md = new StringBuilder();
       md.append("# CaptchaJobs bench: ").append(mode).append(" run\n\n");
       md.append("Command: `").append(o.commandLine()).append("`  \n");
+      md.append("Push: ")
+          .append(
+              o.push()
+                  ? "on (answers pushed to the app node's pingback endpoint, polling as the fallback)"
+                  : "off (polling only)")
+          .append("  \n");
+      md.append(
+          "The judging figures are counted from the simulator's request log, task records and push"
+              + " log and the harness's own enqueue, kill and outage times; rows marked"
+              + " \"diagnostic\" read the engine's tables.  \n");
       md.append("Finished: ")
           .append(Instant.now())
           .append(" on ")
@@ -118,11 +128,14 @@ final class Report {
     sb.append("solves stuck: ").append((long) f.value("stuck")).append('\n');
     sb.append("overshoot: ").append(Math.max(0, (long) f.value("overshoot"))).append('\n');
     sb.append("duplicate submits: ").append((long) f.value("duplicate_submits")).append('\n');
+    sb.append("idle paid threads, longest stretch: ")
+        .append(Figures.fmt(f.value("idle_paid_longest_s"), 1))
+        .append(" s\n");
     if (!Double.isNaN(f.value("permanent_retried"))) {
-      sb.append("duplicates not explained by a lost reply: ")
+      sb.append("duplicates not explained: ")
           .append((long) f.value("duplicates_unexplained"))
           .append('\n');
-      sb.append("fresh submissions after a task given up by design: ")
+      sb.append("duplicates by design: ")
           .append((long) f.value("duplicates_given_up"))
           .append('\n');
       sb.append("permanent codes retried: ")

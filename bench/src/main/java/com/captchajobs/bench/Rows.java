@@ -8,7 +8,11 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The rows of our tables that the figures need, read with plain JDBC. */
+/**
+ * The rows of our tables the bench reads, with plain JDBC: the final status of every solve (solves
+ * lost, stuck) and a few diagnostics. No figure that judges the engine is counted from them: those
+ * come from the simulator ({@link ProviderLedger}).
+ */
 final class Rows {
 
   private Rows() {}
@@ -69,42 +73,6 @@ final class Rows {
 
   /** A JobRunr job of a solve that failed permanently: how many FAILED states its history holds. */
   record JobHistory(String businessKey, String jobName, int failedStates) {}
-
-  /**
-   * Enqueue → in.php of the solves whose business key starts with {@code prefix} that found a slot
-   * free: submitted once, not handed a freed slot (a solve that waited for one has a hand-off row).
-   */
-  static List<Double> enqueueToSubmitSeconds(Connection c, String prefix) throws SQLException {
-    List<Double> out = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                Database.BENCH_TAG
-                    + "SELECT EXTRACT(EPOCH FROM (s.submitted_at - s.created_at))::float8"
-                    + " FROM captchajobs.solve s WHERE s.submits = 1"
-                    + " AND s.submitted_at IS NOT NULL AND s.business_key LIKE '"
-                    + prefix.replace("'", "")
-                    + "%' AND NOT EXISTS"
-                    + " (SELECT 1 FROM captchajobs.slot_handoff h WHERE h.solve_id = s.id)")) {
-      while (rs.next()) {
-        out.add(rs.getDouble(1));
-      }
-    }
-    return out;
-  }
-
-  /** Whether the solve of {@code businessKey} was submitted. */
-  static boolean submitted(Connection c, String businessKey) throws SQLException {
-    try (var st =
-        c.prepareStatement(
-            Database.BENCH_TAG
-                + "SELECT 1 FROM captchajobs.solve WHERE business_key = ? AND submitted_at IS NOT NULL")) {
-      st.setString(1, businessKey);
-      try (ResultSet rs = st.executeQuery()) {
-        return rs.next();
-      }
-    }
-  }
 
   static List<Solve> solves(Connection c) throws SQLException {
     List<Solve> out = new ArrayList<>();

@@ -1,11 +1,27 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.simulator.PushRecord;
+import com.captchajobs.simulator.RequestRecord;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.simulator.TaskRecord;
 import java.util.List;
 import java.util.Map;
 
-/** Everything a finished run left behind, read before the processes exit. */
+/**
+ * Everything a finished run left behind, read before the processes exit.
+ *
+ * <p>The provider's side ({@code stats}, {@code tasks}, {@code requests}, {@code pushes}) and the
+ * harness's own records ({@code enqueuedAt}, {@code labels}, {@code chaos}) are what the judging
+ * figures are counted from ({@link ProviderLedger}). The engine's rows ({@code solves}, {@code
+ * polls}, ...) give the final status of every solve and a few diagnostics only.
+ *
+ * @param requests the simulator's request log
+ * @param pushes the simulator's push log
+ * @param enqueuedAt subject (page URL or image hash, {@link TypeMix#subject}) to when the harness
+ *     enqueued that solve; solves the provider rejects by design are left out
+ * @param labels subject to business key, for naming them in the report
+ * @param permanentRequests solves the harness asked the provider to reject permanently
+ */
 record RunData(
     BenchOptions options,
     String label,
@@ -14,6 +30,11 @@ record RunData(
     boolean timedOut,
     SimulatorStats stats,
     List<TaskRecord> tasks,
+    List<RequestRecord> requests,
+    List<PushRecord> pushes,
+    Map<String, Long> enqueuedAt,
+    Map<String, String> labels,
+    long permanentRequests,
     List<Rows.Solve> solves,
     List<Rows.Poll> polls,
     List<Double> handoffSeconds,
@@ -27,12 +48,8 @@ record RunData(
     double benchCpuSeconds,
     double machineBusyShare,
     Chaos.Events chaos,
-    long lostResponses,
-    Map<String, Long> permanentAnswers,
     List<Rows.Unfinished> stuck,
-    java.util.Set<String> learntTaskIds,
-    Map<String, String> pgSettings,
-    Map<String, String> givenUpTaskIds) {
+    Map<String, String> pgSettings) {
 
   /** A worker node as it ended: killed by the chaos or stopped at the end. */
   record Node(

@@ -114,6 +114,24 @@ public record TypeMix(Map<CaptchaType, Double> weights) {
     };
   }
 
+  /**
+   * What the provider's task records call this solve's task: its page URL, or {@code sha256:<hex>}
+   * of its image bytes (the simulator's {@code TaskRecord.subject}).
+   */
+  public static String subject(CaptchaType type, String businessKey) {
+    if (type != CaptchaType.IMAGE) {
+      return pageUrl(businessKey);
+    }
+    try {
+      byte[] bytes = Base64.getDecoder().decode(imageBody(businessKey));
+      return "sha256:"
+          + java.util.HexFormat.of()
+              .formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every JVM", e);
+    }
+  }
+
   /** A unique image of at least 100 bytes per business key (the simulator checks size only). */
   static String imageBody(String businessKey) {
     StringBuilder sb = new StringBuilder("bench-image:").append(businessKey).append(':');

@@ -87,7 +87,8 @@ public final class WorkerJvm implements AutoCloseable {
     command.add("--captchajobs.worker.name=" + name);
     command.add("--captchajobs.worker.worker-count=" + launch.workerCount());
     command.add("--logging.level.com.captchajobs=WARN");
-    // the engine's own lines (task ids as stored, repairs, deadlines): what a chaos run is read by
+    // the engine's own lines (task ids as stored, repairs, deadlines), for reading a run by hand;
+    // no figure is counted from them (the judging figures come from the simulator)
     command.add("--logging.level.com.captchajobs.core.internal.engine=INFO");
     command.add("--logging.level.org.jobrunr=WARN");
     launch.props().forEach((k, v) -> command.add("--" + k + "=" + v));

@@ -27,6 +27,17 @@ class BenchOptionsTest {
   }
 
   @Test
+  void pushIsOnByDefaultLikeTheSandboxAndNoPushRunsPollingOnly() {
+    assertThat(BenchOptions.parse().push()).isTrue();
+    assertThat(BenchOptions.parse("--mode", "chaos").push()).isTrue();
+    BenchOptions polling = BenchOptions.parse("--mode", "default", "--no-push");
+    assertThat(polling.push()).isFalse();
+    assertThat(polling.commandLine()).contains(" --no-push");
+    assertThat(BenchOptions.parse("--no-push", "--push").push()).isTrue();
+    assertThat(BenchOptions.parse().commandLine()).doesNotContain("push");
+  }
+
+  @Test
   void aModeBringsItsOwnDefaultsAndGivenOptionsOverrideThem() {
     BenchOptions scale = BenchOptions.parse("--mode", "scale");
     assertThat(scale).isEqualTo(BenchOptions.forMode(BenchOptions.Mode.SCALE));

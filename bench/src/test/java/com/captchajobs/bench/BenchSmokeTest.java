@@ -43,12 +43,36 @@ class BenchSmokeTest {
     assertThat(f.value("overshoot")).isLessThanOrEqualTo(0);
     assertThat(f.value("duplicate_submits")).isZero();
     assertThat(f.run().stats().submitsByPageUrl().values()).allMatch(n -> n == 1L);
-    assertThat(Files.readString(report))
+    // push is on by default: the app node received the simulator's pushes and accepted them
+    assertThat(f.run().options().push()).isTrue();
+    assertThat(f.value("pushes_accepted")).isGreaterThanOrEqualTo(14);
+    // every solve the harness enqueued is one the provider's records know (images by their hash)
+    assertThat(f.run().enqueuedAt()).hasSize(20);
+    assertThat(f.run().tasks())
+        .allMatch(t -> f.run().labels().containsKey(t.subject()), "a subject the harness enqueued");
+    assertThat(f.value("res_gaps_under_5s")).isZero();
+    assertThat(f.value("provider_util")).isBetween(0.0, 1.0);
+    assertThat(f.value("idle_paid_longest_s")).isNotNaN();
+    // the judging figures come from the simulator and the harness: without the engine's rows
+    // (solves, polls, hand-offs, jobs) they are the same
+    Figures blind = Figures.of(ProviderFiguresTest.withoutEngineRows(f.run()));
+    for (String key : ProviderFiguresTest.JUDGING) {
+      // boxed: NaN (a figure with nothing to measure) equals NaN
+      assertThat((Object) blind.value(key)).as(key).isEqualTo(f.value(key));
+    }
+    String text = Files.readString(report);
+    assertThat(text)
         .contains(
             "overshoot: ",
             "duplicate submits: 0",
             "solves lost: 0",
-            "provider-thread utilisation: ");
+            "Push: on",
+            "provider-thread utilisation: ",
+            "of the fleet cap C = 4, ",
+            "of the plan's 6 threads",
+            "idle paid threads: ",
+            "res.php spacing per task (simulator's request log): ",
+            "paid duplicates per business key: 0 paid");
     try (var pngs = Files.list(out)) {
       assertThat(pngs.filter(p -> p.toString().endsWith(".png")))
           .singleElement()

@@ -50,6 +50,11 @@ class PlotTest {
             List.of(),
             List.of(),
             List.of(),
+            Map.of(),
+            Map.of(),
+            0,
+            List.of(),
+            List.of(),
             List.of(),
             List.of(),
             0,
@@ -61,11 +66,7 @@ class PlotTest {
             0,
             0,
             chaos,
-            0,
-            Map.of(),
             List.of(),
-            java.util.Set.of(),
-            Map.of(),
             Map.of());
 
     Path png = out.resolve("default.png");

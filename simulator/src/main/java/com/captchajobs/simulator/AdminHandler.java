@@ -6,8 +6,9 @@ import java.io.IOException;
 import java.util.Map;
 
 /**
- * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code POST /reset}, {@code
- * GET /health}, and 404 for the rest.
+ * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code GET /requests} (the
+ * request log), {@code GET /tasks} (the task records), {@code POST /reset}, {@code GET /health},
+ * and 404 for the rest.
  */
 final class AdminHandler implements HttpHandler {
   private final SimulatorEngine engine;
@@ -28,6 +29,10 @@ final class AdminHandler implements HttpHandler {
           case "/reset" -> method.equals("POST") ? reset() : notAllowed();
           case "/pushes" ->
               method.equals("GET") ? HttpReply.json(Json.write(engine.pushes())) : notAllowed();
+          case "/requests" ->
+              method.equals("GET") ? HttpReply.json(Json.write(engine.requests())) : notAllowed();
+          case "/tasks" ->
+              method.equals("GET") ? HttpReply.json(Json.write(engine.tasks())) : notAllowed();
           default ->
               new HttpReply(
                   404, "application/json", Json.write(Map.of("error", "not found: " + path)));

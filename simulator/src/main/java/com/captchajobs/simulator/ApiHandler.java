@@ -42,14 +42,25 @@ final class ApiHandler implements HttpHandler {
       return;
     }
     Fault fault = engine.nextFault(endpoint);
+    long at = engine.nowMillis();
+    long[] createdTask = {0};
     String outcome;
     try {
-      outcome = respond(exchange, endpoint, params, fault);
+      outcome = respond(exchange, endpoint, params, fault, createdTask);
     } catch (RuntimeException e) {
       log.error("Simulator failure on {}", exchange.getRequestURI().getPath(), e);
       HttpReply.html(500).send(exchange);
       outcome = "SIMULATOR_FAILURE";
     }
+    engine.logRequest(
+        new RequestRecord(
+            at,
+            endpoint == Endpoint.IN ? RequestRecord.IN : RequestRecord.RES,
+            endpoint == Endpoint.IN ? null : params.nonBlank("action"),
+            fingerprint(params.key()),
+            endpoint == Endpoint.IN ? createdTask[0] : numericId(params.nonBlank("id")),
+            outcome,
+            fault == null ? null : fault.name()));
     if (log.isDebugEnabled()) {
       log.debug(
           "{} {} method={} action={} key={} fault={} -> {} ({} ms)",
@@ -64,7 +75,15 @@ final class ApiHandler implements HttpHandler {
     }
   }
 
-  private String respond(HttpExchange exchange, Endpoint endpoint, RequestParams p, Fault fault) {
+  private static long numericId(String id) {
+    if (id == null || id.length() > 18 || !id.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return 0;
+    }
+    return Long.parseLong(id);
+  }
+
+  private String respond(
+      HttpExchange exchange, Endpoint endpoint, RequestParams p, Fault fault, long[] createdTask) {
     if (fault == null
         || fault == Fault.PLAIN_TEXT
         || fault == Fault.SLOW
@@ -72,6 +91,9 @@ final class ApiHandler implements HttpHandler {
       String clientIp = clientIp(exchange);
       ApiAnswer answer =
           endpoint == Endpoint.IN ? engine.submit(p, clientIp) : engine.result(p, clientIp);
+      if (endpoint == Endpoint.IN && !answer.isError() && answer.request() != null) {
+        createdTask[0] = numericId(String.valueOf(answer.request()));
+      }
       HttpReply reply =
           fault == Fault.LOST_RESPONSE
               ? HttpReply.html(502)

@@ -140,6 +140,16 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   }
 
   /**
+   * Every in.php and res.php request since start or {@link #reset}, in the order handled (the first
+   * two million): when, which endpoint and action, the key's fingerprint, the task id it created or
+   * asked about, its outcome and the fault injected into it. The bench's figures are counted from
+   * this log and {@link #tasks()}, not from what the client recorded.
+   */
+  public List<RequestRecord> requests() {
+    return engine.requests();
+  }
+
+  /**
    * Clears stats and tasks (accounts stay), plus scripted state ({@code unsolvable-once}), IP bans
    * and pending {@link #injectNext} faults, and re-seeds all randomness.
    */

@@ -46,6 +46,12 @@ final class SimulatorEngine {
   private final Random pushRandom;
   private final PushSender pushes;
   private final long ttlMillis;
+
+  /** At most this many requests are kept in the request log; later ones are counted only. */
+  static final int REQUEST_LOG_LIMIT = 2_000_000;
+
+  private final List<RequestRecord> requestLog = new ArrayList<>(); // guarded by itself
+  private long requestsNotLogged; // guarded by requestLog
   private KeyStats unknownKeyStats; // guarded by this
 
   SimulatorEngine(SimulatorConfig config, ScheduledExecutorService timer) {
@@ -140,6 +146,37 @@ final class SimulatorEngine {
   /** Every push handled since start or reset, in the order they completed. */
   List<PushRecord> pushes() {
     return pushes.records();
+  }
+
+  // ---- the request log ----
+
+  long nowMillis() {
+    return clock.nowMillis();
+  }
+
+  /** Adds one request to the log (the first {@link #REQUEST_LOG_LIMIT} since start or reset). */
+  void logRequest(RequestRecord r) {
+    synchronized (requestLog) {
+      if (requestLog.size() < REQUEST_LOG_LIMIT) {
+        requestLog.add(r);
+      } else {
+        requestsNotLogged++;
+      }
+    }
+  }
+
+  /** Every logged request since start or reset, in the order they were logged. */
+  List<RequestRecord> requests() {
+    synchronized (requestLog) {
+      return List.copyOf(requestLog);
+    }
+  }
+
+  /** Requests handled beyond {@link #REQUEST_LOG_LIMIT}, not in {@link #requests()}. */
+  long requestsNotLogged() {
+    synchronized (requestLog) {
+      return requestsNotLogged;
+    }
   }
 
   // ---- res.php ----
@@ -376,6 +413,10 @@ final class SimulatorEngine {
     ipBans.clear();
     faults.clearInjected();
     pushes.clear();
+    synchronized (requestLog) {
+      requestLog.clear();
+      requestsNotLogged = 0;
+    }
     reseed();
     synchronized (this) {
       unknownKeyStats = new KeyStats(clock.nowMillis());

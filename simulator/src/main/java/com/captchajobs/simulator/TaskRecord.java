@@ -13,6 +13,10 @@ package com.captchajobs.simulator;
  * @param solveMillis how long the provider works on it
  * @param polls {@code res.php action=get} calls on it
  * @param fetched whether a get returned its answer
+ * @param subject what the task is about, for telling duplicates apart: its {@code pageurl}, or
+ *     {@code sha256:<hex>} of its image for image methods
+ * @param outcome {@code SOLVED}, or the error code its answer is (e.g. {@code
+ *     ERROR_CAPTCHA_UNSOLVABLE})
  */
 public record TaskRecord(
     long id,
@@ -23,7 +27,39 @@ public record TaskRecord(
     long readyAt,
     long solveMillis,
     long polls,
-    boolean fetched) {
+    boolean fetched,
+    String subject,
+    String outcome) {
+
+  /** A task record without subject and outcome (its page URL, or none, and SOLVED). */
+  public TaskRecord(
+      long id,
+      String method,
+      String pageUrl,
+      long acceptedAt,
+      long startedAt,
+      long readyAt,
+      long solveMillis,
+      long polls,
+      boolean fetched) {
+    this(
+        id,
+        method,
+        pageUrl,
+        acceptedAt,
+        startedAt,
+        readyAt,
+        solveMillis,
+        polls,
+        fetched,
+        pageUrl,
+        "SOLVED");
+  }
+
+  /** Whether a provider thread worked on it (it started): a paid task. */
+  public boolean workedOn() {
+    return startedAt != NOT_STARTED;
+  }
 
   /** The value of {@link #startedAt} and {@link #readyAt} before the instant has come. */
   public static final long NOT_STARTED = Task.NOT_STARTED;
@@ -46,6 +82,10 @@ public record TaskRecord(
         t.readyAt,
         t.solveMillis,
         t.polls,
-        t.fetched);
+        t.fetched,
+        t.submission.pageUrl() != null
+            ? t.submission.pageUrl()
+            : "sha256:" + t.submission.bodyHash(),
+        t.outcome == Outcome.SOLVED ? "SOLVED" : t.outcome.errorCode);
   }
 }

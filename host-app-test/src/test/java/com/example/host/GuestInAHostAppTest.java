@@ -10,11 +10,7 @@ import com.captchajobs.core.Solves;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
+import com.example.hostcontract.Hosts;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -23,7 +19,6 @@ import org.jobrunr.jobs.states.FailedState;
 import org.jobrunr.jobs.states.StateName;
 import org.jobrunr.scheduling.BackgroundJobRequest;
 import org.jobrunr.scheduling.JobRequestScheduler;
-import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +36,6 @@ class GuestInAHostAppTest {
 
   static final String KEY = "hostapp0hostapp0hostapp0hostapp0";
   static final String WORKER = "host-test-worker";
-  static final Path WORKER_JAR = Path.of("..", "worker", "target", "captchajobs-worker.jar");
 
   static CaptchaAiSimulator simulator;
   static WorkerProcess worker;
@@ -57,7 +51,7 @@ class GuestInAHostAppTest {
     jdbc = new JdbcTemplate(host.getBean(javax.sql.DataSource.class));
     worker =
         WorkerProcess.startJar(
-                WORKER_JAR,
+                Hosts.WORKER_JAR,
                 WORKER,
                 url,
                 simulator.baseUrl(),
@@ -66,28 +60,17 @@ class GuestInAHostAppTest {
             .awaitUp();
   }
 
+  /** The host's own settings ({@link Hosts#properties}), with its own retry settings. */
   static Map<String, Object> hostProperties(String url) {
-    return Map.of(
-        "spring.datasource.url", url,
-        "server.port", "0",
-        "server.address", "127.0.0.1",
-        "jobrunr.background-job-server.enabled", "true",
-        "jobrunr.background-job-server.poll-interval-in-seconds", "5",
-        "jobrunr.jobs.default-number-of-retries", "1",
-        "jobrunr.jobs.retry-back-off-time-seed", "1",
-        "jobrunr.miscellaneous.allow-anonymous-data-usage", "false",
-        "management.endpoints.web.exposure.include", "health");
+    Map<String, Object> props = Hosts.properties(url);
+    props.put("jobrunr.jobs.default-number-of-retries", "1");
+    props.put("jobrunr.jobs.retry-back-off-time-seed", "1");
+    return props;
   }
 
   @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
-    if (worker != null) {
-      worker.close();
-    }
-    simulator.close();
+  static void stop() throws Exception {
+    Hosts.closeInOrder(host, worker, simulator);
   }
 
   @Test
@@ -114,12 +97,9 @@ class GuestInAHostAppTest {
 
   @Test
   void theHostsActuatorShowsExactlyWhatItDidBefore() throws Exception {
-    int port = Integer.parseInt(host.getEnvironment().getProperty("local.server.port"));
-    HttpClient http = HttpClient.newHttpClient();
-
-    assertThat(get(http, port, "/actuator/metrics").statusCode()).isEqualTo(404);
-    assertThat(get(http, port, "/actuator/breaker").statusCode()).isEqualTo(404);
-    assertThat(get(http, port, "/actuator/health").statusCode()).isEqualTo(200);
+    assertThat(Hosts.statusOf(host, "/actuator/metrics")).isEqualTo(404);
+    assertThat(Hosts.statusOf(host, "/actuator/breaker")).isEqualTo(404);
+    assertThat(Hosts.statusOf(host, "/actuator/health")).isEqualTo(200);
   }
 
   @Test
@@ -173,23 +153,13 @@ class GuestInAHostAppTest {
                         jdbc.queryForObject(
                             ofTheSolve + " AND state = 'SUCCEEDED'", Long.class, idPattern))
                     .isEqualTo(jobsOfTheSolve));
-    assertThat(
-            jdbc.queryForList(
-                "SELECT DISTINCT name FROM captchajobs.cj_jobrunr_backgroundjobservers",
-                String.class))
-        .containsExactly(WORKER);
-    assertThat(host.getBeansOfType(BackgroundJobServer.class)).hasSize(1);
-    assertThat(host.getBean(BackgroundJobServer.class).getConfiguration().getName())
-        .isNotEqualTo(WORKER);
+    Hosts.assertOurJobsRanOnlyOn(jdbc, WORKER);
+    Hosts.assertTheHostsOneJobRunrServerIsItsOwn(host, WORKER);
   }
 
   @Test
   void theHostsFlywayHistoryHoldsOnlyItsOwnMigrationAndOurTablesAreInOurSchema() {
-    assertThat(
-            jdbc.queryForList(
-                "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
-                String.class))
-        .containsExactly("1");
+    Hosts.assertTheHostsFlywayHistoryHoldsOnlyItsOwnMigration(jdbc);
     assertThat(
             jdbc.queryForList(
                 "SELECT table_name FROM information_schema.tables"
@@ -201,11 +171,5 @@ class GuestInAHostAppTest {
 
   private static long count(String sql) {
     return jdbc.queryForObject(sql, Long.class);
-  }
-
-  private static HttpResponse<String> get(HttpClient http, int port, String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
   }
 }

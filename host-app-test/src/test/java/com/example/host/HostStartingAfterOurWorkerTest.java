@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;
+import com.example.hostcontract.Hosts;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -37,7 +38,7 @@ class HostStartingAfterOurWorkerTest {
     url = EmbeddedPostgresSupport.newDatabase();
     worker =
         WorkerProcess.startJar(
-                GuestInAHostAppTest.WORKER_JAR,
+                Hosts.WORKER_JAR,
                 "after-worker",
                 url,
                 simulator.baseUrl(),
@@ -64,11 +65,7 @@ class HostStartingAfterOurWorkerTest {
         new SpringApplicationBuilder(HostApplication.class).properties(props).run()) {
       JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
 
-      assertThat(
-              jdbc.queryForList(
-                  "SELECT version FROM public.flyway_schema_history WHERE version IS NOT NULL",
-                  String.class))
-          .containsExactly("1");
+      Hosts.assertTheHostsFlywayHistoryHoldsOnlyItsOwnMigration(jdbc);
       assertThat(jdbc.queryForObject("SELECT count(*) FROM public.host_order", Long.class))
           .isZero();
     }
@@ -83,13 +80,7 @@ class HostStartingAfterOurWorkerTest {
       JdbcTemplate jdbc = new JdbcTemplate(host.getBean(DataSource.class));
 
       assertThat(host.getEnvironment().getProperty("jobrunr.database.table-prefix")).isNull();
-      assertThat(
-              jdbc.queryForList(
-                  "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-                      + " AND table_name IN ('jobrunr_jobs', 'jobrunr_migrations')"
-                      + " ORDER BY table_name",
-                  String.class))
-          .containsExactly("jobrunr_jobs", "jobrunr_migrations");
+      Hosts.assertTheHostsJobRunrTablesAreInPublic(jdbc);
       UUID id =
           host.getBean(JobRequestScheduler.class).enqueue(new HostJobRequest("after")).asUUID();
       assertThat(

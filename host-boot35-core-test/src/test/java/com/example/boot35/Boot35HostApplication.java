@@ -2,9 +2,11 @@ package com.example.boot35;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
+import com.example.hostcontract.RecordOrderHandler;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
@@ -14,6 +16,7 @@ import org.springframework.core.env.Environment;
  * Flyway or Jackson changed.
  */
 @SpringBootApplication
+@Import(RecordOrderHandler.class)
 public class Boot35HostApplication {
 
   /**

@@ -9,6 +9,8 @@ import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SimulatorProcess;
+import com.example.hostcontract.Hosts;
+import com.example.hostcontract.RecordOrder;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -43,7 +45,8 @@ class Boot35HostRunningOurWorkerTest {
   static void startTheHostWithOurWorkerInside() {
     simulator = SimulatorProcess.start(KEY, 2, 0.1);
     host =
-        Boot35Host.start(
+        Hosts.start(
+            Boot35HostApplication.class,
             EmbeddedPostgresSupport.newDatabase(),
             Map.of(
                 "captchajobs.worker.enabled",
@@ -60,18 +63,15 @@ class Boot35HostRunningOurWorkerTest {
   }
 
   @AfterAll
-  static void stop() {
-    if (host != null) {
-      host.close();
-    }
-    simulator.close();
+  static void stop() throws Exception {
+    Hosts.closeInOrder(host, simulator);
   }
 
   @Test
   void ourWorkerRunsOnTheHostsJobRunr84OnAServerOfItsOwn() {
     CaptchaJobs captchaJobs = host.getBean(CaptchaJobs.class);
 
-    assertThat(Boot35Host.jobRunrVersion()).isEqualTo("8.4.0");
+    assertThat(Hosts.jobRunrVersion()).isEqualTo("8.4.0");
     assertThat(captchaJobs.runsWorker()).isTrue();
     assertThat(captchaJobs.worker().orElseThrow().server())
         .isNotSameAs(host.getBean(BackgroundJobServer.class));
@@ -96,7 +96,7 @@ class Boot35HostRunningOurWorkerTest {
     Solves solves = host.getBean(Solves.class);
     UUID id =
         solves.enqueue(
-            SolveRequest.turnstile("b35-inhost-1", Boot35Host.SITEKEY, "https://shop.test/in-1"));
+            SolveRequest.turnstile("b35-inhost-1", Hosts.SITEKEY, "https://shop.test/in-1"));
 
     assertThat(solves.await(id, Duration.ofSeconds(90)).get().status())
         .isEqualTo(SolveStatus.SOLVED);
@@ -113,11 +113,7 @@ class Boot35HostRunningOurWorkerTest {
                 "SELECT count(*) FROM public.jobrunr_jobs WHERE jobasjson LIKE ?",
                 "%com.captchajobs%"))
         .isZero();
-    assertThat(
-            jdbc.queryForList(
-                "SELECT DISTINCT name FROM captchajobs.cj_jobrunr_backgroundjobservers",
-                String.class))
-        .containsExactly(WORKER);
+    Hosts.assertOurJobsRanOnlyOn(jdbc, WORKER);
     assertThat(
             jdbc.queryForList("SELECT name FROM public.jobrunr_backgroundjobservers", String.class))
         .isNotEmpty()

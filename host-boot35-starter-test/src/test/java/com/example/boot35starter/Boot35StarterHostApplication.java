@@ -1,6 +1,8 @@
 package com.example.boot35starter;
 
+import com.example.hostcontract.RecordOrderHandler;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Import;
 
 /**
  * An existing Spring Boot 3.5 application with JobRunr 8.4 (its own server and jobs, on Boot's
@@ -8,4 +10,5 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
  * CaptchaJobs thing it has is the Boot 3 starter on its class path.
  */
 @SpringBootApplication
+@Import(RecordOrderHandler.class)
 public class Boot35StarterHostApplication {}

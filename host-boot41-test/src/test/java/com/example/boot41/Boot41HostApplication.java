@@ -1,9 +1,11 @@
 package com.example.boot41;
 
+import com.example.hostcontract.RecordOrderHandler;
 import org.jobrunr.utils.mapper.JsonMapper;
 import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /**
  * An existing Spring Boot 4.1 application with JobRunr 8.7 (its own server and jobs), Flyway (its
@@ -11,6 +13,7 @@ import org.springframework.context.annotation.Bean;
  * is the starter on its class path.
  */
 @SpringBootApplication
+@Import(RecordOrderHandler.class)
 public class Boot41HostApplication {
 
   /** The host's own JobRunr configuration, as JobRunr's Boot starter on Jackson 3 needs it. */

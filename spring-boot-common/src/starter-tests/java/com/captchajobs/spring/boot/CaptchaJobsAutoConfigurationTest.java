@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.jobrunr.scheduling.JobRequestScheduler;
@@ -52,6 +53,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -274,35 +276,28 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void aWorkerWithAKeyRunsAndGetsTheBreakerHealthIndicatorAndEndpoint() {
-    withSimulator(
-        simulator ->
-            runner
-                .withPropertyValues(database())
-                .withPropertyValues(worker(simulator))
-                .run(
-                    context -> {
-                      assertThat(context).hasNotFailed();
-                      CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
-                      assertThat(captchaJobs.runsWorker()).isTrue();
-                      assertThat(captchaJobs.worker()).isPresent();
-                      assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
-                      assertThat(context).hasSingleBean(BreakerEndpoint.class);
+    aWorker(
+        UnaryOperator.identity(),
+        context -> {
+          CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
+          assertThat(captchaJobs.runsWorker()).isTrue();
+          assertThat(captchaJobs.worker()).isPresent();
+          assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
+          assertThat(context).hasSingleBean(BreakerEndpoint.class);
 
-                      BreakerHealthIndicator health = context.getBean(BreakerHealthIndicator.class);
-                      assertThat(ThisBoot.status(health)).isEqualTo("UP");
-                      assertThat(ThisBoot.details(health))
-                          .containsEntry("breaker", "closed")
-                          .containsEntry("gateCapacity", 2)
-                          .containsEntry("providerThreads", SIMULATOR_THREADS);
-                      Map<String, Object> breaker = context.getBean(BreakerEndpoint.class).state();
-                      assertThat(breaker)
-                          .containsEntry("open", false)
-                          .containsKey("keyFingerprint");
-                      assertThat(breaker.values()).noneMatch(v -> String.valueOf(v).contains(KEY));
-                      for (Class<?> type : JOBRUNR_TYPES) {
-                        assertThat(context).as(type.getName()).doesNotHaveBean(type);
-                      }
-                    }));
+          BreakerHealthIndicator health = context.getBean(BreakerHealthIndicator.class);
+          assertThat(ThisBoot.status(health)).isEqualTo("UP");
+          assertThat(ThisBoot.details(health))
+              .containsEntry("breaker", "closed")
+              .containsEntry("gateCapacity", 2)
+              .containsEntry("providerThreads", SIMULATOR_THREADS);
+          Map<String, Object> breaker = context.getBean(BreakerEndpoint.class).state();
+          assertThat(breaker).containsEntry("open", false).containsKey("keyFingerprint");
+          assertThat(breaker.values()).noneMatch(v -> String.valueOf(v).contains(KEY));
+          for (Class<?> type : JOBRUNR_TYPES) {
+            assertThat(context).as(type.getName()).doesNotHaveBean(type);
+          }
+        });
   }
 
   @Test
@@ -334,56 +329,36 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void withoutSpringBootHealthTheWorkerHasTheEndpointButNoHealthIndicator() {
-    withSimulator(
-        simulator ->
-            runner
-                .withClassLoader(new FilteredClassLoader(ThisBoot.HEALTH_INDICATOR))
-                .withPropertyValues(database())
-                .withPropertyValues(worker(simulator))
-                .run(
-                    context -> {
-                      assertThat(context).hasNotFailed();
-                      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-                      assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
-                      assertThat(context).hasSingleBean(BreakerEndpoint.class);
-                    }));
+    aWorker(
+        base -> base.withClassLoader(new FilteredClassLoader(ThisBoot.HEALTH_INDICATOR)),
+        context -> {
+          assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+          assertThat(context).doesNotHaveBean(BreakerHealthIndicator.class);
+          assertThat(context).hasSingleBean(BreakerEndpoint.class);
+        });
   }
 
   @Test
   void withoutActuatorEndpointsTheWorkerHasTheHealthIndicatorButNoEndpoint() {
-    withSimulator(
-        simulator ->
-            runner
-                .withClassLoader(new FilteredClassLoader(Endpoint.class))
-                .withPropertyValues(database())
-                .withPropertyValues(worker(simulator))
-                .run(
-                    context -> {
-                      assertThat(context).hasNotFailed();
-                      assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
-                      assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
-                      assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
-                    }));
+    aWorker(
+        base -> base.withClassLoader(new FilteredClassLoader(Endpoint.class)),
+        context -> {
+          assertThat(context.getBean(CaptchaJobs.class).runsWorker()).isTrue();
+          assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
+          assertThat(context).doesNotHaveBean(BreakerEndpoint.class);
+        });
   }
 
   @Test
   void aUserDefinedHealthIndicatorOrEndpointWins() {
-    withSimulator(
-        simulator ->
-            runner
-                .withUserConfiguration(UserBreakerBeans.class)
-                .withPropertyValues(database())
-                .withPropertyValues(worker(simulator))
-                .run(
-                    context -> {
-                      assertThat(context).hasNotFailed();
-                      assertThat(context)
-                          .hasSingleBean(BreakerHealthIndicator.class)
-                          .hasSingleBean(BreakerEndpoint.class);
-                      assertThat(context)
-                          .hasBean("userBreakerHealthIndicator")
-                          .hasBean("userBreakerEndpoint");
-                    }));
+    aWorker(
+        base -> base.withUserConfiguration(UserBreakerBeans.class),
+        context -> {
+          assertThat(context)
+              .hasSingleBean(BreakerHealthIndicator.class)
+              .hasSingleBean(BreakerEndpoint.class);
+          assertThat(context).hasBean("userBreakerHealthIndicator").hasBean("userBreakerEndpoint");
+        });
   }
 
   // --- 6. metrics ---------------------------------------------------------------------------
@@ -465,38 +440,28 @@ class CaptchaJobsAutoConfigurationTest {
 
   @Test
   void onAWorkerTheGaugesShowTheGateAndTheBreaker() {
-    withSimulator(
-        simulator ->
-            runner
-                .withUserConfiguration(MeterRegistryConfiguration.class)
-                .withPropertyValues(database())
-                .withPropertyValues(worker(simulator))
-                .run(
-                    context -> {
-                      assertThat(context).hasNotFailed();
-                      MeterRegistry registry = context.getBean(MeterRegistry.class);
-                      context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
-                      assertThat(registry.get("captchajobs.gate.capacity").gauge().value())
-                          .isEqualTo(2.0);
-                      assertThat(registry.get("captchajobs.gate.in.flight").gauge().value())
-                          .isEqualTo(0.0);
-                      assertThat(registry.get("captchajobs.gate.reporter").gauge().value())
-                          .as("the only worker reports the fleet's gauges")
-                          .isEqualTo(1.0);
-                      assertThat(
-                              registry
-                                  .get("captchajobs.jobs.by.state")
-                                  .tag("state", "SUCCEEDED")
-                                  .gauge()
-                                  .value())
-                          .isGreaterThanOrEqualTo(0.0);
-                      assertThat(registry.get("captchajobs.provider.working.threads").gauge())
-                          .isNotNull();
-                      assertThat(registry.get("captchajobs.breaker.open").gauge().value())
-                          .isEqualTo(0.0);
-                      assertThat(registry.get("captchajobs.provider.threads").gauge().value())
-                          .isEqualTo((double) SIMULATOR_THREADS);
-                    }));
+    aWorker(
+        base -> base.withUserConfiguration(MeterRegistryConfiguration.class),
+        context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+          assertThat(registry.get("captchajobs.gate.capacity").gauge().value()).isEqualTo(2.0);
+          assertThat(registry.get("captchajobs.gate.in.flight").gauge().value()).isEqualTo(0.0);
+          assertThat(registry.get("captchajobs.gate.reporter").gauge().value())
+              .as("the only worker reports the fleet's gauges")
+              .isEqualTo(1.0);
+          assertThat(
+                  registry
+                      .get("captchajobs.jobs.by.state")
+                      .tag("state", "SUCCEEDED")
+                      .gauge()
+                      .value())
+              .isGreaterThanOrEqualTo(0.0);
+          assertThat(registry.get("captchajobs.provider.working.threads").gauge()).isNotNull();
+          assertThat(registry.get("captchajobs.breaker.open").gauge().value()).isEqualTo(0.0);
+          assertThat(registry.get("captchajobs.provider.threads").gauge().value())
+              .isEqualTo((double) SIMULATOR_THREADS);
+        });
   }
 
   @Test
@@ -954,6 +919,26 @@ class CaptchaJobsAutoConfigurationTest {
       "captchajobs.worker.worker-count=2",
       "captchajobs.worker.shutdown-wait=1s"
     };
+  }
+
+  /**
+   * A worker with a key against the simulator: {@code setUp} on {@link #runner}, with the database
+   * and the worker's properties; it starts, and then {@code then} checks it.
+   */
+  private void aWorker(
+      UnaryOperator<ApplicationContextRunner> setUp,
+      ContextConsumer<AssertableApplicationContext> then) {
+    withSimulator(
+        simulator ->
+            setUp
+                .apply(runner)
+                .withPropertyValues(database())
+                .withPropertyValues(worker(simulator))
+                .run(
+                    context -> {
+                      assertThat(context).hasNotFailed();
+                      then.accept(context);
+                    }));
   }
 
   private static void withSimulator(Consumer<CaptchaAiSimulator> body) {

@@ -14,9 +14,7 @@ import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,10 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.FailedState;
 import org.jobrunr.jobs.states.JobState;
@@ -51,39 +45,25 @@ class SlowWebhookReceiversTest {
 
   static CaptchaAiSimulator sim;
   static WorkerNode node;
-  static HttpServer receiver;
-  static ExecutorService receiverThreads;
-  static final CountDownLatch release = new CountDownLatch(1);
+  static WebhookReceiver receiver;
   static final List<String> hangingRequests = new CopyOnWriteArrayList<>();
   static final List<Instant> failingRequests = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws IOException {
     sim = CaptchaAiSimulator.builder().account(KEY, 2).timeScale(0.05).build().start();
-    receiverThreads = Executors.newCachedThreadPool();
-    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.setExecutor(receiverThreads);
-    receiver.createContext(
-        "/hang",
-        exchange -> {
-          hangingRequests.add(exchange.getRequestURI().toString());
-          try {
-            release.await(5, TimeUnit.MINUTES);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.createContext(
-        "/fail",
-        exchange -> {
-          failingRequests.add(Instant.now());
-          exchange.getRequestBody().readAllBytes();
-          exchange.sendResponseHeaders(500, -1);
-          exchange.close();
-        });
-    receiver.start();
+    receiver =
+        new WebhookReceiver()
+            .hanging("/hang", exchange -> hangingRequests.add(exchange.getRequestURI().toString()))
+            .answering(
+                "/fail",
+                exchange -> {
+                  failingRequests.add(Instant.now());
+                  exchange.getRequestBody().readAllBytes();
+                  exchange.sendResponseHeaders(500, -1);
+                  exchange.close();
+                })
+            .start();
     node =
         WorkerNode.start(
             EmbeddedPostgresSupport.newDatabase(),
@@ -105,10 +85,9 @@ class SlowWebhookReceiversTest {
 
   @AfterAll
   static void stop() {
-    release.countDown();
+    receiver.release();
     node.close();
-    receiver.stop(0);
-    receiverThreads.shutdownNow();
+    receiver.stop();
     sim.close();
   }
 
@@ -142,7 +121,7 @@ class SlowWebhookReceiversTest {
           .as("the one delivery thread is held by the receiver")
           .isEqualTo(1);
     } finally {
-      release.countDown();
+      receiver.release();
     }
     // once the receiver answers, every outcome is delivered (at least once)
     await()
@@ -189,7 +168,7 @@ class SlowWebhookReceiversTest {
   }
 
   private static int port() {
-    return receiver.getAddress().getPort();
+    return receiver.port();
   }
 
   private static SolveState status(UUID id) {

@@ -13,9 +13,7 @@ import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,10 +22,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,46 +42,32 @@ class WebhooksOfOneClientCannotStarveAnotherTest {
 
   static CaptchaAiSimulator sim;
   static WorkerNode node;
-  static HttpServer receiver;
-  static ExecutorService receiverThreads;
-  static final CountDownLatch release = new CountDownLatch(1);
+  static WebhookReceiver receiver;
   static final List<Instant> hanging = new CopyOnWriteArrayList<>();
   static final Map<String, Delivery> delivered = new ConcurrentHashMap<>();
 
   @BeforeAll
   static void start() throws IOException {
     sim = CaptchaAiSimulator.builder().account(KEY, 10).timeScale(0.05).build().start();
-    receiverThreads = Executors.newCachedThreadPool();
-    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.setExecutor(receiverThreads);
-    receiver.createContext(
-        "/hang",
-        exchange -> {
-          hanging.add(Instant.now());
-          try {
-            release.await(5, TimeUnit.MINUTES);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.createContext(
-        "/ok",
-        exchange -> {
-          Instant at = Instant.now();
-          byte[] body = exchange.getRequestBody().readAllBytes();
-          delivered.put(
-              exchange.getRequestURI().getPath(),
-              new Delivery(
-                  exchange.getRequestURI().getPath(),
-                  at,
-                  body,
-                  exchange.getRequestHeaders().getFirst(WebhookSigner.SIGNATURE_HEADER)));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
+    receiver =
+        new WebhookReceiver()
+            .hanging("/hang", exchange -> hanging.add(Instant.now()))
+            .answering(
+                "/ok",
+                exchange -> {
+                  Instant at = Instant.now();
+                  byte[] body = exchange.getRequestBody().readAllBytes();
+                  delivered.put(
+                      exchange.getRequestURI().getPath(),
+                      new Delivery(
+                          exchange.getRequestURI().getPath(),
+                          at,
+                          body,
+                          exchange.getRequestHeaders().getFirst(WebhookSigner.SIGNATURE_HEADER)));
+                  exchange.sendResponseHeaders(204, -1);
+                  exchange.close();
+                })
+            .start();
     node =
         WorkerNode.start(
             EmbeddedPostgresSupport.newDatabase(),
@@ -101,18 +81,16 @@ class WebhooksOfOneClientCannotStarveAnotherTest {
                 // a client of the app nodes: here only its webhook secret, no token
                 Map.entry("captchajobs.api.clients.alice.webhook-secret", ALICE_SECRET),
                 Map.entry(
-                    "captchajobs.webhook.allowed-hosts",
-                    "http://127.0.0.1:" + receiver.getAddress().getPort()),
+                    "captchajobs.webhook.allowed-hosts", "http://127.0.0.1:" + receiver.port()),
                 // a hanging receiver holds a thread this long per attempt
                 Map.entry("captchajobs.webhook.timeout", "2m")));
   }
 
   @AfterAll
   static void stop() {
-    release.countDown();
+    receiver.release();
     node.close();
-    receiver.stop(0);
-    receiverThreads.shutdownNow();
+    receiver.stop();
     sim.close();
   }
 
@@ -183,7 +161,7 @@ class WebhooksOfOneClientCannotStarveAnotherTest {
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl(key)),
             0,
-            "http://127.0.0.1:" + receiver.getAddress().getPort() + path)
+            "http://127.0.0.1:" + receiver.port() + path)
         .id();
   }
 }

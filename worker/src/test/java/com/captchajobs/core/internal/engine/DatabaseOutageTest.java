@@ -65,27 +65,9 @@ class DatabaseOutageTest {
   @Test
   void theFirstSubmitComesWithinTenSecondsOfTheDatabaseComingBack() {
     Solves solves = new Solves(node);
-    List<UUID> ids = new ArrayList<>();
-    for (int i = 0; i < 10; i++) { // twice the cap: five wait for a slot
-      ids.add(
-          solves.enqueue(
-              "dbback-" + i,
-              CaptchaType.RECAPTCHA_V3,
-              Map.of(
-                  "sitekey",
-                  "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
-                  "pageUrl",
-                  Solves.pageUrl("dbback-" + i))));
-    }
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                direct.queryForObject(
-                        "SELECT count(*) FROM captchajobs.solve WHERE status = 'SUBMITTED'"
-                            + " AND business_key LIKE 'dbback-%'",
-                        Integer.class)
-                    == 5);
+    // twice the cap: five wait for a slot
+    List<UUID> ids = enqueueRecaptchaV3(solves, "dbback", 10);
+    await().atMost(Duration.ofSeconds(30)).until(() -> solvesIn("SUBMITTED", "dbback") == 5);
 
     proxy.down(); // the first polls fall due during the outage, the waiting solves need them
     await().pollDelay(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(11)).until(() -> true);
@@ -110,27 +92,10 @@ class DatabaseOutageTest {
   @Test
   void aDatabaseOutageWhilePollsAreDueLosesNoToken() {
     Solves solves = new Solves(node);
-    List<UUID> ids = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      ids.add(
-          solves.enqueue(
-              "dbdown-" + i,
-              CaptchaType.RECAPTCHA_V3,
-              Map.of(
-                  "sitekey",
-                  "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
-                  "pageUrl",
-                  Solves.pageUrl("dbdown-" + i))));
-    }
+    List<UUID> ids = enqueueRecaptchaV3(solves, "dbdown", 4);
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(
-            () ->
-                direct.queryForObject(
-                        "SELECT count(*) FROM captchajobs.solve WHERE status = 'SUBMITTED'"
-                            + " AND business_key LIKE 'dbdown-%'",
-                        Integer.class)
-                    == ids.size());
+        .until(() -> solvesIn("SUBMITTED", "dbdown") == ids.size());
 
     proxy.down(); // the first polls fall due during the outage
     await().pollDelay(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(11)).until(() -> true);
@@ -140,13 +105,7 @@ class DatabaseOutageTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofMillis(250))
-        .until(
-            () ->
-                direct.queryForObject(
-                        "SELECT count(*) FROM captchajobs.solve WHERE status = 'SOLVED'"
-                            + " AND business_key LIKE 'dbdown-%'",
-                        Integer.class)
-                    == ids.size());
+        .until(() -> solvesIn("SOLVED", "dbdown") == ids.size());
     System.out.println(
         "DATABASE OUTAGE 10 s: all "
             + ids.size()
@@ -160,5 +119,31 @@ class DatabaseOutageTest {
                 String.class))
         .hasSize(ids.size())
         .allMatch(t -> t != null && !t.isBlank());
+  }
+
+  /** {@code count} reCAPTCHA v3 solves enqueued, named {@code prefix-0}, {@code prefix-1}, …. */
+  private static List<UUID> enqueueRecaptchaV3(Solves solves, String prefix, int count) {
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(
+          solves.enqueue(
+              prefix + "-" + i,
+              CaptchaType.RECAPTCHA_V3,
+              Map.of(
+                  "sitekey",
+                  "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                  "pageUrl",
+                  Solves.pageUrl(prefix + "-" + i))));
+    }
+    return ids;
+  }
+
+  /** How many solves named {@code prefix-…} are in {@code status}, read past the proxy. */
+  private static int solvesIn(String status, String prefix) {
+    return direct.queryForObject(
+        "SELECT count(*) FROM captchajobs.solve WHERE status = ? AND business_key LIKE ?",
+        Integer.class,
+        status,
+        prefix + "-%");
   }
 }

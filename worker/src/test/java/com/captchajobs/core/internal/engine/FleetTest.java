@@ -52,241 +52,152 @@ class FleetTest {
 
   @Test
   void threeWorkerJvmsNeverExceedThePlanAndSolveEverythingOnce() {
-    try (CaptchaAiSimulator sim =
-        CaptchaAiSimulator.builder()
-            .account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(400), Duration.ofMillis(1200))
-            .build()
-            .start()) {
-      String db = EmbeddedPostgresSupport.newDatabase();
-      List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
-        for (int i = 0; i < 3; i++) {
-          workers.add(WorkerProcess.start("fleet-w" + i, db, sim.baseUrl(), KEY, workerProps()));
-        }
-        workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 60; i++) {
-          ids.add(solves.turnstile("fleet-" + i));
-        }
-        await()
-            .atMost(Duration.ofMinutes(3))
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+    try (Fleet fleet = new Fleet("fleet", 3, 60, Duration.ofMillis(400), Duration.ofMillis(1200))) {
+      Solves solves = fleet.solves;
+      List<UUID> ids = fleet.ids;
 
-        SimulatorStats stats = sim.stats();
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
-        assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
-        assertThat(stats.rejected("ERROR_ZERO_BALANCE")).isZero();
-        assertThat(stats.duplicateSubmits()).isZero();
-        assertThat(stats.submitsByPageUrl().values()).hasSize(60).allMatch(n -> n == 1L);
-        printFigures("three worker JVMs, plan 5, 60 Turnstile solves", solves, stats);
-      } finally {
-        workers.forEach(WorkerProcess::close);
-      }
+      fleet.awaitEverySolveSolved(Duration.ofMinutes(3), Duration.ofMillis(200));
+      SimulatorStats stats = fleet.sim.stats();
+      assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+      assertThat(stats.rejected("ERROR_ZERO_BALANCE")).isZero();
+      assertThat(stats.duplicateSubmits()).isZero();
+      assertThat(stats.submitsByPageUrl().values()).hasSize(60).allMatch(n -> n == 1L);
+      printFigures("three worker JVMs, plan 5, 60 Turnstile solves", solves, stats);
     }
   }
 
   @Test
   void killingAWorkerMidRunLosesNoSolveResubmitsOnlyRepliesItDiedBeforeStoringAndFreesItsSlots() {
-    try (CaptchaAiSimulator sim =
-        CaptchaAiSimulator.builder()
-            .account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(1500), Duration.ofMillis(3000))
-            .build()
-            .start()) {
-      String db = EmbeddedPostgresSupport.newDatabase();
-      List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
-        for (int i = 0; i < 2; i++) {
-          workers.add(WorkerProcess.start("chaos-w" + i, db, sim.baseUrl(), KEY, workerProps()));
-        }
-        workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-          ids.add(solves.turnstile("chaos-" + i));
-        }
-        await()
-            .atMost(Duration.ofMinutes(2))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () ->
-                    ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count()
-                        >= 5);
-        int heldByVictim =
-            solves
-                .jdbc()
-                .queryForObject(
-                    "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'",
-                    Integer.class);
-        workers.get(0).kill();
-        long killedAt = System.currentTimeMillis();
+    try (Fleet fleet =
+        new Fleet("chaos", 2, 30, Duration.ofMillis(1500), Duration.ofMillis(3000))) {
+      Solves solves = fleet.solves;
+      List<UUID> ids = fleet.ids;
+      await()
+          .atMost(Duration.ofMinutes(2))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count()
+                      >= 5);
+      int heldByVictim =
+          solves
+              .jdbc()
+              .queryForObject(
+                  "SELECT count(*) FROM captchajobs.gate_slot WHERE node = 'chaos-w0'",
+                  Integer.class);
+      fleet.workers.get(0).kill();
+      long killedAt = System.currentTimeMillis();
 
-        await()
-            .atMost(Duration.ofMinutes(4))
-            .pollInterval(Duration.ofMillis(500))
-            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
-        SimulatorStats stats = sim.stats();
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
-        Map<String, List<TaskRecord>> tasksByKey =
-            sim.tasks().stream().collect(Collectors.groupingBy(TaskRecord::pageUrl));
-        assertThat(tasksByKey).hasSize(30);
-        List<TaskRecord> lostWithVictim = new ArrayList<>();
-        tasksByKey.forEach(
-            (page, tasks) -> {
-              // One task the engine worked on; any other is one whose reply died with the victim.
-              assertThat(tasks).as(page).filteredOn(t -> !t.neverAskedAbout()).hasSize(1);
-              tasks.stream().filter(TaskRecord::neverAskedAbout).forEach(lostWithVictim::add);
-            });
-        assertThat(lostWithVictim)
-            .as("tasks nobody ever polled: only in.php calls the victim made before it died")
-            .allMatch(t -> t.acceptedAt() <= killedAt);
-        assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(
-                () ->
-                    solves
-                            .jdbc()
-                            .queryForObject(
-                                "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
-                                Integer.class)
-                        == 0);
-        System.out.printf(
-            "[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved; %d in.php"
-                + " reply(ies) died with it unrecorded and were submitted again%n",
-            heldByVictim, lostWithVictim.size());
-      } finally {
-        workers.forEach(WorkerProcess::close);
-      }
+      fleet.awaitEverySolveSolved(Duration.ofMinutes(4), Duration.ofMillis(500));
+      SimulatorStats stats = fleet.sim.stats();
+      Map<String, List<TaskRecord>> tasksByKey =
+          fleet.sim.tasks().stream().collect(Collectors.groupingBy(TaskRecord::pageUrl));
+      assertThat(tasksByKey).hasSize(30);
+      List<TaskRecord> lostWithVictim = new ArrayList<>();
+      tasksByKey.forEach(
+          (page, tasks) -> {
+            // One task the engine worked on; any other is one whose reply died with the victim.
+            assertThat(tasks).as(page).filteredOn(t -> !t.neverAskedAbout()).hasSize(1);
+            tasks.stream().filter(TaskRecord::neverAskedAbout).forEach(lostWithVictim::add);
+          });
+      assertThat(lostWithVictim)
+          .as("tasks nobody ever polled: only in.php calls the victim made before it died")
+          .allMatch(t -> t.acceptedAt() <= killedAt);
+      assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  solves
+                          .jdbc()
+                          .queryForObject(
+                              "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                              Integer.class)
+                      == 0);
+      System.out.printf(
+          "[fleet] kill -9 run: victim held %d slot(s) when killed; all 30 solved; %d in.php"
+              + " reply(ies) died with it unrecorded and were submitted again%n",
+          heldByVictim, lostWithVictim.size());
     }
   }
 
   @Test
   void aKilledWorkersRunningSolvesAndTheirSlotsAreBackWithinFiveSecondsWithoutANewInPhp() {
-    try (CaptchaAiSimulator sim =
-        CaptchaAiSimulator.builder()
-            .account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(6000), Duration.ofMillis(9000))
-            .build()
-            .start()) {
-      String db = EmbeddedPostgresSupport.newDatabase();
-      List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
-        for (int i = 0; i < 2; i++) {
-          workers.add(WorkerProcess.start("dead-w" + i, db, sim.baseUrl(), KEY, workerProps()));
-        }
-        workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
-        StorageProvider storage = app.bean(StorageProvider.class);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-          ids.add(solves.turnstile("dead-" + i));
-        }
-        // Wait until the victim is running polls of submitted solves (jobs waiting in its threads).
-        List<UUID> victims = new ArrayList<>();
-        await()
-            .atMost(Duration.ofMinutes(1))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () -> {
-                  victims.clear();
-                  victims.addAll(submittedSolvesRunOn(storage, solves, "dead-w0"));
-                  return !victims.isEmpty();
-                });
-        workers.get(0).kill();
-        long killedAt = System.nanoTime();
+    try (Fleet fleet = new Fleet("dead", 2, 10, Duration.ofMillis(6000), Duration.ofMillis(9000))) {
+      Solves solves = fleet.solves;
+      List<UUID> ids = fleet.ids;
+      StorageProvider storage = fleet.app.bean(StorageProvider.class);
+      // Wait until the victim is running polls of submitted solves (jobs waiting in its threads).
+      List<UUID> victims = awaitSubmittedSolvesRunningOn(storage, solves, "dead-w0");
+      fleet.workers.get(0).kill();
+      long killedAt = System.nanoTime();
 
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> everyHeldSlotAndRunningSolveIsOffTheVictim(storage, solves, "dead-w0"));
-        double seconds = (System.nanoTime() - killedAt) / 1e9;
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> everyHeldSlotAndRunningSolveIsOffTheVictim(storage, solves, "dead-w0"));
+      double seconds = (System.nanoTime() - killedAt) / 1e9;
 
-        await()
-            .atMost(Duration.ofMinutes(2))
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
-        for (UUID id : victims) {
-          assertThat(sim.stats().submitsByPageUrl())
-              .as("in.php calls of a solve the victim was polling")
-              .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
-        }
-        assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
-        System.out.printf(
-            "[fleet] kill -9 with %d submitted solve(s) running on the victim: slots and solves"
-                + " back on the survivor after %.1f s, none submitted again%n",
-            victims.size(), seconds);
-      } finally {
-        workers.forEach(WorkerProcess::close);
+      fleet.awaitEverySolveSolved(Duration.ofMinutes(2), Duration.ofMillis(200));
+      for (UUID id : victims) {
+        assertThat(fleet.sim.stats().submitsByPageUrl())
+            .as("in.php calls of a solve the victim was polling")
+            .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
       }
+      assertThat(fleet.sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+      System.out.printf(
+          "[fleet] kill -9 with %d submitted solve(s) running on the victim: slots and solves"
+              + " back on the survivor after %.1f s, none submitted again%n",
+          victims.size(), seconds);
     }
   }
 
   @Test
   void aWorkerFrozenForEightSecondsKeepsItsRunningSolvesAndNothingIsSubmittedTwice()
       throws Exception {
-    try (CaptchaAiSimulator sim =
-        CaptchaAiSimulator.builder()
-            .account(KEY, PLAN_THREADS)
-            .solveTime("turnstile", Duration.ofMillis(6000), Duration.ofMillis(9000))
-            .build()
-            .start()) {
-      String db = EmbeddedPostgresSupport.newDatabase();
-      List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
-        for (int i = 0; i < 2; i++) {
-          workers.add(WorkerProcess.start("slow-w" + i, db, sim.baseUrl(), KEY, workerProps()));
-        }
-        workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
-        StorageProvider storage = app.bean(StorageProvider.class);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-          ids.add(solves.turnstile("slow-" + i));
-        }
-        List<UUID> frozen = new ArrayList<>();
+    try (Fleet fleet = new Fleet("slow", 2, 10, Duration.ofMillis(6000), Duration.ofMillis(9000))) {
+      Solves solves = fleet.solves;
+      List<UUID> ids = fleet.ids;
+      StorageProvider storage = fleet.app.bean(StorageProvider.class);
+      List<UUID> frozen = awaitSubmittedSolvesRunningOn(storage, solves, "slow-w0");
+      long pid = fleet.workers.get(0).process().pid();
+      signal("STOP", pid); // a stop-the-world pause: the JVM answers nothing, the kernel does
+      try {
+        // Its liveness lock stays: the survivor takes none of the frozen node's running solves.
         await()
-            .atMost(Duration.ofMinutes(1))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () -> {
-                  frozen.clear();
-                  frozen.addAll(submittedSolvesRunOn(storage, solves, "slow-w0"));
-                  return !frozen.isEmpty();
-                });
-        long pid = workers.get(0).process().pid();
-        signal("STOP", pid); // a stop-the-world pause: the JVM answers nothing, the kernel does
-        try {
-          // Its liveness lock stays: the survivor takes none of the frozen node's running solves.
-          await()
-              .during(Duration.ofSeconds(8))
-              .atMost(Duration.ofSeconds(9))
-              .pollInterval(Duration.ofMillis(250))
-              .until(() -> submittedSolvesRunOn(storage, solves, "slow-w0").containsAll(frozen));
-        } finally {
-          signal("CONT", pid);
-        }
-
-        await()
-            .atMost(Duration.ofMinutes(2))
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
-        assertThat(sim.stats().submitsByPageUrl().values()).hasSize(10).allMatch(n -> n == 1L);
-        assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
+            .during(Duration.ofSeconds(8))
+            .atMost(Duration.ofSeconds(9))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> submittedSolvesRunOn(storage, solves, "slow-w0").containsAll(frozen));
       } finally {
-        workers.forEach(WorkerProcess::close);
+        signal("CONT", pid);
       }
+
+      fleet.awaitEverySolveSolved(Duration.ofMinutes(2), Duration.ofMillis(200));
+      assertThat(fleet.sim.stats().submitsByPageUrl().values()).hasSize(10).allMatch(n -> n == 1L);
+      assertThat(fleet.sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
     }
   }
 
   private static void signal(String signal, long pid) throws Exception {
     Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid)).start();
     assertThat(kill.waitFor()).as("kill -" + signal).isZero();
+  }
+
+  /** Waits until {@code node} runs submitted solves (jobs waiting in its threads): those. */
+  static List<UUID> awaitSubmittedSolvesRunningOn(
+      StorageProvider storage, Solves solves, String node) {
+    List<UUID> running = new ArrayList<>();
+    await()
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              running.clear();
+              running.addAll(submittedSolvesRunOn(storage, solves, node));
+              return !running.isEmpty();
+            });
+    return running;
   }
 
   /** Submitted solves whose recorded job is PROCESSING on the server named {@code node}. */
@@ -373,5 +284,66 @@ class FleetTest {
         (double) stats.acceptedSubmits() / solved,
         (double) stats.resCalls() / solved,
         (double) FleetFigures.jobrunrJobs(solves.jdbc()) / solved);
+  }
+
+  /**
+   * A simulator whose Turnstile solves take {@code fastest} to {@code slowest}, and on a fresh
+   * database an enqueue-only node and {@code workerCount} worker JVMs named {@code name-w0}, {@code
+   * name-w1}, …, up; then {@code solveCount} Turnstile solves enqueued, named {@code name-0},
+   * {@code name-1}, …. Closing stops the workers, the node and the simulator, in that order.
+   */
+  static final class Fleet implements AutoCloseable {
+
+    final CaptchaAiSimulator sim;
+    final List<WorkerProcess> workers = new ArrayList<>();
+    final WorkerNode app;
+    final Solves solves;
+    final List<UUID> ids = new ArrayList<>();
+
+    Fleet(String name, int workerCount, int solveCount, Duration fastest, Duration slowest) {
+      sim =
+          CaptchaAiSimulator.builder()
+              .account(KEY, PLAN_THREADS)
+              .solveTime("turnstile", fastest, slowest)
+              .build()
+              .start();
+      WorkerNode node = null;
+      try {
+        String db = EmbeddedPostgresSupport.newDatabase();
+        node = enqueueNode(db, sim.baseUrl());
+        for (int i = 0; i < workerCount; i++) {
+          workers.add(WorkerProcess.start(name + "-w" + i, db, sim.baseUrl(), KEY, workerProps()));
+        }
+        workers.forEach(WorkerProcess::awaitUp);
+        app = node;
+        solves = new Solves(app);
+        for (int i = 0; i < solveCount; i++) {
+          ids.add(solves.turnstile(name + "-" + i));
+        }
+      } catch (RuntimeException | Error e) {
+        workers.forEach(WorkerProcess::close);
+        if (node != null) {
+          node.close();
+        }
+        sim.close();
+        throw e;
+      }
+    }
+
+    /** Waits until every solve is final, within {@code atMost}: each one SOLVED. */
+    void awaitEverySolveSolved(Duration atMost, Duration pollInterval) {
+      await()
+          .atMost(atMost)
+          .pollInterval(pollInterval)
+          .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+    }
+
+    @Override
+    public void close() {
+      workers.forEach(WorkerProcess::close);
+      app.close();
+      sim.close();
+    }
   }
 }

@@ -1,10 +1,13 @@
-package com.example.boot35starter;
+package com.example.hostcontract;
 
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
-/** The host's own job handler, run by the host's own JobRunr server. */
+/**
+ * The host's own job handler, run by the host's own JobRunr server. Not found by a component scan
+ * of the host's package: each host application imports it.
+ */
 @Component
 public class RecordOrderHandler implements JobRequestHandler<RecordOrder> {
 

@@ -1,4 +1,4 @@
-package com.example.boot35starter;
+package com.example.hostcontract;
 
 import org.jobrunr.jobs.lambdas.JobRequest;
 

@@ -24,16 +24,51 @@ import java.util.Map;
  */
 public final class WorkerProcess implements AutoCloseable {
 
-  private final Process process;
-  private final int port;
-  private final int managementPort;
-  private final Path log;
+  /** How many times a node whose free port was taken before it bound it is started again. */
+  private static final int PORT_RACE_RETRIES = 3;
 
-  private WorkerProcess(Process process, int port, int managementPort, Path log) {
-    this.process = process;
-    this.port = port;
-    this.managementPort = managementPort;
+  private final Launcher launcher;
+  private final Path log;
+  private Process process;
+  private int port;
+  private int managementPort;
+  private int relaunches;
+
+  /** Starts the node on the given ports, its output into the log. */
+  private interface Launcher {
+    Process launch(int port, int managementPort) throws IOException;
+  }
+
+  private WorkerProcess(Launcher launcher, Path log) {
+    this.launcher = launcher;
     this.log = log;
+    launch();
+  }
+
+  private void launch() {
+    port = freePort();
+    managementPort = freePort();
+    try {
+      process = launcher.launch(port, managementPort);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A port found free can be taken by another process before the node binds it (other test JVMs run
+   * beside this one). The node then stops at once, naming the taken port: start it again on fresh
+   * ports rather than fail the test on a race of the machine.
+   */
+  private boolean relaunchedAfterAPortRace() throws IOException {
+    if (relaunches >= PORT_RACE_RETRIES
+        || !Files.exists(log)
+        || !Files.readString(log).contains(" is already in use (")) {
+      return false;
+    }
+    relaunches++;
+    launch();
+    return true;
   }
 
   public static WorkerProcess start(
@@ -91,32 +126,35 @@ public final class WorkerProcess implements AutoCloseable {
       String baseUrl,
       String apiKey,
       Map<String, String> extra) {
-    int port = freePort();
-    int managementPort = freePort();
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
     command.addAll(launch);
-    command.add("--server.port=" + port);
-    command.add("--management.server.port=" + managementPort);
     command.add("--management.server.address=127.0.0.1");
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);
     command.add("--captchaai.base-url=" + baseUrl);
     command.add("--captchajobs.worker.name=" + name);
     extra.forEach((k, v) -> command.add("--" + k + "=" + v));
+    Path log;
     try {
-      Path log =
-          Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");
-      ProcessBuilder builder =
-          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-      // The key travels in the environment, as operators pass it; never on the command line.
-      builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
-      return new WorkerProcess(builder.start(), port, managementPort, log);
+      log = Files.createDirectories(Path.of("target", "worker-processes")).resolve(name + ".log");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return new WorkerProcess(
+        (port, managementPort) -> {
+          List<String> withPorts = new ArrayList<>(command);
+          withPorts.add("--server.port=" + port);
+          withPorts.add("--management.server.port=" + managementPort);
+          ProcessBuilder builder =
+              new ProcessBuilder(withPorts).redirectErrorStream(true).redirectOutput(log.toFile());
+          // The key travels in the environment, as operators pass it; never on the command line.
+          builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
+          return builder.start();
+        },
+        log);
   }
 
   /** Waits until the node's health endpoint (open, on the management port) answers UP. */
@@ -128,6 +166,9 @@ public final class WorkerProcess implements AutoCloseable {
         .until(
             () -> {
               if (!process.isAlive()) {
+                if (relaunchedAfterAPortRace()) {
+                  return false;
+                }
                 throw new IllegalStateException("worker exited; see " + log.toAbsolutePath());
               }
               try {

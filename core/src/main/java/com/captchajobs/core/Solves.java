@@ -169,8 +169,7 @@ public final class Solves {
       e = stored.get();
     } catch (InvalidTaskException ex) {
       // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
-      throw new InvalidSolveRequestException(
-          ex.field(), ex.getMessage().substring(ex.field().length()).strip());
+      throw new InvalidSolveRequestException(ex.field(), ex.problem());
     } catch (SolveEnqueuer.ConflictException ex) {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
     }

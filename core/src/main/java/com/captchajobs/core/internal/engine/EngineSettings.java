@@ -12,7 +12,6 @@ import java.util.Map;
 public record EngineSettings(
     int threads,
     Duration lease,
-    Duration resumeWindow,
     Duration solveTimeout,
     Duration pollInterval,
     Duration pollLead,
@@ -29,7 +28,6 @@ public record EngineSettings(
 
   public static final int DEFAULT_THREADS = 5;
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
-  public static final Duration DEFAULT_RESUME_WINDOW = Duration.ofSeconds(135);
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
@@ -113,7 +111,6 @@ public record EngineSettings(
     return new EngineSettings(
         DEFAULT_THREADS,
         DEFAULT_LEASE,
-        DEFAULT_RESUME_WINDOW,
         DEFAULT_SOLVE_TIMEOUT,
         DEFAULT_POLL_INTERVAL,
         DEFAULT_POLL_LEAD,
@@ -160,7 +157,6 @@ public record EngineSettings(
     return new EngineSettings(
         threads,
         lease,
-        resumeWindow,
         solveTimeout,
         pollInterval,
         pollLead,

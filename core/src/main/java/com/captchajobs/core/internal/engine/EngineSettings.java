@@ -74,7 +74,8 @@ public record EngineSettings(
 
   /**
    * The solve times CaptchaAI publishes per type (see "Timings" in docs/captchaai-contract.md);
-   * {@link FirstPollWaits} starts from them.
+   * {@link FirstPollWaits} starts from them. The simulator's default solve times are the same table
+   * by in.php method; {@code SimulatorSolveTimesMatchTheEngineTest} keeps the two equal.
    */
   public static Map<CaptchaType, SolveTimes> documentedSolveTimes() {
     Map<CaptchaType, SolveTimes> m = new EnumMap<>(CaptchaType.class);

@@ -3,6 +3,7 @@ package com.captchajobs.app;
 import com.captchajobs.app.sandbox.DemoConfiguration;
 import com.captchajobs.app.sandbox.SandboxEnvironment;
 import com.captchajobs.app.web.ApiConfiguration;
+import com.captchajobs.node.security.NodeDefaults;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
@@ -41,20 +42,7 @@ public class AppApplication {
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
-    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
-    defaults.put("management.server.port", "8082");
-    defaults.put(
-        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
-    defaults.put("management.endpoint.health.show-details", "when-authorized");
-    defaults.put("management.endpoint.health.roles", "OPERATOR");
-    // Kubernetes probes: an open breaker or an unreachable provider makes a node not ready (it
-    // stops taking traffic), never not live (no restart loop across the fleet)
-    defaults.put("management.endpoint.health.probes.enabled", "true");
-    defaults.put(
-        "management.endpoint.health.group.readiness.include", "readinessState,breaker,provider");
-    defaults.put("management.endpoint.health.group.liveness.include", "livenessState");
-    // breaker and provider exist on workers only
-    defaults.put("management.endpoint.health.validate-group-membership", "false");
+    defaults.putAll(NodeDefaults.managementWithProbeGroups(8082));
     return defaults;
   }
 

@@ -24,7 +24,7 @@ class ReadmeFleetPortsTest {
   private static final Pattern COMMAND =
       Pattern.compile("java -jar ([a-z-]+)/target/[a-z-]+\\.jar --server\\.port=(\\d+)");
   private static final Pattern DASHBOARD_MANAGEMENT =
-      Pattern.compile("\"management\\.server\\.port\", \"(\\d+)\"");
+      Pattern.compile("NodeDefaults\\.management\\((\\d+)\\)");
 
   @Test
   void theReadmesFleetCommandsAndEveryNodesDefaultManagementPortAreAllDifferent() throws Exception {

@@ -685,12 +685,10 @@ public final class CaptchaJobs implements AutoCloseable {
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(nodeName, jobPollInterval, workerCount, shutdownWait),
-              // WebhookJob: for delivery jobs an earlier version queued in these tables
-              Map.of(
-                  SubmitJob.class, submitJob, PollJob.class, pollJob, WebhookJob.class, webhookJob),
+              Map.of(SubmitJob.class, submitJob, PollJob.class, pollJob),
               List.of(
                   new PermanentErrorRetryFilter(
-                      engine.transientRetries(), 3, maxBackoff.toSeconds())));
+                      engine.transientRetries(), maxBackoff.toSeconds())));
       gate.serverId(server.getId());
       reconciler.watchNodes(liveness, jobRunr.storage(), engine.lostSubmitHold());
       liveness.hold(server.getId(), reconciler::observeServers);

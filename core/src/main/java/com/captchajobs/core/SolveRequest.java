@@ -65,7 +65,7 @@ public final class SolveRequest {
         SolveFields.validateCallbackUrl(callbackUrl);
       }
     } catch (InvalidTaskException e) {
-      throw new InvalidSolveRequestException(e.field(), problem(e));
+      throw new InvalidSolveRequestException(e.field(), e.problem());
     }
     this.businessKey = businessKey;
     this.type = type;
@@ -219,12 +219,5 @@ public final class SolveRequest {
     if (v != null) {
       f.put(k, v);
     }
-  }
-
-  private static String problem(InvalidTaskException e) {
-    String message = e.getMessage();
-    return message.startsWith(e.field() + " ")
-        ? message.substring(e.field().length() + 1)
-        : message;
   }
 }

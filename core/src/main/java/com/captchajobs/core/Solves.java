@@ -169,8 +169,7 @@ public final class Solves {
       e = stored.get();
     } catch (InvalidTaskException ex) {
       // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
-      throw new InvalidSolveRequestException(
-          ex.field(), ex.getMessage().substring(ex.field().length()).strip());
+      throw new InvalidSolveRequestException(ex.field(), ex.problem());
     } catch (SolveEnqueuer.ConflictException ex) {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
     }
@@ -250,13 +249,13 @@ public final class Solves {
       throw new SolveNotFoundException(id);
     }
     Instant now = clock.instant();
-    Optional<SolveRepository.ClaimedToken> claimed = repository.claim(id);
+    Optional<SolveRepository.Claim> claimed = repository.claim(id);
     if (claimed.isPresent()) {
-      SolveRepository.ClaimedToken t = claimed.get();
-      if (t.solvedAt() != null) {
-        events.claimed(t.type(), Duration.between(t.solvedAt(), now));
+      SolveRepository.Claim c = claimed.get();
+      if (c.solvedAt() != null) {
+        events.claimed(c.type(), Duration.between(c.solvedAt(), now));
       }
-      return new ClaimedToken(t.token(), t.userAgent(), t.expiresAt());
+      return new ClaimedToken(c.token(), c.userAgent(), c.expiresAt());
     }
     Solve s = row(id).orElseThrow(() -> new SolveNotFoundException(id));
     throw switch (s.status()) {

@@ -1,5 +1,6 @@
 package com.captchajobs.dashboard;
 
+import com.captchajobs.node.security.NodeDefaults;
 import com.captchajobs.node.security.NodeSecurityConfiguration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,13 +43,7 @@ public class DashboardApplication {
     defaults.put("captchajobs.dashboard.port", "${jobrunr.dashboard.port:8000}");
     defaults.put("captchajobs.dashboard.username", "${jobrunr.dashboard.username:}");
     defaults.put("captchajobs.dashboard.password", "${jobrunr.dashboard.password:}");
-    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
-    defaults.put("management.server.port", "8092");
-    defaults.put(
-        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
-    defaults.put("management.endpoint.health.probes.enabled", "true");
-    defaults.put("management.endpoint.health.show-details", "when-authorized");
-    defaults.put("management.endpoint.health.roles", "OPERATOR");
+    defaults.putAll(NodeDefaults.management(8092));
     return defaults;
   }
 }

@@ -9,6 +9,10 @@ import java.util.Random;
  * Solve-time ranges by method, before the time scale. Defaults follow CaptchaAI's published timings
  * (reCAPTCHA v2 under 60 s, v3 about 5 s, Turnstile under 10 s, images in seconds); an override by
  * plain method name replaces every variant of that method.
+ *
+ * <p>The same table, by type, is core's {@code EngineSettings.documentedSolveTimes()} (the prior of
+ * the first-poll waits). The simulator does not depend on core, so the two are written twice;
+ * core's {@code SimulatorSolveTimesMatchTheEngineTest} fails when they differ.
  */
 final class SolveTimes {
   static final Map<String, Range> DEFAULTS =

@@ -1,5 +1,6 @@
 package com.captchajobs.worker;
 
+import com.captchajobs.node.security.NodeDefaults;
 import com.captchajobs.node.security.NodeSecurityConfiguration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,20 +40,7 @@ public class WorkerApplication {
     defaults.put("captchajobs.worker.name", "${jobrunr.background-job-server.name:}");
     defaults.put(
         "captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
-    // Actuator on its own port, closed but for plain health (NodeSecurityConfiguration).
-    defaults.put("management.server.port", "8091");
-    defaults.put(
-        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
-    defaults.put("management.endpoint.health.show-details", "when-authorized");
-    defaults.put("management.endpoint.health.roles", "OPERATOR");
-    // Kubernetes probes: an open breaker or an unreachable provider makes a node not ready (it
-    // stops taking traffic), never not live (no restart loop across the fleet)
-    defaults.put("management.endpoint.health.probes.enabled", "true");
-    defaults.put(
-        "management.endpoint.health.group.readiness.include", "readinessState,breaker,provider");
-    defaults.put("management.endpoint.health.group.liveness.include", "livenessState");
-    // breaker and provider exist on workers only
-    defaults.put("management.endpoint.health.validate-group-membership", "false");
+    defaults.putAll(NodeDefaults.managementWithProbeGroups(8091));
     return defaults;
   }
 }

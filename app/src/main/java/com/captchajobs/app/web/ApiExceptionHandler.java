@@ -8,6 +8,7 @@ import com.captchajobs.core.SolveNotFoundException;
 import com.captchajobs.core.TokenAlreadyClaimedException;
 import com.captchajobs.core.TokenExpiredException;
 import com.captchajobs.core.TokenNotReadyException;
+import com.captchajobs.node.security.ProblemAnswers;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.http.HttpHeaders;
@@ -31,7 +32,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
   @ExceptionHandler(ApiProblem.class)
   ResponseEntity<ProblemDetail> problem(ApiProblem e, HttpServletRequest request) {
     ProblemDetail p =
-        Problems.of(e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI());
+        ProblemAnswers.problem(
+            e.status(), e.title(), e.field(), e.getMessage(), request.getRequestURI());
     if (e.retryAfterSeconds() != null) {
       return ResponseEntity.status(p.getStatus())
           .header(HttpHeaders.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()))
@@ -46,27 +48,31 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     String uri = request.getRequestURI();
     ProblemDetail p;
     if (e instanceof InvalidSolveRequestException i) {
-      p = Problems.of(HttpStatus.BAD_REQUEST, "Invalid request", i.field(), i.getMessage(), uri);
+      p =
+          ProblemAnswers.problem(
+              HttpStatus.BAD_REQUEST, "Invalid request", i.field(), i.getMessage(), uri);
     } else if (e instanceof SolveConflictException c) {
       p =
-          Problems.of(
+          ProblemAnswers.problem(
               HttpStatus.CONFLICT, "Business key in use", "businessKey", c.getMessage(), uri);
       p.setProperty("existingId", String.valueOf(c.solveId()));
     } else if (e instanceof SolveNotFoundException) {
-      p = Problems.of(HttpStatus.NOT_FOUND, "Not found", null, e.getMessage(), uri);
+      p = ProblemAnswers.problem(HttpStatus.NOT_FOUND, "Not found", null, e.getMessage(), uri);
     } else if (e instanceof TokenNotReadyException r) {
-      p = Problems.of(HttpStatus.CONFLICT, "Not solved yet", null, r.getMessage(), uri);
+      p = ProblemAnswers.problem(HttpStatus.CONFLICT, "Not solved yet", null, r.getMessage(), uri);
       p.setProperty("solveStatus", r.status().name());
     } else if (e instanceof TokenAlreadyClaimedException) {
-      p = Problems.of(HttpStatus.CONFLICT, "Already claimed", null, e.getMessage(), uri);
+      p = ProblemAnswers.problem(HttpStatus.CONFLICT, "Already claimed", null, e.getMessage(), uri);
     } else if (e instanceof TokenExpiredException) {
-      p = Problems.of(HttpStatus.GONE, "Token expired", null, e.getMessage(), uri);
+      p = ProblemAnswers.problem(HttpStatus.GONE, "Token expired", null, e.getMessage(), uri);
     } else if (e instanceof SolveFailedException f) {
-      p = Problems.of(HttpStatus.CONFLICT, "Solve failed", null, f.getMessage(), uri);
+      p = ProblemAnswers.problem(HttpStatus.CONFLICT, "Solve failed", null, f.getMessage(), uri);
       p.setProperty("errorCode", f.errorCode());
       p.setProperty("errorClass", f.errorClass());
     } else {
-      p = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "Timed out", null, e.getMessage(), uri);
+      p =
+          ProblemAnswers.problem(
+              HttpStatus.SERVICE_UNAVAILABLE, "Timed out", null, e.getMessage(), uri);
     }
     return answer(p);
   }
@@ -80,7 +86,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
       TypeMismatchException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
     String field = ex.getPropertyName();
     ProblemDetail p =
-        Problems.of(
+        ProblemAnswers.problem(
             HttpStatus.BAD_REQUEST,
             "Invalid request",
             field,

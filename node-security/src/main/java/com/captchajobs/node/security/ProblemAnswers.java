@@ -3,11 +3,13 @@ package com.captchajobs.node.security;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -46,17 +48,38 @@ public final class ProblemAnswers implements AuthenticationEntryPoint, AccessDen
         request.getRequestURI());
   }
 
-  /** Writes one problem; {@code field} is {@code Authorization}. */
+  /**
+   * One RFC 9457 problem, the one error shape of every node: {@code field} names the offending
+   * field when there is one. The app node's REST answers and this class's 401/403 are built here.
+   */
+  public static ProblemDetail problem(
+      HttpStatus status, String title, String field, String detail, String instance) {
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+    p.setTitle(title);
+    if (instance != null) {
+      p.setInstance(URI.create(instance));
+    }
+    if (field != null) {
+      p.setProperty("field", field);
+    }
+    return p;
+  }
+
+  /** Writes one problem naming the {@code Authorization} field, outside Spring MVC. */
   static void write(
       HttpServletResponse response, HttpStatus status, String title, String detail, String uri)
       throws IOException {
+    // the request URI as sent, not parsed into a URI: this answer must not fail on any path
+    ProblemDetail p = problem(status, title, "Authorization", detail, null);
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("type", "about:blank");
-    body.put("title", title);
-    body.put("status", status.value());
-    body.put("detail", detail);
+    body.put("type", p.getType() == null ? "about:blank" : p.getType().toString());
+    body.put("title", p.getTitle());
+    body.put("status", p.getStatus());
+    body.put("detail", p.getDetail());
     body.put("instance", uri);
-    body.put("field", "Authorization");
+    if (p.getProperties() != null) {
+      body.putAll(p.getProperties());
+    }
     response.setStatus(status.value());
     response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
     response.setCharacterEncoding("UTF-8");

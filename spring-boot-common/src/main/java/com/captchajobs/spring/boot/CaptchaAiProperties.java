@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * Settings of the CaptchaAI side, under {@code captchaai.*}. Defaults are the library's own
@@ -45,12 +46,12 @@ public class CaptchaAiProperties {
   private Duration lease = EngineSettings.DEFAULT_LEASE;
 
   /**
-   * Kept so that existing configurations still start (and still validated: at least {@code
-   * solve-timeout}); the engine no longer uses it. A stored task id is now always asked before it
-   * is given up, whatever its age: an answer that may be older than its token lifetime, a task the
-   * provider no longer knows, or no answer after {@code solve-timeout} leads to a fresh submission.
+   * Ignored: nothing reads it. Accepted so that configurations that set it still start, and still
+   * validated (at least {@code solve-timeout}). A stored task id is always asked before it is given
+   * up, whatever its age: an answer that may be older than its token lifetime, a task the provider
+   * no longer knows, or no answer after {@code solve-timeout} leads to a fresh submission.
    */
-  private Duration resumeWindow = EngineSettings.DEFAULT_RESUME_WINDOW;
+  private Duration resumeWindow = Duration.ofSeconds(135);
 
   /** Time after submission after which a solve without an answer fails with TIMEOUT. */
   private Duration solveTimeout = EngineSettings.DEFAULT_SOLVE_TIMEOUT;
@@ -197,7 +198,6 @@ public class CaptchaAiProperties {
     return new EngineSettings(
         threads,
         lease,
-        resumeWindow,
         solveTimeout,
         pollInterval,
         pollLead,
@@ -317,10 +317,15 @@ public class CaptchaAiProperties {
     this.lease = lease;
   }
 
+  /** Ignored (see the field); kept so that {@code captchaai.resume-window} still binds. */
+  @Deprecated
+  @DeprecatedConfigurationProperty(
+      reason = "Ignored: nothing reads it; remove it from the configuration")
   public Duration getResumeWindow() {
     return resumeWindow;
   }
 
+  @Deprecated
   public void setResumeWindow(Duration resumeWindow) {
     this.resumeWindow = resumeWindow;
   }

@@ -12,7 +12,6 @@ import java.util.Map;
 public record EngineSettings(
     int threads,
     Duration lease,
-    Duration resumeWindow,
     Duration solveTimeout,
     Duration pollInterval,
     Duration pollLead,
@@ -29,7 +28,6 @@ public record EngineSettings(
 
   public static final int DEFAULT_THREADS = 5;
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
-  public static final Duration DEFAULT_RESUME_WINDOW = Duration.ofSeconds(135);
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
@@ -76,7 +74,8 @@ public record EngineSettings(
 
   /**
    * The solve times CaptchaAI publishes per type (see "Timings" in docs/captchaai-contract.md);
-   * {@link FirstPollWaits} starts from them.
+   * {@link FirstPollWaits} starts from them. The simulator's default solve times are the same table
+   * by in.php method; {@code SimulatorSolveTimesMatchTheEngineTest} keeps the two equal.
    */
   public static Map<CaptchaType, SolveTimes> documentedSolveTimes() {
     Map<CaptchaType, SolveTimes> m = new EnumMap<>(CaptchaType.class);
@@ -113,7 +112,6 @@ public record EngineSettings(
     return new EngineSettings(
         DEFAULT_THREADS,
         DEFAULT_LEASE,
-        DEFAULT_RESUME_WINDOW,
         DEFAULT_SOLVE_TIMEOUT,
         DEFAULT_POLL_INTERVAL,
         DEFAULT_POLL_LEAD,
@@ -160,7 +158,6 @@ public record EngineSettings(
     return new EngineSettings(
         threads,
         lease,
-        resumeWindow,
         solveTimeout,
         pollInterval,
         pollLead,

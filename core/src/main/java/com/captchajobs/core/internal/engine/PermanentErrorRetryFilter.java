@@ -30,16 +30,21 @@ public class PermanentErrorRetryFilter extends RetryFilter {
   /** The shortest wait before a failed in.php or res.php call is repeated (CaptchaAI's rule). */
   public static final Duration MIN_BACKOFF = Duration.ofSeconds(5);
 
+  /**
+   * The base of the exponential backoff: the n-th retry waits about {@code 3^n} seconds (3, 9, 27,
+   * 81 …), at least {@link #MIN_BACKOFF} and at most the configured maximum ({@code
+   * captchaai.max-backoff}).
+   */
+  public static final int BACKOFF_BASE = 3;
+
   private final long maxBackoffSeconds;
 
   /**
    * @param retries retries of a transient failure before the job stays FAILED
-   * @param seed backoff base: the n-th retry waits about seed^n seconds, at least {@link
-   *     #MIN_BACKOFF}
    * @param maxBackoffSeconds upper bound of one wait (never below {@link #MIN_BACKOFF})
    */
-  public PermanentErrorRetryFilter(int retries, int seed, long maxBackoffSeconds) {
-    super(retries, seed);
+  public PermanentErrorRetryFilter(int retries, long maxBackoffSeconds) {
+    super(retries, BACKOFF_BASE);
     this.maxBackoffSeconds = maxBackoffSeconds;
   }
 
@@ -74,8 +79,7 @@ public class PermanentErrorRetryFilter extends RetryFilter {
   protected long getSecondsToAdd(Job job) {
     long min = MIN_BACKOFF.toSeconds();
     long base = Math.max(min, Math.min(super.getSecondsToAdd(job), maxBackoffSeconds));
-    double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-    return Math.max(min, Math.round(base * jitter));
+    return Jitter.spread(base, min);
   }
 
   /**

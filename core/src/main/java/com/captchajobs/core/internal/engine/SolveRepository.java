@@ -78,39 +78,20 @@ public final class SolveRepository {
     }
   }
 
-  /** A token handed out by {@link #claim}; never printed. */
-  public record ClaimedToken(
+  /**
+   * The row {@link #claim} took: what the public API hands out as its {@code ClaimedToken}, plus
+   * when the solve was solved and its type, for the claim event. Never prints the token.
+   */
+  public record Claim(
       String token, String userAgent, Instant expiresAt, Instant solvedAt, CaptchaType type) {
     @Override
     public String toString() {
-      return "ClaimedToken[token=("
+      return "Claim[token=("
           + (token == null ? 0 : token.length())
           + " chars), expiresAt="
           + expiresAt
           + "]";
     }
-  }
-
-  /**
-   * Inserts the solve unless its client already uses the business key; true when this call stored
-   * it.
-   */
-  public boolean insertIfAbsent(NewSolve s) {
-    return db.update(
-            "INSERT INTO captchajobs.solve (id, client, business_key, type, params, payload_hash,"
-                + " priority, callback_url, status, job_id)"
-                + " VALUES (?, ?, ?, ?, ?::jsonb, ?, ?, ?, 'QUEUED', ?)"
-                + " ON CONFLICT (client, business_key) DO NOTHING",
-            s.id(),
-            s.client(),
-            s.businessKey(),
-            s.type(),
-            toJson(new TreeMap<>(s.params())),
-            s.payloadHash(),
-            s.priority(),
-            s.callbackUrl(),
-            s.jobId())
-        == 1;
   }
 
   /**
@@ -454,7 +435,7 @@ public final class SolveRepository {
   }
 
   /** Hands the token out once: only a SOLVED row before its expiry (database clock), atomically. */
-  public Optional<ClaimedToken> claim(UUID id) {
+  public Optional<Claim> claim(UUID id) {
     return db.queryOne(
         "WITH c AS (SELECT id, token, user_agent, expires_at, solved_at, type FROM captchajobs.solve"
             + " WHERE id = ? AND status = 'SOLVED' AND expires_at > now() FOR UPDATE)"
@@ -462,7 +443,7 @@ public final class SolveRepository {
             + " updated_at = now() FROM c WHERE s.id = c.id"
             + " RETURNING c.token, c.user_agent, c.expires_at, c.solved_at, c.type",
         rs ->
-            new ClaimedToken(
+            new Claim(
                 rs.getString(1),
                 rs.getString(2),
                 Db.instant(rs, "expires_at"),

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.internal.engine.Jitter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -10,7 +11,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.StateName;
 
@@ -141,8 +141,7 @@ public final class ClientLanes {
   Duration waitAfter(long sentBack) {
     long millis = 1000L << Math.min(sentBack, 20);
     millis = Math.min(millis, maxWait.toMillis());
-    double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-    return Duration.ofMillis(Math.max(500, Math.round(millis * jitter)));
+    return Duration.ofMillis(Jitter.spread(millis, 500));
   }
 
   private static String laneOf(Job job) {

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.internal.engine.Jitter;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.ApplyStateFilter;
 import org.jobrunr.jobs.filters.RetryFilter;
@@ -63,7 +63,7 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
 
   @Override
   protected long getSecondsToAdd(Job job) {
-    return withJitter(waitBeforeRetry(failures(job)));
+    return Jitter.spread(waitBeforeRetry(failures(job)), 1);
   }
 
   /**
@@ -89,11 +89,6 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
       wait *= 2;
     }
     return Math.min(wait, maxBackoffSeconds);
-  }
-
-  private static long withJitter(long seconds) {
-    double jitter = 0.75 + ThreadLocalRandom.current().nextDouble() * 0.5;
-    return Math.max(1, Math.round(seconds * jitter));
   }
 
   private static long failures(Job job) {

@@ -11,11 +11,13 @@ import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.BlackholeProxy;
+import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -51,39 +53,40 @@ class SolveNotificationsTest {
     notifications.close();
   }
 
-  UUID insert(String businessKey) {
+  UUID insert(String businessKey) throws SQLException {
     UUID id = UUID.randomUUID();
-    repository.insertIfAbsent(
-        new SolveRepository.NewSolve(
-            id,
-            businessKey,
-            CaptchaType.TURNSTILE,
-            Map.of("sitekey", "k", "pageUrl", "https://a.test/"),
-            "0".repeat(64),
-            0,
-            null,
-            UUID.randomUUID()));
+    insertQueued(id, businessKey);
     return id;
   }
 
+  /** A QUEUED row of the Java API client, as an enqueue stores it (no gate slot involved). */
+  void insertQueued(UUID id, String businessKey) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url);
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+                    + " payload_hash, priority, callback_url, status, job_id)"
+                    + " VALUES (?, ?, ?, ?, ?::jsonb, ?, 0, NULL, 'QUEUED', ?)")) {
+      ps.setObject(1, id);
+      ps.setString(2, SolveRepository.JAVA_API_CLIENT);
+      ps.setString(3, businessKey);
+      ps.setString(4, CaptchaType.TURNSTILE.name());
+      ps.setString(5, "{\"pageUrl\": \"https://a.test/\", \"sitekey\": \"k\"}");
+      ps.setString(6, "0".repeat(64));
+      ps.setObject(7, UUID.randomUUID());
+      ps.executeUpdate();
+    }
+  }
+
   @Test
-  void aSubscriberAndAGlobalListenerSeeEveryStatusChangeOfTheSolve() {
+  void aSubscriberAndAGlobalListenerSeeEveryStatusChangeOfTheSolve() throws SQLException {
     UUID id = UUID.randomUUID();
     List<SolveState> seen = new CopyOnWriteArrayList<>();
     List<String> global = new CopyOnWriteArrayList<>();
     notifications.subscribe(id, seen::add);
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
 
-    repository.insertIfAbsent(
-        new SolveRepository.NewSolve(
-            id,
-            "notify-1",
-            CaptchaType.TURNSTILE,
-            Map.of("sitekey", "k", "pageUrl", "https://a.test/"),
-            "0".repeat(64),
-            0,
-            null,
-            UUID.randomUUID()));
+    insertQueued(id, "notify-1");
     repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
     repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
 

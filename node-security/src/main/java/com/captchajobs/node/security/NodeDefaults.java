@@ -1,0 +1,41 @@
+package com.captchajobs.node.security;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The actuator defaults every node shares: actuator on its own port, closed but for plain health
+ * ({@link NodeSecurityConfiguration}), Kubernetes probes on. Each node's main adds its own names
+ * and port to these; anything the operator sets wins.
+ */
+public final class NodeDefaults {
+
+  private NodeDefaults() {}
+
+  /** Actuator on {@code port}, closed but for plain health, probes on. */
+  public static Map<String, Object> management(int port) {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("management.server.port", String.valueOf(port));
+    defaults.put(
+        "management.endpoints.web.exposure.include", "health,info,metrics,prometheus,breaker");
+    defaults.put("management.endpoint.health.show-details", "when-authorized");
+    defaults.put("management.endpoint.health.roles", "OPERATOR");
+    defaults.put("management.endpoint.health.probes.enabled", "true");
+    return defaults;
+  }
+
+  /**
+   * {@link #management} plus the probe groups of a node that may run the engine: an open breaker or
+   * an unreachable provider makes a node not ready (it stops taking traffic), never not live (no
+   * restart loop across the fleet).
+   */
+  public static Map<String, Object> managementWithProbeGroups(int port) {
+    Map<String, Object> defaults = management(port);
+    defaults.put(
+        "management.endpoint.health.group.readiness.include", "readinessState,breaker,provider");
+    defaults.put("management.endpoint.health.group.liveness.include", "livenessState");
+    // breaker and provider exist on workers only
+    defaults.put("management.endpoint.health.validate-group-membership", "false");
+    return defaults;
+  }
+}

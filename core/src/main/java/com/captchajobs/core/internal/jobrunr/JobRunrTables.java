@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * JobRunr on the class path, with JobRunr's own prefix rewriting) and record them in {@code
  * <prefix>jobrunr_script_history}, a name that lookup never matches.
  *
- * <p>Everything runs in one transaction under an advisory lock, so nodes starting together apply
- * each script once.
+ * <p>Tables of the earlier layout ({@code <schema>.jobrunr_*} and {@code
+ * <schema>.webhook_jobrunr_*}, with JobRunr's {@code jobrunr_migrations}) are renamed to the new
+ * names once, jobs and all, and their script record moves into the new history table. Everything
+ * runs in one transaction under an advisory lock, so nodes starting together do it once.
  */
 public final class JobRunrTables {
 
@@ -45,14 +48,17 @@ public final class JobRunrTables {
 
   private final String schema;
   private final String namePrefix;
+  private final String legacyNamePrefix;
 
   /**
    * @param schema the schema that holds the tables
    * @param namePrefix what comes before {@code jobrunr_} in every table name, e.g. {@code cj_}
+   * @param legacyNamePrefix the same for the earlier layout, e.g. the empty string
    */
-  public JobRunrTables(String schema, String namePrefix) {
+  public JobRunrTables(String schema, String namePrefix, String legacyNamePrefix) {
     this.schema = schema;
     this.namePrefix = namePrefix;
+    this.legacyNamePrefix = legacyNamePrefix;
   }
 
   /** JobRunr's table prefix for these tables: {@code <schema>.<namePrefix>}. */
@@ -60,14 +66,23 @@ public final class JobRunrTables {
     return schema + "." + namePrefix;
   }
 
-  /** Applies every script not yet applied. */
+  /** Moves tables of the earlier layout forward, then applies every script not yet applied. */
   public void migrate(DataSource dataSource) {
     inTransaction(
         dataSource,
         c -> {
+          moveEarlierLayout(c);
           createHistory(c);
           applyScripts(c);
         });
+  }
+
+  /**
+   * Only moves tables of the earlier layout forward, if there are any: a node that does not use
+   * these tables still must not leave a name behind that a host's JobRunr would take for its own.
+   */
+  public void moveEarlierLayout(DataSource dataSource) {
+    inTransaction(dataSource, this::moveEarlierLayout);
   }
 
   private interface Step {
@@ -103,6 +118,77 @@ public final class JobRunrTables {
       ps.setString(1, "captchajobs-jobrunr-tables:" + schema);
       ps.execute();
     }
+  }
+
+  private void moveEarlierLayout(Connection c) throws SQLException {
+    String earlier = legacyNamePrefix + "jobrunr_";
+    if (!exists(c, earlier + "migrations")) {
+      return;
+    }
+    if (exists(c, namePrefix + "jobrunr_jobs")) {
+      log.warn(
+          "{}.{}* exist beside {}jobrunr_*: a node of an earlier CaptchaJobs version created them"
+              + " again after the move. Stop nodes of earlier versions; these tables are not used.",
+          schema,
+          earlier,
+          tablePrefix());
+      return;
+    }
+    List<String[]> renames = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid ="
+                + " c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'v', 'i', 'S', 'm')"
+                + " AND starts_with(c.relname, ?)")) {
+      ps.setString(1, schema);
+      ps.setString(2, earlier);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          renames.add(new String[] {rs.getString(1), kindOf(rs.getString(2))});
+        }
+      }
+    }
+    try (Statement st = c.createStatement()) {
+      for (String[] r : renames) {
+        st.execute(
+            "ALTER "
+                + r[1]
+                + " "
+                + quoted(schema)
+                + "."
+                + quoted(r[0])
+                + " RENAME TO "
+                + quoted(namePrefix + r[0].substring(legacyNamePrefix.length())));
+      }
+      createHistory(c);
+      st.execute(
+          "INSERT INTO "
+              + history()
+              + " (script) SELECT DISTINCT script FROM "
+              + quoted(schema)
+              + "."
+              + quoted(namePrefix + "jobrunr_migrations")
+              + " WHERE script LIKE 'v%.sql' AND script <> '"
+              + CREATES_JOBRUNRS_OWN_HISTORY
+              + "' ON CONFLICT DO NOTHING");
+      st.execute("DROP TABLE " + quoted(schema) + "." + quoted(namePrefix + "jobrunr_migrations"));
+    }
+    log.info(
+        "Moved {} relations {}.{}* to {}jobrunr_*, so that no host JobRunr takes them for its own",
+        renames.size(),
+        schema,
+        earlier,
+        tablePrefix());
+  }
+
+  private static String kindOf(String relkind) {
+    return switch (relkind) {
+      case "v" -> "VIEW";
+      case "i" -> "INDEX";
+      case "S" -> "SEQUENCE";
+      case "m" -> "MATERIALIZED VIEW";
+      default -> "TABLE";
+    };
   }
 
   private void createHistory(Connection c) throws SQLException {
@@ -159,6 +245,16 @@ public final class JobRunrTables {
       return script.getMigrationSql();
     } catch (IOException e) {
       throw new IllegalStateException("Could not read JobRunr's " + script.getFileName(), e);
+    }
+  }
+
+  private boolean exists(Connection c, String table) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      ps.setString(1, quoted(schema) + "." + quoted(table));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
     }
   }
 

@@ -46,19 +46,27 @@ public final class OwnJobRunr implements AutoCloseable {
 
   /**
    * The tables of our solve jobs: {@code <schema>.cj_jobrunr_*}. The {@code cj_} keeps every name
-   * apart from a host JobRunr's, whatever its prefix (see {@link JobRunrTables}).
+   * apart from a host JobRunr's, whatever its prefix (see {@link JobRunrTables}); the earlier
+   * {@code <schema>.jobrunr_*} move there on first start.
    */
   public static JobRunrTables jobTables(Schema schema) {
-    return new JobRunrTables(schema.name(), "cj_");
+    return new JobRunrTables(schema.name(), "cj_", "");
   }
 
-  /** The tables of the webhook deliveries' own JobRunr: {@code <schema>.cj_webhook_jobrunr_*}. */
+  /**
+   * The tables of the webhook deliveries' own JobRunr: {@code <schema>.cj_webhook_jobrunr_*}
+   * (earlier {@code <schema>.webhook_jobrunr_*}).
+   */
   public static JobRunrTables webhookTables(Schema schema) {
-    return new JobRunrTables(schema.name(), "cj_webhook_");
+    return new JobRunrTables(schema.name(), "cj_webhook_", "webhook_");
   }
 
-  /** Opens (and creates or upgrades) our solve jobs' JobRunr tables; the schema must exist. */
+  /**
+   * Opens (and creates or upgrades) our solve jobs' JobRunr tables; the schema must exist. The
+   * webhook deliveries' tables of the earlier layout move forward too, on every node.
+   */
   public static OwnJobRunr open(DataSource dataSource, Schema schema) {
+    webhookTables(schema).moveEarlierLayout(dataSource);
     return open(dataSource, jobTables(schema));
   }
 

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.jobrunr.storage.StorageProviderUtils.DatabaseOptions;
 import org.jobrunr.storage.sql.postgres.PostgresStorageProvider;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class JobRunrTablesTest {
   @Test
   void ourTablesHoldEveryScriptOfTheJobRunrOnTheClassPathAndASecondStartAppliesNone()
       throws Exception {
-    JobRunrTables tables = new JobRunrTables("captchajobs", "cj_");
+    JobRunrTables tables = new JobRunrTables("captchajobs", "cj_", "");
     execute("CREATE SCHEMA captchajobs");
 
     tables.migrate(dataSource);
@@ -57,6 +58,40 @@ class JobRunrTablesTest {
         .hasSize(16)
         .startsWith("v001__create_job_table.sql")
         .endsWith("v016__alter_jobs_stats_add_awaiting_jobs.sql");
+  }
+
+  @Test
+  void tablesOfTheEarlierLayoutMoveForwardWithTheirRowsAndAHostJobRunrThenStarts()
+      throws Exception {
+    CaptchaJobs.builder().dataSource(dataSource).build().close();
+    execute("DROP VIEW captchajobs.cj_jobrunr_jobs_stats");
+    for (String table :
+        strings(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'captchajobs'"
+                + " AND tablename LIKE 'cj\\_%'")) {
+      execute("DROP TABLE captchajobs." + table);
+    }
+    // the earlier layout, as JobRunr's own table creator made it
+    new PostgresStorageProvider(dataSource, "captchajobs.", DatabaseOptions.CREATE).close();
+    new PostgresStorageProvider(dataSource, "captchajobs.webhook_", DatabaseOptions.CREATE).close();
+    execute(
+        "INSERT INTO captchajobs.jobrunr_metadata (id, name, owner, value, createdAt, updatedAt)"
+            + " VALUES ('earlier-row', 'earlier', 'test', 'kept', now(), now())");
+
+    try (CaptchaJobs ours = CaptchaJobs.builder().dataSource(dataSource).build()) {
+      new PostgresStorageProvider(dataSource).close();
+    }
+    new JobRunrTables("captchajobs", "cj_webhook_", "webhook_").migrate(dataSource);
+
+    assertThat(
+            strings("SELECT value FROM captchajobs.cj_jobrunr_metadata WHERE id = 'earlier-row'"))
+        .containsExactly("kept");
+    assertThat(relations("captchajobs"))
+        .contains("cj_jobrunr_jobs", "cj_webhook_jobrunr_jobs", "cj_webhook_jobrunr_script_history")
+        .noneMatch(name -> name.contains("jobrunr_migrations"))
+        .noneMatch(name -> name.startsWith("jobrunr_") || name.startsWith("webhook_"));
+    assertThat(strings("SELECT script FROM captchajobs.cj_jobrunr_script_history")).hasSize(16);
+    assertThat(relations("public")).contains("jobrunr_jobs");
   }
 
   private List<String> relations(String schema) throws SQLException {

@@ -222,14 +222,41 @@ public final class Reconciler implements Runnable {
       return 0;
     }
     Taken taken = takeBackJobsOf(dead);
+    int unregistered = unregister(dead);
     dead.forEach(seenLive::remove);
     log.warn(
         "Server(s) {} died (liveness lock gone): {} running job(s) taken from them, {} solve(s)"
-            + " resumed elsewhere",
+            + " resumed elsewhere, {} server(s) removed from JobRunr's servers",
         dead,
         taken.jobs(),
-        taken.resumed());
+        taken.resumed(),
+        unregistered);
     return taken.resumed();
+  }
+
+  /**
+   * Removes dead servers from JobRunr's servers table at once, as JobRunr itself would only after
+   * its server timeout (4 poll intervals after the last heartbeat). JobRunr's master is the oldest
+   * registered server, and only the master moves SCHEDULED jobs (retries after a transient error,
+   * later submits, scheduled polls) to ENQUEUED: while a dead master stays registered, those jobs
+   * wait, slots stay free and their solves wait with them. Under repeated kills the next oldest may
+   * be dead too, so the wait chained to a minute in the chaos run. Without the dead rows, a live
+   * server takes the master role at its next heartbeat. Its slots are then reclaimed like those of
+   * any server that left ({@link FleetGate#reclaim}), after its running solves were taken back.
+   */
+  private int unregister(Set<UUID> dead) {
+    int removed = 0;
+    for (BackgroundJobServerStatus server : storage.getBackgroundJobServers()) {
+      if (dead.contains(server.getId())) {
+        try {
+          storage.signalBackgroundJobServerStopped(server);
+          removed++;
+        } catch (RuntimeException e) {
+          log.warn("Could not remove dead server {}: {}", server.getId(), e.toString());
+        }
+      }
+    }
+    return removed;
   }
 
   /** What {@link #takeBackJobsOf} did: running jobs taken, solves given a new job. */

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.Endpoint;
+import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.simulator.TaskRecord;
 import com.captchajobs.worker.testing.FleetFigures;
@@ -21,6 +23,7 @@ import java.util.stream.Collectors;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.ProcessingState;
 import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.BackgroundJobServerStatus;
 import org.jobrunr.storage.JobNotFoundException;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.navigation.AmountRequest;
@@ -150,6 +153,70 @@ class FleetTest {
               + " back on the survivor after %.1f s, none submitted again%n",
           victims.size(), seconds);
     }
+  }
+
+  /**
+   * JobRunr's master is its oldest registered server, and only the master moves SCHEDULED jobs
+   * (retries after a transient error, later submits) to ENQUEUED. JobRunr drops a dead server only
+   * after its server timeout (4 poll intervals, 20 s here); until then a killed master leaves every
+   * retry waiting while slots stand free (the chaos run chained three dead masters into a minute).
+   */
+  @Test
+  void aKilledJobRunrMasterHandsTheRoleToTheSurvivorWithinFiveSecondsSoADueRetryStillRuns() {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(KEY, PLAN_THREADS)
+            .solveTime("turnstile", Duration.ofMillis(400), Duration.ofMillis(1200))
+            .build()
+            .start()) {
+      String db = EmbeddedPostgresSupport.newDatabase();
+      List<WorkerProcess> workers = new ArrayList<>();
+      try (WorkerNode app = enqueueNode(db, sim.baseUrl())) {
+        // One after the other: the first is the oldest server, so JobRunr's master.
+        for (int i = 0; i < 2; i++) {
+          workers.add(
+              WorkerProcess.start("master-w" + i, db, sim.baseUrl(), KEY, workerProps()).awaitUp());
+        }
+        StorageProvider storage = app.bean(StorageProvider.class);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> "master-w0".equals(masterName(storage)));
+        Solves solves = new Solves(app);
+
+        workers.get(0).kill();
+        long killedAt = System.nanoTime();
+        sim.injectNext(Endpoint.IN, Fault.SERVER_ERROR); // its retry is a SCHEDULED job
+        UUID id = solves.turnstile("master-0");
+
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> "master-w1".equals(masterName(storage)));
+        double seconds = (System.nanoTime() - killedAt) / 1e9;
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(200))
+            .until(() -> solves.get(id).status().isFinal());
+        assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
+        assertThat(sim.stats().submitsByPageUrl())
+            .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
+        System.out.printf(
+            "[fleet] kill -9 of JobRunr's master: the survivor is master after %.1f s%n", seconds);
+      } finally {
+        workers.forEach(WorkerProcess::close);
+      }
+    }
+  }
+
+  /** The name of JobRunr's master: its longest running registered server. */
+  private static String masterName(StorageProvider storage) {
+    UUID master = storage.getLongestRunningBackgroundJobServerId();
+    return storage.getBackgroundJobServers().stream()
+        .filter(s -> s.getId().equals(master))
+        .map(BackgroundJobServerStatus::getName)
+        .findFirst()
+        .orElse(null);
   }
 
   @Test

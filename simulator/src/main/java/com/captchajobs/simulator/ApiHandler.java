@@ -44,14 +44,15 @@ final class ApiHandler implements HttpHandler {
     Fault fault = engine.nextFault(endpoint);
     long at = engine.nowMillis();
     long[] createdTask = {0};
-    String outcome;
+    Response response;
     try {
-      outcome = respond(exchange, endpoint, params, fault, createdTask);
+      response = respond(exchange, endpoint, params, fault, createdTask);
     } catch (RuntimeException e) {
       log.error("Simulator failure on {}", exchange.getRequestURI().getPath(), e);
-      HttpReply.html(500).send(exchange);
-      outcome = "SIMULATOR_FAILURE";
+      response = new Response("SIMULATOR_FAILURE", () -> HttpReply.html(500).send(exchange));
     }
+    String outcome = response.outcome();
+    // logged before the reply leaves: whoever got the reply finds the call in the log
     engine.logRequest(
         new RequestRecord(
             at,
@@ -61,6 +62,7 @@ final class ApiHandler implements HttpHandler {
             endpoint == Endpoint.IN ? createdTask[0] : numericId(params.nonBlank("id")),
             outcome,
             fault == null ? null : fault.name()));
+    response.send().run();
     if (log.isDebugEnabled()) {
       log.debug(
           "{} {} method={} action={} key={} fault={} -> {} ({} ms)",
@@ -82,7 +84,10 @@ final class ApiHandler implements HttpHandler {
     return Long.parseLong(id);
   }
 
-  private String respond(
+  /** What a call answered (its outcome for the log) and how its reply is sent. */
+  private record Response(String outcome, Runnable send) {}
+
+  private Response respond(
       HttpExchange exchange, Endpoint endpoint, RequestParams p, Fault fault, long[] createdTask) {
     if (fault == null
         || fault == Fault.PLAIN_TEXT
@@ -98,25 +103,28 @@ final class ApiHandler implements HttpHandler {
           fault == Fault.LOST_RESPONSE
               ? HttpReply.html(502)
               : render(answer, p.json() && fault != Fault.PLAIN_TEXT);
-      if (fault == Fault.SLOW) {
-        sendLater(exchange, reply, slowDelay);
-      } else {
-        reply.send(exchange);
-      }
-      return answer.outcome();
+      return new Response(
+          answer.outcome(),
+          fault == Fault.SLOW
+              ? () -> sendLater(exchange, reply, slowDelay)
+              : () -> reply.send(exchange));
     }
     engine.recordFaulted(endpoint, p, fault);
-    switch (fault) {
-      case HTML_502 -> HttpReply.html(502).send(exchange);
-      case HTML_500 -> HttpReply.html(500).send(exchange);
-      case EMPTY_BODY -> HttpReply.text("").send(exchange);
-      case SERVER_ERROR, INTERNAL_SERVER_ERROR, RATE_LIMIT ->
-          render(ApiAnswer.error(SimulatorEngine.faultCode(fault)), p.json()).send(exchange);
-      case HANG -> hang(exchange);
-      case RESET -> exchange.close(); // before any header: the connection is closed without reply
-      default -> throw new IllegalStateException("unhandled fault " + fault);
-    }
-    return "FAULT";
+    Runnable send =
+        switch (fault) {
+          case HTML_502 -> () -> HttpReply.html(502).send(exchange);
+          case HTML_500 -> () -> HttpReply.html(500).send(exchange);
+          case EMPTY_BODY -> () -> HttpReply.text("").send(exchange);
+          case SERVER_ERROR, INTERNAL_SERVER_ERROR, RATE_LIMIT -> {
+            HttpReply reply = render(ApiAnswer.error(SimulatorEngine.faultCode(fault)), p.json());
+            yield () -> reply.send(exchange);
+          }
+          case HANG -> () -> hang(exchange);
+          // before any header: the connection is closed without reply
+          case RESET -> exchange::close;
+          default -> throw new IllegalStateException("unhandled fault " + fault);
+        };
+    return new Response("FAULT", send);
   }
 
   private static HttpReply render(ApiAnswer answer, boolean json) {

@@ -73,6 +73,15 @@ class RepairPassTest {
     return states.size() == 1 && LIVE.contains(states.get(0));
   }
 
+  static boolean isSolved(UUID solveId) {
+    return "SOLVED"
+        .equals(
+            solves
+                .jdbc()
+                .queryForObject(
+                    "SELECT status FROM captchajobs.solve WHERE id = ?", String.class, solveId));
+  }
+
   /** What wedged solves in the field: the job the row points at ended without moving it. */
   static void endItsJobWithoutMovingIt(UUID solveId) {
     solves
@@ -100,8 +109,9 @@ class RepairPassTest {
     Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
     await().until(() -> liveJob(id));
     Set<UUID> jobs = new HashSet<>();
+    boolean solvedByTheEndedJob = false;
 
-    for (int round = 1; round <= 2; round++) {
+    for (int round = 1; round <= 2 && !solvedByTheEndedJob; round++) {
       endItsJobWithoutMovingIt(id);
       assertThat(liveJob(id)).isFalse();
       UUID wedged = jobOf(id);
@@ -111,12 +121,21 @@ class RepairPassTest {
           .until(
               () -> {
                 reconciler.reconcile();
-                return !jobOf(id).equals(wedged) && liveJob(id);
+                return (!jobOf(id).equals(wedged) && liveJob(id)) || isSolved(id);
               });
-      jobs.add(jobOf(id));
+      // In the second round the poll job whose row was marked ended may already be running (it
+      // is fetched up to the poll lead early) and store the token itself: then the solve is done
+      // and needs no live job. Before its first poll is due (round one) that cannot happen.
+      solvedByTheEndedJob = isSolved(id) && jobOf(id).equals(wedged);
+      assertThat(solvedByTheEndedJob && round == 1)
+          .as("solved by an ended job in round 1")
+          .isFalse();
+      if (!solvedByTheEndedJob) {
+        jobs.add(jobOf(id));
+      }
     }
 
-    assertThat(jobs).hasSize(2);
+    assertThat(jobs).hasSize(solvedByTheEndedJob ? 1 : 2);
     assertThat(
             solves
                 .jdbc()

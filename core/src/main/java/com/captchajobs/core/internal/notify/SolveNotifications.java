@@ -132,7 +132,10 @@ public final class SolveNotifications implements AutoCloseable {
     return this;
   }
 
-  /** Whether LISTEN is active now, waiting at most {@code timeout} for it. */
+  /**
+   * Whether LISTEN is active and the catch-up after connecting is done, waiting at most {@code
+   * timeout} for it.
+   */
   public boolean awaitListening(Duration timeout) throws InterruptedException {
     return listening.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -193,22 +196,18 @@ public final class SolveNotifications implements AutoCloseable {
           s.execute("LISTEN " + DISPATCH_CHANNEL);
         }
         PGConnection pg = c.unwrap(PGConnection.class);
-        listening.countDown();
         backoff = 100;
         log.debug("Listening on {}", CHANNEL);
+        // What was committed between LISTEN and now is older than the rows: a round trip brings
+        // it in and it is handed out first, so the catch-up's current status comes after it and a
+        // subscriber sees statuses in order.
+        checkAlive(c);
+        handle(pg.getNotifications());
         catchUp();
+        listening.countDown();
         long nextCheck = System.nanoTime() + LIVENESS_INTERVAL_MILLIS * 1_000_000L;
         while (!closed) {
-          PGNotification[] batch = pg.getNotifications(READ_TIMEOUT_MILLIS);
-          if (batch != null) {
-            for (PGNotification n : batch) {
-              if (DISPATCH_CHANNEL.equals(n.getName())) {
-                wakeUp(n.getParameter());
-              } else {
-                dispatch(n.getParameter());
-              }
-            }
-          }
+          handle(pg.getNotifications(READ_TIMEOUT_MILLIS));
           if (System.nanoTime() - nextCheck >= 0) {
             checkAlive(c);
             nextCheck = System.nanoTime() + LIVENESS_INTERVAL_MILLIS * 1_000_000L;
@@ -228,6 +227,19 @@ public final class SolveNotifications implements AutoCloseable {
         backoff = Math.min(backoff * 2, maxBackoff.toMillis());
       } finally {
         connection = null;
+      }
+    }
+  }
+
+  private void handle(PGNotification[] batch) {
+    if (batch == null) {
+      return;
+    }
+    for (PGNotification n : batch) {
+      if (DISPATCH_CHANNEL.equals(n.getName())) {
+        wakeUp(n.getParameter());
+      } else {
+        dispatch(n.getParameter());
       }
     }
   }

@@ -37,22 +37,30 @@ public final class AppNode implements AutoCloseable {
   private final SolveEnqueuer enqueuer;
   private final HttpServer receiver;
   private final Map<String, Long> enqueuedAt = new ConcurrentHashMap<>();
+  private final java.util.function.LongSupplier clock;
 
-  private AppNode(ConfigurableApplicationContext context, HttpServer receiver) {
+  private AppNode(
+      ConfigurableApplicationContext context,
+      HttpServer receiver,
+      java.util.function.LongSupplier clock) {
     this.context = context;
+    this.clock = clock;
     this.enqueuer = context.getBean(CaptchaJobs.class).part(SolveEnqueuer.class).orElseThrow();
     this.receiver = receiver;
-  }
-
-  public static AppNode start(String jdbcUrl, String baseUrl, int threads) {
-    return start(jdbcUrl, baseUrl, threads, null);
   }
 
   /**
    * @param pingbackSecret the fleet's {@code captchaai.pingback-secret}, or null for no pingback
    *     endpoint (polling only)
+   * @param clock stamps {@link #enqueuedAt()}: the simulator's clock, so that it lines up with the
+   *     simulator's records
    */
-  public static AppNode start(String jdbcUrl, String baseUrl, int threads, String pingbackSecret) {
+  public static AppNode start(
+      String jdbcUrl,
+      String baseUrl,
+      int threads,
+      String pingbackSecret,
+      java.util.function.LongSupplier clock) {
     Map<String, Object> props = new LinkedHashMap<>();
     props.put("spring.datasource.url", jdbcUrl);
     props.put("spring.datasource.hikari.maximum-pool-size", "8");
@@ -72,12 +80,13 @@ public final class AppNode implements AutoCloseable {
             .properties(props)
             .run();
     if (pingbackSecret == null) {
-      return new AppNode(context, null);
+      return new AppNode(context, null, clock);
     }
     try {
       return new AppNode(
           context,
-          receiver(context.getBean(CaptchaJobs.class).part(Pingbacks.class).orElseThrow()));
+          receiver(context.getBean(CaptchaJobs.class).part(Pingbacks.class).orElseThrow()),
+          clock);
     } catch (IOException | RuntimeException e) {
       context.close();
       throw new IllegalStateException("cannot start the pingback endpoint", e);
@@ -161,7 +170,7 @@ public final class AppNode implements AutoCloseable {
                 0,
                 null)
             .created();
-    enqueuedAt.putIfAbsent(r.businessKey(), System.currentTimeMillis());
+    enqueuedAt.putIfAbsent(r.businessKey(), clock.getAsLong());
     return created;
   }
 

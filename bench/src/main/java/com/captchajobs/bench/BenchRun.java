@@ -70,7 +70,8 @@ public final class BenchRun {
               + (db.restartable() ? " (embedded)" : "")
               + (db.canCutOff() ? "; nodes through the bench's proxy" : ""));
       String secret = o.push() ? pingbackSecret() : null;
-      try (AppNode app = AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads(), secret)) {
+      try (AppNode app =
+          AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads(), secret, sim::nowMillis)) {
         Map<String, String> props = new LinkedHashMap<>(o.workerProps());
         if (secret != null) {
           // as the sandbox does: every in.php carries a pingback URL under the app node's endpoint
@@ -141,8 +142,8 @@ public final class BenchRun {
     boolean statementsCounted = db.resetStatements();
     double pgCpuStart = ProcStats.treeCpuSeconds(db.pid());
     double benchCpuStart = benchCpuSeconds();
-    try (Sampler sampler = new Sampler(db, Duration.ofMillis(250), () -> fleet)) {
-      long start = System.currentTimeMillis();
+    try (Sampler sampler = new Sampler(db, Duration.ofMillis(250), () -> fleet, sim::nowMillis)) {
+      long start = sampler.now();
       Chaos chaos =
           chaosMode
               ? new Chaos(
@@ -156,14 +157,14 @@ public final class BenchRun {
       boolean timedOut;
       if (chaos == null) {
         int created = app.enqueueAll(requests, 4);
-        log(created + " solves enqueued in " + (System.currentTimeMillis() - start) + " ms");
+        log(created + " solves enqueued in " + (sampler.now() - start) + " ms");
         timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
       } else {
         timedOut =
             !enqueueWindowed(app, requests, sampler, 4 * o.threads(), start, o.timeout())
                 || !awaitAllFinal(sampler, o.solves(), start, o.timeout());
       }
-      long end = System.currentTimeMillis();
+      long end = sampler.now();
       Chaos.Events events = Chaos.Events.none();
       if (chaos != null) {
         chaos.close();
@@ -288,7 +289,7 @@ public final class BenchRun {
       }
       String key = prefix + i;
       String subject = TypeMix.subject(type, key);
-      long before = System.currentTimeMillis();
+      long before = sim.nowMillis(); // the clock the task's acceptance is stamped with
       app.enqueue(new AppNode.Request(key, type, false));
       long deadline = System.currentTimeMillis() + 5_000;
       Long accepted = null;
@@ -354,12 +355,12 @@ public final class BenchRun {
         if (enqueued - ended < window) {
           break;
         }
-        if (System.currentTimeMillis() > deadline) {
+        if (sampler.now() > deadline) {
           log("TIMEOUT after " + timeout + ": " + enqueued + " solves enqueued");
           return false;
         }
-        if (System.currentTimeMillis() - lastPrint >= 10_000 && s != null) {
-          lastPrint = System.currentTimeMillis();
+        if (sampler.now() - lastPrint >= 10_000 && s != null) {
+          lastPrint = sampler.now();
           log(
               String.format(
                   "t=%ds enqueued %d, solved %d failed %d, slots held %d, backlog %d",
@@ -377,7 +378,7 @@ public final class BenchRun {
           app.enqueue(r);
           break;
         } catch (RuntimeException e) {
-          if (System.currentTimeMillis() > deadline) {
+          if (sampler.now() > deadline) {
             log("TIMEOUT after " + timeout + ": " + enqueued + " solves enqueued");
             return false;
           }
@@ -387,7 +388,7 @@ public final class BenchRun {
       }
       enqueued++;
     }
-    log(enqueued + " solves enqueued after " + (System.currentTimeMillis() - start) / 1000 + " s");
+    log(enqueued + " solves enqueued after " + (sampler.now() - start) / 1000 + " s");
     return true;
   }
 
@@ -420,9 +421,9 @@ public final class BenchRun {
   private static boolean awaitAllFinal(Sampler sampler, int n, long start, Duration timeout) {
     long deadline = start + timeout.toMillis();
     long lastPrint = start;
-    while (System.currentTimeMillis() < deadline) {
+    while (sampler.now() < deadline) {
       Sampler.Sample s = sampler.latest();
-      long now = System.currentTimeMillis();
+      long now = sampler.now();
       if (s != null && s.atMillis() > start && s.solved() + s.failed() >= n) {
         log("all " + n + " solves ended after " + (now - start) / 1000.0 + " s");
         return true;

@@ -76,7 +76,7 @@ final class Chaos implements AutoCloseable {
   private final CaptchaAiSimulator sim;
   private final Schedule schedule;
   private final Random random;
-  private final long start = System.currentTimeMillis();
+  private final long start;
   private final List<Kill> kills = new ArrayList<>();
   private final List<long[]> restarts = new ArrayList<>();
   private final List<Outage> outages = new ArrayList<>();
@@ -99,6 +99,7 @@ final class Chaos implements AutoCloseable {
     this.startWorker = startWorker;
     this.db = db;
     this.sim = sim;
+    this.start = sim.nowMillis();
     this.schedule = schedule;
     this.random = new Random(seed);
     this.nextWorker = fleet.size();
@@ -113,10 +114,10 @@ final class Chaos implements AutoCloseable {
   private void killLoop() {
     long nextKill = start + schedule.killEvery().toMillis();
     while (running) {
-      if (System.currentTimeMillis() >= nextKill) {
+      if (sim.nowMillis() >= nextKill) {
         killOne();
         // every killEvery, but never before the last replacement is up
-        nextKill = Math.max(nextKill + schedule.killEvery().toMillis(), System.currentTimeMillis());
+        nextKill = Math.max(nextKill + schedule.killEvery().toMillis(), sim.nowMillis());
       }
       ProcStats.pause(Duration.ofMillis(100));
     }
@@ -127,13 +128,13 @@ final class Chaos implements AutoCloseable {
       return;
     }
     if (db.restartable()) {
-      long stopAt = System.currentTimeMillis();
+      long stopAt = sim.nowMillis();
       try {
         db.restart();
         synchronized (this) {
-          restarts.add(new long[] {stopAt, System.currentTimeMillis()});
+          restarts.add(new long[] {stopAt, sim.nowMillis()});
         }
-        log("PostgreSQL restarted (down " + (System.currentTimeMillis() - stopAt) + " ms)");
+        log("PostgreSQL restarted (down " + (sim.nowMillis() - stopAt) + " ms)");
       } catch (RuntimeException e) {
         note("PostgreSQL restart failed: " + e.getMessage());
       }
@@ -148,7 +149,7 @@ final class Chaos implements AutoCloseable {
       if (db.canCutOff()) {
         String detail = dueNow();
         int connections = db.nodeConnections();
-        long from = System.currentTimeMillis();
+        long from = sim.nowMillis();
         dbDown = true;
         db.outage(true);
         log(
@@ -161,7 +162,7 @@ final class Chaos implements AutoCloseable {
         ProcStats.pause(schedule.dbOutage(), () -> !running);
         db.outage(false);
         dbDown = false;
-        record(new Outage(Outage.DATABASE, from, System.currentTimeMillis(), detail));
+        record(new Outage(Outage.DATABASE, from, sim.nowMillis(), detail));
         log("database outage over");
       } else {
         note("database outage skipped: an external database (--jdbc-url) is not behind the proxy");
@@ -172,7 +173,7 @@ final class Chaos implements AutoCloseable {
         return;
       }
       String detail = dueNow();
-      long from = System.currentTimeMillis();
+      long from = sim.nowMillis();
       providerDown = true;
       sim.startOutage(Fault.HTML_502);
       log(
@@ -183,14 +184,14 @@ final class Chaos implements AutoCloseable {
       ProcStats.pause(schedule.providerOutage(), () -> !running);
       sim.endOutage();
       providerDown = false;
-      record(new Outage(Outage.PROVIDER, from, System.currentTimeMillis(), detail));
+      record(new Outage(Outage.PROVIDER, from, sim.nowMillis(), detail));
       log("provider outage over");
     }
   }
 
   /** Sleeps until {@code at} after the start; false when the run ended first. */
   private boolean waitUntil(Duration at) {
-    while (running && System.currentTimeMillis() < start + at.toMillis()) {
+    while (running && sim.nowMillis() < start + at.toMillis()) {
       ProcStats.pause(Duration.ofMillis(100));
     }
     if (!running) {
@@ -227,7 +228,7 @@ final class Chaos implements AutoCloseable {
     WorkerJvm victim = live.get(random.nextInt(live.size()));
     victim.kill();
     synchronized (this) {
-      kills.add(new Kill(System.currentTimeMillis(), victim.name()));
+      kills.add(new Kill(sim.nowMillis(), victim.name()));
     }
     log("kill -9 " + victim.name());
     while (running) {

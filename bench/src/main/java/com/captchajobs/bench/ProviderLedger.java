@@ -531,6 +531,27 @@ final class ProviderLedger {
   }
 
   /**
+   * The run's physical limit: the provider's own solve times of these tasks scheduled on {@code
+   * threads} threads in acceptance order, each answer taken the instant it is ready and the next
+   * task submitted at once. No engine can finish the same work sooner.
+   */
+  static double zeroLagLimitSeconds(List<TaskRecord> tasks, int threads) {
+    java.util.PriorityQueue<Long> free = new java.util.PriorityQueue<>();
+    for (int i = 0; i < threads; i++) {
+      free.add(0L);
+    }
+    long end = 0;
+    List<TaskRecord> inOrder =
+        tasks.stream().sorted(java.util.Comparator.comparingLong(TaskRecord::acceptedAt)).toList();
+    for (TaskRecord t : inOrder) {
+      long at = free.poll() + t.solveMillis();
+      end = Math.max(end, at);
+      free.add(at);
+    }
+    return end / 1000.0;
+  }
+
+  /**
    * Tasks the engine showed it knew: a res.php get named it (faulted or not), or the app node
    * accepted a push of it.
    */

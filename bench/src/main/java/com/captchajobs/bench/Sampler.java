@@ -30,12 +30,21 @@ final class Sampler implements AutoCloseable {
   private final Database db;
   private final Duration period;
   private final Supplier<List<WorkerJvm>> workers;
+  private final java.util.function.LongSupplier clock;
   private final List<Sample> samples = new ArrayList<>();
   private final Thread thread;
   private volatile boolean running = true;
   private Connection connection;
 
-  Sampler(Database db, Duration period, Supplier<List<WorkerJvm>> workers) {
+  /**
+   * @param clock stamps the samples: the simulator's clock, so that they line up with its records
+   */
+  Sampler(
+      Database db,
+      Duration period,
+      Supplier<List<WorkerJvm>> workers,
+      java.util.function.LongSupplier clock) {
+    this.clock = clock;
     this.db = db;
     this.period = period;
     this.workers = workers;
@@ -44,10 +53,15 @@ final class Sampler implements AutoCloseable {
     this.thread.start();
   }
 
+  /** Now on the clock the samples are stamped with. */
+  long now() {
+    return clock.getAsLong();
+  }
+
   private void loop() {
     long lastProc = 0;
     while (running) {
-      long now = System.currentTimeMillis();
+      long now = clock.getAsLong();
       Sample s = read(now);
       if (s != null) {
         synchronized (samples) {

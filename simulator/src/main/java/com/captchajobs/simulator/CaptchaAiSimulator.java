@@ -132,6 +132,16 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   }
 
   /**
+   * Now on the simulator's clock, the one every record ({@link #tasks()}, {@link #requests()},
+   * {@link #pushes()}) is stamped with: epoch milliseconds that never go backwards. A harness that
+   * compares its own moments with those records takes them from here, not from {@link
+   * System#currentTimeMillis()}, which may step or drift away from it during a run.
+   */
+  public long nowMillis() {
+    return engine.nowMillis();
+  }
+
+  /**
    * Every pingback handled since start or {@link #reset}: sent, sent twice or dropped, with when
    * its answer was ready, when it was sent and the receiver's status.
    */

@@ -150,13 +150,26 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   /**
+   * How much later than 5 s after a call the next one is made. The provider counts the 5 s between
+   * the calls as it receives them; a new measurement of the database clock's offset between two
+   * calls, millisecond rounding and a slower first request (a new connection) can bring two calls a
+   * few milliseconds closer there than here, so each keeps this margin.
+   */
+  public static final Duration SPACING_MARGIN = Duration.ofMillis(50);
+
+  /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
+  static Instant nextCallAfter(Instant called, EngineSettings settings) {
+    return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
+  }
+
+  /**
    * The next poll is timed from this call, not from its intended instant: a call made late (after
    * an outage, a crash or a busy spell) must not be followed by one at once, since the provider
    * allows one poll per task every 5 s. A call is seldom more than milliseconds late, so the rhythm
    * drifts by that much.
    */
   private void onNotReady(Solve solve, PollJobRequest request, Instant called) {
-    Instant next = called.plus(settings.pollInterval());
+    Instant next = nextCallAfter(called, settings);
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
       failIfPastDeadline(solve);
       submitAfresh(solve, request, TIMEOUT, true);
@@ -197,11 +210,13 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
    * waited.
    */
   private boolean waitUntil(Instant intended) throws InterruptedException {
-    long millis = Duration.between(clock.instant(), intended).toMillis();
-    if (millis > 0) {
-      Thread.sleep(millis);
-      return true;
+    boolean waited = false;
+    Duration left;
+    while (!(left = Duration.between(clock.instant(), intended)).isNegative() && !left.isZero()) {
+      // rounded up: never a fraction of a millisecond early
+      Thread.sleep(left.toMillis() + (left.toNanosPart() % 1_000_000 == 0 ? 0 : 1));
+      waited = true;
     }
-    return false;
+    return waited;
   }
 }

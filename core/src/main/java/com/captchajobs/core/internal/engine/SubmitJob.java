@@ -332,7 +332,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
                     max(
                         now,
                         min(
-                            p.calledAt().plus(settings.pollInterval()),
+                            PollJob.nextCallAfter(p.calledAt(), settings),
                             now.plus(settings.pollInterval()))))
             .orElseGet(
                 () -> max(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type()))));

@@ -38,7 +38,8 @@ public record BenchOptions(
     int poolSize,
     String workerHeap,
     Map<String, String> workerProps,
-    boolean push) {
+    boolean push,
+    int killAfterSolves) {
 
   /** What a run does. */
   public enum Mode {
@@ -95,7 +96,8 @@ public record BenchOptions(
         scale ? 30 : 10,
         "512m",
         props,
-        true);
+        true,
+        0);
   }
 
   /**
@@ -297,6 +299,14 @@ public record BenchOptions(
                 + " fallback (default); --no-push: polling only")
     boolean push = true;
 
+    @Option(
+        names = "--kill-after-solves",
+        paramLabel = "N",
+        description =
+            "default mode: kill -9 one worker once N solves ended, without a replacement, and"
+                + " report provider-thread utilisation from the kill on (default 0: no kill)")
+    int killAfterSolves;
+
     @Option(names = "--help", usageHelp = true, description = "this text")
     boolean help;
 
@@ -338,9 +348,18 @@ public record BenchOptions(
               positive("pool-size", or(poolSize, d.poolSize())),
               or(workerHeap, d.workerHeap()),
               Map.copyOf(props),
-              push);
+              push,
+              killAfterSolves);
       if (o.faultRate() < 0 || o.faultRate() > 1) {
         throw new IllegalArgumentException("--fault-rate must be in [0, 1], got " + o.faultRate());
+      }
+      if (o.killAfterSolves() < 0 || o.killAfterSolves() >= o.solves()) {
+        throw new IllegalArgumentException(
+            "--kill-after-solves must be in [0, --solves), got " + o.killAfterSolves());
+      }
+      if (o.killAfterSolves() > 0 && (mode != Mode.DEFAULT || o.workers() < 2)) {
+        throw new IllegalArgumentException(
+            "--kill-after-solves needs --mode default and at least 2 --workers");
       }
       if (o.timeScale() <= 0) {
         throw new IllegalArgumentException("--time-scale must be positive, got " + o.timeScale());
@@ -395,7 +414,8 @@ public record BenchOptions(
         poolSize,
         workerHeap,
         workerProps,
-        push);
+        push,
+        killAfterSolves);
   }
 
   /** A copy for tests and the smoke run. */
@@ -429,7 +449,8 @@ public record BenchOptions(
         poolSize,
         workerHeap,
         Map.copyOf(workerProps),
-        push);
+        push,
+        killAfterSolves);
   }
 
   /** A copy with push on or off. */
@@ -457,7 +478,8 @@ public record BenchOptions(
         poolSize,
         workerHeap,
         workerProps,
-        push);
+        push,
+        killAfterSolves);
   }
 
   /** The command line that reproduces these options (for the report). */
@@ -490,6 +512,9 @@ public record BenchOptions(
           .append(DurationConverter.format(providerOutage))
           .append(" --db-outage ")
           .append(DurationConverter.format(dbOutage));
+    }
+    if (killAfterSolves > 0) {
+      sb.append(" --kill-after-solves ").append(killAfterSolves);
     }
     if (!push) {
       sb.append(" --no-push");

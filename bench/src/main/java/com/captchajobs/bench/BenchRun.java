@@ -155,17 +155,35 @@ public final class BenchRun {
                   o.seed())
               : null;
       boolean timedOut;
+      List<Chaos.Kill> kills = new java.util.concurrent.CopyOnWriteArrayList<>();
       if (chaos == null) {
         int created = app.enqueueAll(requests, 4);
         log(created + " solves enqueued in " + (sampler.now() - start) + " ms");
+        Thread killer =
+            o.killAfterSolves() > 0 ? killAfter(o.killAfterSolves(), fleet, sampler, kills) : null;
         timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
+        if (killer != null) {
+          killer.interrupt();
+        }
       } else {
         timedOut =
             !enqueueWindowed(app, requests, sampler, 4 * o.threads(), start, o.timeout())
                 || !awaitAllFinal(sampler, o.solves(), start, o.timeout());
       }
       long end = sampler.now();
-      Chaos.Events events = Chaos.Events.none();
+      Chaos.Events events =
+          kills.isEmpty()
+              ? Chaos.Events.none()
+              : new Chaos.Events(
+                  List.copyOf(kills),
+                  List.of(),
+                  List.of(),
+                  List.of(
+                      "kill -9 of "
+                          + kills.get(0).worker()
+                          + " once "
+                          + o.killAfterSolves()
+                          + " solves ended, no replacement"));
       if (chaos != null) {
         chaos.close();
         events = chaos.events();
@@ -256,6 +274,38 @@ public final class BenchRun {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
     }
+  }
+
+  /**
+   * {@code --kill-after-solves}: kills the first worker with kill -9 once {@code n} solves ended
+   * (as the sampler reads them), without a replacement, and records when on the simulator's clock.
+   */
+  private static Thread killAfter(
+      int n, List<WorkerJvm> fleet, Sampler sampler, List<Chaos.Kill> kills) {
+    Thread t =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                Sampler.Sample s = sampler.latest();
+                if (s != null && s.solved() + s.failed() >= n) {
+                  WorkerJvm victim = fleet.get(0);
+                  victim.kill();
+                  kills.add(new Chaos.Kill(sampler.now(), victim.name()));
+                  log(
+                      "kill -9 "
+                          + victim.name()
+                          + " after "
+                          + (s.solved() + s.failed())
+                          + " solves");
+                  return;
+                }
+                ProcStats.pause(Duration.ofMillis(50));
+              }
+            },
+            "bench-kill-after");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   /** Probe solves, enqueued one at a time after the run while every slot is free. */

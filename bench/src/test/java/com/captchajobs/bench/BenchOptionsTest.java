@@ -89,7 +89,11 @@ class BenchOptionsTest {
             List.of("--scale-workers", "1,0"),
             List.of("--worker-count", "0"),
             List.of("--pool-size", "0"),
-            List.of("--worker-prop", "novalue"))) {
+            List.of("--worker-prop", "novalue"),
+            List.of("--kill-after-solves", "-1"),
+            List.of("--kill-after-solves", "300"),
+            List.of("--kill-after-solves", "10", "--mode", "chaos"),
+            List.of("--kill-after-solves", "10", "--workers", "1"))) {
       String option = args.get(0);
       assertThatThrownBy(() -> BenchOptions.parse(args.toArray(String[]::new)))
           .as(String.join(" ", args))
@@ -129,6 +133,14 @@ class BenchOptionsTest {
             "--worker-heap",
             "--worker-prop",
             "--help");
+  }
+
+  @Test
+  void aKillAfterSolvesRunSaysSoInItsCommandLine() {
+    BenchOptions o = BenchOptions.parse("--solves", "40", "--kill-after-solves", "10");
+    assertThat(o.killAfterSolves()).isEqualTo(10);
+    assertThat(o.commandLine()).contains("--kill-after-solves 10");
+    assertThat(BenchOptions.parse().killAfterSolves()).isZero();
   }
 
   @Test

@@ -49,6 +49,19 @@ class ProviderLedgerTest {
   }
 
   @Test
+  void theZeroLagLimitSchedulesTheProvidersSolveTimesOnCThreadsInAcceptanceOrder() {
+    // solve times 4, 3, 2 and 5 s on 2 threads: 0-4 and 0-3, 3-5, then 4-9 on the first free
+    List<TaskRecord> tasks =
+        List.of(
+            task(1, "a", 1_000, 5_000),
+            task(2, "b", 1_001, 4_001),
+            task(3, "c", 1_002, 3_002),
+            task(4, "d", 1_003, 6_003));
+    assertThat(ProviderLedger.zeroLagLimitSeconds(tasks, 2)).isEqualTo(9.0);
+    assertThat(ProviderLedger.zeroLagLimitSeconds(tasks, 4)).isEqualTo(5.0);
+  }
+
+  @Test
   void aSecondGetOfOneTaskUnderFiveSecondsAfterTheFirstIsCounted() {
     var spacing =
         ProviderLedger.spacing(

@@ -39,7 +39,20 @@ public record BenchOptions(
     String workerHeap,
     Map<String, String> workerProps,
     boolean push,
-    int killAfterSolves) {
+    int killAfterSolves,
+    PushFaults pushFaults) {
+
+  /**
+   * Faults of the simulator's pushes: the share it drops, the share it sends twice, and how late it
+   * sends them ({@code --pingback-drop}, {@code --pingback-duplicate}, {@code --pingback-delay}).
+   */
+  public record PushFaults(double drop, double duplicate, Duration delay) {
+    public static final PushFaults NONE = new PushFaults(0, 0, Duration.ZERO);
+
+    public boolean any() {
+      return drop > 0 || duplicate > 0 || !delay.isZero();
+    }
+  }
 
   /** What a run does. */
   public enum Mode {
@@ -97,7 +110,8 @@ public record BenchOptions(
         "512m",
         props,
         true,
-        0);
+        0,
+        PushFaults.NONE);
   }
 
   /**
@@ -307,6 +321,38 @@ public record BenchOptions(
                 + " report provider-thread utilisation from the kill on (default 0: no kill)")
     int killAfterSolves;
 
+    @Option(
+        names = "--pingback-drop",
+        paramLabel = "P",
+        description = "share of the simulator's pushes it drops (default 0)")
+    double pingbackDrop;
+
+    @Option(
+        names = "--pingback-duplicate",
+        paramLabel = "P",
+        description = "share of the simulator's pushes it sends twice (default 0)")
+    double pingbackDuplicate;
+
+    @Option(
+        names = "--pingback-delay",
+        paramLabel = "0s",
+        converter = DurationConverter.class,
+        description = "how late the simulator sends each push (default 0s)")
+    Duration pingbackDelay = Duration.ZERO;
+
+    private PushFaults pushFaults() {
+      for (double p : new double[] {pingbackDrop, pingbackDuplicate}) {
+        if (p < 0 || p > 1) {
+          throw new IllegalArgumentException(
+              "--pingback-drop and --pingback-duplicate must be in [0, 1], got " + p);
+        }
+      }
+      if (pingbackDelay.isNegative()) {
+        throw new IllegalArgumentException("--pingback-delay must not be negative");
+      }
+      return new PushFaults(pingbackDrop, pingbackDuplicate, pingbackDelay);
+    }
+
     @Option(names = "--help", usageHelp = true, description = "this text")
     boolean help;
 
@@ -349,7 +395,8 @@ public record BenchOptions(
               or(workerHeap, d.workerHeap()),
               Map.copyOf(props),
               push,
-              killAfterSolves);
+              killAfterSolves,
+              pushFaults());
       if (o.faultRate() < 0 || o.faultRate() > 1) {
         throw new IllegalArgumentException("--fault-rate must be in [0, 1], got " + o.faultRate());
       }
@@ -415,7 +462,8 @@ public record BenchOptions(
         workerHeap,
         workerProps,
         push,
-        killAfterSolves);
+        killAfterSolves,
+        pushFaults);
   }
 
   /** A copy for tests and the smoke run. */
@@ -450,7 +498,8 @@ public record BenchOptions(
         workerHeap,
         Map.copyOf(workerProps),
         push,
-        killAfterSolves);
+        killAfterSolves,
+        pushFaults);
   }
 
   /** A copy with push on or off. */
@@ -479,7 +528,8 @@ public record BenchOptions(
         workerHeap,
         workerProps,
         push,
-        killAfterSolves);
+        killAfterSolves,
+        pushFaults);
   }
 
   /** The command line that reproduces these options (for the report). */
@@ -515,6 +565,14 @@ public record BenchOptions(
     }
     if (killAfterSolves > 0) {
       sb.append(" --kill-after-solves ").append(killAfterSolves);
+    }
+    if (pushFaults.any()) {
+      sb.append(" --pingback-drop ")
+          .append(pushFaults.drop())
+          .append(" --pingback-duplicate ")
+          .append(pushFaults.duplicate())
+          .append(" --pingback-delay ")
+          .append(DurationConverter.format(pushFaults.delay()));
     }
     if (!push) {
       sb.append(" --no-push");

@@ -43,6 +43,12 @@ public final class BenchRun {
                 Duration.ofMinutes(15).compareTo(o.timeout().plusMinutes(15)) > 0
                     ? Duration.ofMinutes(15)
                     : o.timeout().plusMinutes(15));
+    if (o.pushFaults().any()) {
+      simBuilder
+          .pingbackDrop(o.pushFaults().drop())
+          .pingbackDuplicate(o.pushFaults().duplicate())
+          .pingbackDelay(o.pushFaults().delay());
+    }
     if (chaos && o.faultRate() > 0) {
       faults(o.faultRate()).forEach(simBuilder::fault);
     }

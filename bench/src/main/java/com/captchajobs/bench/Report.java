@@ -54,6 +54,15 @@ final class Report {
               o.push()
                   ? "on (answers pushed to the app node's pingback endpoint, polling as the fallback)"
                   : "off (polling only)")
+          .append(
+              o.push() && o.pushFaults().any()
+                  ? String.format(
+                      "; the simulator drops %.0f %% of its pushes, sends %.0f %% twice and each"
+                          + " %s late",
+                      100 * o.pushFaults().drop(),
+                      100 * o.pushFaults().duplicate(),
+                      com.captchajobs.simulator.DurationConverter.format(o.pushFaults().delay()))
+                  : "")
           .append("  \n");
       md.append(
           "The judging figures are counted from the simulator's request log, task records and push"

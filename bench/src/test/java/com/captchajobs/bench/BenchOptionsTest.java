@@ -93,7 +93,10 @@ class BenchOptionsTest {
             List.of("--kill-after-solves", "-1"),
             List.of("--kill-after-solves", "300"),
             List.of("--kill-after-solves", "10", "--mode", "chaos"),
-            List.of("--kill-after-solves", "10", "--workers", "1"))) {
+            List.of("--kill-after-solves", "10", "--workers", "1"),
+            List.of("--pingback-drop", "1.5"),
+            List.of("--pingback-duplicate", "-0.1"),
+            List.of("--pingback-delay", "later"))) {
       String option = args.get(0);
       assertThatThrownBy(() -> BenchOptions.parse(args.toArray(String[]::new)))
           .as(String.join(" ", args))
@@ -141,6 +144,19 @@ class BenchOptionsTest {
     assertThat(o.killAfterSolves()).isEqualTo(10);
     assertThat(o.commandLine()).contains("--kill-after-solves 10");
     assertThat(BenchOptions.parse().killAfterSolves()).isZero();
+  }
+
+  @Test
+  void pushFaultsReachTheRunAndItsCommandLine() {
+    BenchOptions o =
+        BenchOptions.parse(
+            "--pingback-drop", "0.3", "--pingback-duplicate", "0.2", "--pingback-delay", "500ms");
+    assertThat(o.pushFaults())
+        .isEqualTo(new BenchOptions.PushFaults(0.3, 0.2, java.time.Duration.ofMillis(500)));
+    String[] again =
+        o.commandLine().replace("java -jar bench/target/captchajobs-bench.jar ", "").split(" ");
+    assertThat(BenchOptions.parse(again)).isEqualTo(o);
+    assertThat(BenchOptions.parse().pushFaults().any()).isFalse();
   }
 
   @Test

@@ -109,7 +109,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return Optional.empty(); // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    if (waitUntil(intended) && pushOn) {
+    if (waitUntil(notBeforeTheProviderAllows(solve, request, intended)) && pushOn) {
       solve = repository.find(request.solveId()).orElse(null);
       if (solve == null
           || solve.status() != SolveState.SUBMITTED
@@ -156,6 +156,20 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
    * few milliseconds closer there than here, so each keeps this margin.
    */
   public static final Duration SPACING_MARGIN = Duration.ofMillis(50);
+
+  /**
+   * The intended instant, or later when the task's last recorded call was less than 5 s (plus the
+   * margin) before it. A poll retried after a failed call (JobRunr may start a retry up to its poll
+   * interval early) or run again after a crash would otherwise follow that call too soon.
+   */
+  private Instant notBeforeTheProviderAllows(
+      Solve solve, PollJobRequest request, Instant intended) {
+    return repository
+        .lastPoll(solve.id(), request.submitNo())
+        .map(last -> nextCallAfter(last.calledAt(), settings))
+        .filter(earliest -> earliest.isAfter(intended))
+        .orElse(intended);
+  }
 
   /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
   static Instant nextCallAfter(Instant called, EngineSettings settings) {

@@ -601,7 +601,10 @@ public final class SolveRepository {
       UUID id, int submitNo, int pollNo, Instant intendedAt, Instant calledAt, String outcome) {
     db.update(
         "INSERT INTO captchajobs.poll (solve_id, submit_no, poll_no, intended_at, called_at, outcome)"
-            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (solve_id, submit_no, poll_no) DO UPDATE"
+            // a retry of the same poll: the later call is the one the provider's 5 s count from
+            + " SET called_at = GREATEST(poll.called_at, EXCLUDED.called_at),"
+            + " outcome = EXCLUDED.outcome",
         id,
         submitNo,
         pollNo,

@@ -1,9 +1,13 @@
 package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.Endpoint;
+import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.RequestRecord;
 import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
@@ -94,6 +98,23 @@ class PollSpacingTest {
     awaitCalledAt(id, 2);
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
     assertThat(sim.stats().submitsByPageUrl()).containsEntry(Solves.pageUrl("spacing-resumed"), 1L);
+  }
+
+  @Test
+  void aPollRetriedRightAfterAFailedCallWaitsFiveSecondsAfterThatCall() throws Exception {
+    UUID id = solves.turnstile("spacing-retried");
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    StorageProvider storage = node.bean(StorageProvider.class);
+    storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    PollJobRequest request = new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli());
+    sim.injectNext(Endpoint.RES, Fault.HTML_502);
+    assertThatThrownBy(() -> node.bean(PollJob.class).poll(request, null))
+        .isInstanceOf(CaptchaAiException.class);
+
+    // JobRunr may start the retry up to its poll interval early: here, at once.
+    node.bean(PollJob.class).poll(request, null);
+
+    assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
   }
 
   /** Between the first two res.php gets of the solve's task, as the simulator received them. */

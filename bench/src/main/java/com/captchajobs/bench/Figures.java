@@ -342,6 +342,10 @@ public final class Figures {
     long pushed = run.pushes().stream().filter(p -> p.status() >= 200 && p.status() < 300).count();
     put("pushes_accepted", pushed);
     if (run.options().push()) {
+      // Lost pushes (injected), and pushes refused while the database is down, leave answers to
+      // the fallback poll by design: the target is for a run without them.
+      boolean judged =
+          !run.options().pushFaults().any() && run.options().mode() != BenchOptions.Mode.CHAOS;
       row(
           "fetch lag, all types, mean (push on)",
           fmt(mean, 2)
@@ -350,8 +354,8 @@ public final class Figures {
               + " ("
               + pushed
               + " accepted by the app node)",
-          "≤ 0.5 s with push",
-          ok(mean, v -> v <= 0.5));
+          judged ? "≤ 0.5 s with push" : "(≤ 0.5 s when pushes are neither lost nor refused)",
+          judged ? ok(mean, v -> v <= 0.5) : null);
     }
     put("sim_fetch_lag_mean", run.stats().fetchLagMeanSeconds());
     put("sim_fetch_lag_p95", run.stats().fetchLagP95Seconds());

@@ -2,8 +2,8 @@ package com.captchajobs.bench;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.Pingbacks;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.worker.WorkerApplication;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;

@@ -399,7 +399,7 @@ public final class Figures {
   /** The engine's token lifetime per simulator method, as configured for the workers. */
   private Map<String, java.time.Duration> tokenLifetimes() {
     Map<com.captchajobs.core.client.CaptchaType, java.time.Duration> ttl =
-        new HashMap<>(com.captchajobs.core.internal.engine.EngineSettings.defaultTokenTtl());
+        new HashMap<>(com.captchajobs.core.internal.config.EngineSettings.defaultTokenTtl());
     run.options()
         .workerProps()
         .forEach(
@@ -422,7 +422,7 @@ public final class Figures {
   private java.time.Duration solveTimeout() {
     String v = run.options().workerProps().get("captchaai.solve-timeout");
     return v == null
-        ? com.captchajobs.core.internal.engine.EngineSettings.DEFAULT_SOLVE_TIMEOUT
+        ? com.captchajobs.core.internal.config.EngineSettings.DEFAULT_SOLVE_TIMEOUT
         : DurationConverter.parse(v);
   }
 

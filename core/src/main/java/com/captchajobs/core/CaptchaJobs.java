@@ -2,31 +2,32 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.Breaker;
-import com.captchajobs.core.internal.engine.DatabaseClock;
-import com.captchajobs.core.internal.engine.EngineEvents;
-import com.captchajobs.core.internal.engine.EngineSettings;
-import com.captchajobs.core.internal.engine.FirstPollWaits;
-import com.captchajobs.core.internal.engine.FleetGate;
-import com.captchajobs.core.internal.engine.NodeLiveness;
-import com.captchajobs.core.internal.engine.OperatorQueries;
-import com.captchajobs.core.internal.engine.PermanentErrorRetryFilter;
-import com.captchajobs.core.internal.engine.Pingbacks;
-import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.PollJob;
-import com.captchajobs.core.internal.engine.Reconciler;
-import com.captchajobs.core.internal.engine.Retention;
-import com.captchajobs.core.internal.engine.Schema;
 import com.captchajobs.core.internal.engine.SlotHandoff;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.engine.SubmitJob;
-import com.captchajobs.core.internal.engine.WorkerStartup;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.notify.DedicatedConnections;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.time.DatabaseClock;
+import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.internal.upkeep.Retention;
+import com.captchajobs.core.internal.upkeep.WorkerStartup;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
@@ -559,8 +560,7 @@ public final class CaptchaJobs implements AutoCloseable {
           FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
           Pingbacks pingbacks =
               new Pingbacks(
-                  null,
-                  pingbackSecret,
+                  new PingbackUrls(null, pingbackSecret),
                   repository,
                   new SlotHandoff(gate, jobs, repository),
                   null,
@@ -640,21 +640,13 @@ public final class CaptchaJobs implements AutoCloseable {
               clock);
       pollJob.carryOnWith(submitJob);
       if (pingbackSecret != null) {
+        PingbackUrls urls = new PingbackUrls(pingbackUrl, pingbackSecret);
         Pingbacks pingbacks =
-            new Pingbacks(
-                pingbackUrl,
-                pingbackSecret,
-                repository,
-                handoff,
-                breaker,
-                jobs,
-                engine,
-                events,
-                clock);
-        submitJob.pushTo(pingbacks);
-        pollJob.pushOn(pingbacks.sendsUrls());
+            new Pingbacks(urls, repository, handoff, breaker, jobs, engine, events, clock);
+        submitJob.pushTo(urls);
+        pollJob.pushOn(urls.sendsUrls());
         inside.add(pingbacks);
-        if (pingbacks.sendsUrls()) {
+        if (urls.sendsUrls()) {
           log.info("Answers are pushed to {} (polling as the fallback)", pingbackUrl);
         }
       }
@@ -812,9 +804,9 @@ public final class CaptchaJobs implements AutoCloseable {
           pingbackUrl == null || pingbackSecret != null,
           "captchaai.pingback-secret is required with captchaai.pingback-url");
       require(
-          pingbackSecret == null || pingbackSecret.length() >= Pingbacks.MIN_SECRET_CHARS,
+          pingbackSecret == null || pingbackSecret.length() >= PingbackUrls.MIN_SECRET_CHARS,
           "captchaai.pingback-secret must be at least "
-              + Pingbacks.MIN_SECRET_CHARS
+              + PingbackUrls.MIN_SECRET_CHARS
               + " characters");
       require(
           pingbackUrl == null

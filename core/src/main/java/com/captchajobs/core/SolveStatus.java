@@ -1,6 +1,6 @@
 package com.captchajobs.core;
 
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.SolveState;
 
 /** The life of a solve, as the Java and REST APIs show it. */
 public enum SolveStatus {

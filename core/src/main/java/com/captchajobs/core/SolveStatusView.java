@@ -2,7 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.Solve;
+import com.captchajobs.core.internal.store.Solve;
 import java.time.Instant;
 import java.util.UUID;
 

@@ -1,12 +1,12 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.InvalidTaskException;
-import com.captchajobs.core.internal.engine.EngineEvents;
-import com.captchajobs.core.internal.engine.OperatorQueries;
-import com.captchajobs.core.internal.engine.Solve;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
-import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package com.captchajobs.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.EngineSettings;
+import com.captchajobs.core.internal.config.EngineSettings;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

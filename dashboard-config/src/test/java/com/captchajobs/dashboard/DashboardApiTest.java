@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;

@@ -2,10 +2,10 @@ package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.FleetGate;
-import com.captchajobs.core.internal.engine.OperatorQueries;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.store.SolveState;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.internal.engine.Pingbacks;
+import com.captchajobs.core.internal.push.Pingbacks;
 import io.swagger.v3.oas.annotations.Hidden;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;

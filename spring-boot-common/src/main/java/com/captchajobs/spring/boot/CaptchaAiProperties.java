@@ -3,7 +3,7 @@ package com.captchajobs.spring.boot;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.EngineSettings;
+import com.captchajobs.core.internal.config.EngineSettings;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -230,7 +230,7 @@ public class CaptchaAiProperties {
 
   /** The shortest {@code captchaai.pingback-secret} accepted. */
   public static final int MIN_PINGBACK_SECRET_CHARS =
-      com.captchajobs.core.internal.engine.Pingbacks.MIN_SECRET_CHARS;
+      com.captchajobs.core.internal.push.Pingbacks.MIN_SECRET_CHARS;
 
   /** Whether a pingback secret is set. */
   public boolean hasPingbackSecret() {

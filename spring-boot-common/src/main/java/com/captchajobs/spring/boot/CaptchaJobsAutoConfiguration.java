@@ -2,7 +2,7 @@ package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
-import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.config.EngineEvents;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.engine.EngineSettings;
+import com.captchajobs.core.internal.config.EngineSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.spring.boot.actuate.BreakerEndpoint;

@@ -3,7 +3,7 @@ package com.captchajobs.worker.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.engine.Breaker;
+import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;

@@ -2,7 +2,7 @@ package com.captchajobs.worker.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.engine.Breaker;
+import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerNode;

@@ -3,8 +3,8 @@ package com.captchajobs.worker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.Retention;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.internal.upkeep.Retention;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.Solves;

@@ -3,10 +3,10 @@ package com.captchajobs.worker.testing;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.Solve;
-import com.captchajobs.core.internal.engine.SolveEnqueuer;
-import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.store.SolveRepository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.retry.JobLabels;
+import com.captchajobs.core.internal.store.Solve;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +20,6 @@ import org.jobrunr.scheduling.JobRequestScheduler;
  * readable in the dashboard: type and business key, never the key or a token.
  */
 public final class SolveJobs {
-
-  /** JobRunr allows labels of at most 45 characters. */
-  private static final int MAX_LABEL = 45;
 
   private final JobRequestScheduler scheduler;
   private final Clock clock;
@@ -147,6 +146,6 @@ public final class SolveJobs {
   }
 
   static String label(String s) {
-    return s.length() <= MAX_LABEL ? s : s.substring(0, MAX_LABEL - 1) + "…";
+    return JobLabels.fit(s);
   }
 }

@@ -4,6 +4,19 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.retry.PermanentSolveException;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.internal.time.SolveDeadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +53,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private static final Logger log = LoggerFactory.getLogger(SubmitJob.class);
 
   /** Longer than one in.php call can take (the client's call timeout) with a margin. */
-  static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
+  public static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
 
   private final SolveRepository repository;
   private final FleetGate gate;
@@ -55,7 +68,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
-  private volatile Pingbacks pingbacks;
+  private volatile PingbackUrls pingbacks;
 
   public SubmitJob(
       SolveRepository repository,
@@ -352,7 +365,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
     // Known before in.php, so that nothing stands between its answer and the task id's commit.
     int submitNo = solve.submits() + 1;
-    Pingbacks push = pingbacks;
+    PingbackUrls push = pingbacks;
     String pingbackUrl = push == null ? null : push.urlFor(solve.id(), submitNo);
     Duration firstWait = firstPollWaits.waitFor(solve.type());
     if (pingbackUrl != null) {
@@ -409,7 +422,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
    * Sends every in.php with a pingback URL of {@code pingbacks} (answers pushed by the provider),
    * with polling as the fallback; null (the default) polls only.
    */
-  public void pushTo(Pingbacks pingbacks) {
+  public void pushTo(PingbackUrls pingbacks) {
     this.pingbacks = pingbacks;
   }
 

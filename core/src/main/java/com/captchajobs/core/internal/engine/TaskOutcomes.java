@@ -2,6 +2,15 @@ package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.retry.PermanentSolveException;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.time.SolveDeadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * stored, expired, notified, webhooked and frees its slot exactly like a polled one, and a pushed
  * error code is classified like a polled one.
  */
-final class TaskOutcomes {
+public final class TaskOutcomes {
 
   private static final Logger log = LoggerFactory.getLogger(TaskOutcomes.class);
 
@@ -29,7 +38,7 @@ final class TaskOutcomes {
   private final Clock clock;
   private final SolveDeadline deadline;
 
-  TaskOutcomes(
+  public TaskOutcomes(
       SolveRepository repository,
       SlotHandoff handoff,
       Breaker breaker,
@@ -48,7 +57,7 @@ final class TaskOutcomes {
   }
 
   /** What storing an answer did. */
-  record Stored(boolean stored, Optional<FleetGate.Handoff> handoff) {
+  public record Stored(boolean stored, Optional<FleetGate.Handoff> handoff) {
     static final Stored NOTHING = new Stored(false, Optional.empty());
   }
 
@@ -62,7 +71,7 @@ final class TaskOutcomes {
    * @param polls the res.php calls made on the task so far
    * @param pushed whether the answer was pushed by the provider, not found by a poll
    */
-  Stored solved(
+  public Stored solved(
       Solve solve,
       int submitNo,
       int polls,
@@ -132,7 +141,7 @@ final class TaskOutcomes {
    * code also opens the breaker, when this node has one) and throws {@link
    * PermanentSolveException}; a transient one rethrows {@code e} for a retry on the same task.
    */
-  void error(Solve solve, int submitNo, CaptchaAiException e) {
+  public void error(Solve solve, int submitNo, CaptchaAiException e) {
     ErrorClass errorClass = e.errorClass();
     events.error(e.errorCode(), errorClass);
     if (errorClass == ErrorClass.UNSOLVABLE

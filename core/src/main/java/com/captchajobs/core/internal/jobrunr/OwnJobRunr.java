@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.jobrunr;
 
-import com.captchajobs.core.internal.engine.Schema;
+import com.captchajobs.core.internal.store.Schema;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;

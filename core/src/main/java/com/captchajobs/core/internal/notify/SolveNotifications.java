@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.notify;
 
-import com.captchajobs.core.internal.engine.Solve;
-import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.engine.Jitter;
+import com.captchajobs.core.internal.retry.Jitter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

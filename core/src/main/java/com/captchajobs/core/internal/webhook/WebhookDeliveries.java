@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.engine.Schema;
-import com.captchajobs.core.internal.engine.SolveRepository;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveRepository;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -2,8 +2,8 @@ package com.captchajobs.core.internal.webhook;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.captchajobs.core.internal.engine.Solve;
-import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.SolveState;
 import java.util.UUID;
 import org.jobrunr.jobs.lambdas.JobRequest;
 

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.engine.Jitter;
+import com.captchajobs.core.internal.retry.Jitter;
 import java.time.Duration;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.ApplyStateFilter;

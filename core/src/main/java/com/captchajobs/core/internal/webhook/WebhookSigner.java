@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.webhook;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.captchajobs.core.internal.engine.SolveRepository;
+import com.captchajobs.core.internal.store.SolveRepository;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

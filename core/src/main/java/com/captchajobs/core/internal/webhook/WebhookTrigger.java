@@ -2,11 +2,11 @@ package com.captchajobs.core.internal.webhook;
 
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
-import com.captchajobs.core.internal.engine.Solve;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.internal.engine.SolveState;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveState;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

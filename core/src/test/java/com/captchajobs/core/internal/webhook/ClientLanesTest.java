@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.SolveState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.provider.PlanCheck;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 

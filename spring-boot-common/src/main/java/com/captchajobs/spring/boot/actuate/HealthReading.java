@@ -1,9 +1,9 @@
 package com.captchajobs.spring.boot.actuate;
 
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.engine.Breaker;
-import com.captchajobs.core.internal.engine.FleetGate;
-import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.internal.engine.EngineEvents;
-import com.captchajobs.core.internal.engine.OperatorQueries;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -1,9 +1,9 @@
 package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.engine.Breaker;
-import com.captchajobs.core.internal.engine.FleetGate;
-import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

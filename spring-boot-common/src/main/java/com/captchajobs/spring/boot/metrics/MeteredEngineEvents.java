@@ -2,7 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.EngineEvents;
+import com.captchajobs.core.internal.config.EngineEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;

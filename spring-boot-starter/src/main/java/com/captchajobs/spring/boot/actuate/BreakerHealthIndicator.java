@@ -1,8 +1,8 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.internal.engine.Breaker;
-import com.captchajobs.core.internal.engine.FleetGate;
-import com.captchajobs.core.internal.engine.PlanCheck;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.PushRecord;
 import com.captchajobs.simulator.TaskRecord;
@@ -131,13 +134,14 @@ class PingbackTest {
   void aForgedMismatchedOrMalformedPushStoresNothingAndTheRightOneIsStoredOnce() throws Exception {
     UUID id = slowSolve("push-forged");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
-    String url = pingbacks.urlFor(id, 1);
+    String url = pingbacks.urls().urlFor(id, 1);
     String taskId = waiting.taskId();
 
     String forgedSignature = url.substring(0, url.length() - 4) + "AAAA";
     assertThat(push(forgedSignature, taskId, "forged-token")).isEqualTo(404);
-    assertThat(push(pingbacks.urlFor(id, 2), taskId, "next-submission")).isEqualTo(404);
-    assertThat(push(pingbacks.urlFor(UUID.randomUUID(), 1), taskId, "other-solve")).isEqualTo(404);
+    assertThat(push(pingbacks.urls().urlFor(id, 2), taskId, "next-submission")).isEqualTo(404);
+    assertThat(push(pingbacks.urls().urlFor(UUID.randomUUID(), 1), taskId, "other-solve"))
+        .isEqualTo(404);
     assertThat(push(url, "73000000000999", "wrong-task")).isEqualTo(404);
     assertThat(push(url, taskId, "bad\ntoken")).isEqualTo(404);
     assertThat(push(url, taskId, "")).isEqualTo(404);
@@ -159,7 +163,7 @@ class PingbackTest {
       throws Exception {
     UUID id = slowSolve("push-flood");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
-    String url = pingbacks.urlFor(id, 1);
+    String url = pingbacks.urls().urlFor(id, 1);
     String forged = url.substring(0, url.length() - 4) + "BBBB";
     int before = output.toString().split("Refused ", -1).length;
 
@@ -180,7 +184,7 @@ class PingbackTest {
     UUID id = slowSolve("push-unsolvable");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
 
-    assertThat(push(pingbacks.urlFor(id, 1), waiting.taskId(), "ERROR_CAPTCHA_UNSOLVABLE"))
+    assertThat(push(pingbacks.urls().urlFor(id, 1), waiting.taskId(), "ERROR_CAPTCHA_UNSOLVABLE"))
         .isEqualTo(200);
 
     await()

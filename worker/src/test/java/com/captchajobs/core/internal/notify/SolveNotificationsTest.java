@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.Schema;
-import com.captchajobs.core.internal.engine.Solve;
-import com.captchajobs.core.internal.engine.SolveRepository;
-import com.captchajobs.core.internal.engine.SolveState;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.BlackholeProxy;
 import java.sql.Connection;

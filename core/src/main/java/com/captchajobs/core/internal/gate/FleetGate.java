@@ -1,0 +1,330 @@
+package com.captchajobs.core.internal.gate;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The fleet-wide cap on solves in flight (invariant 1 of docs/architecture.md): one row per
+ * provider thread in {@code captchajobs.gate_slot}, taken with {@code FOR UPDATE SKIP LOCKED}, so
+ * that no two holders ever share a slot whatever the number of nodes and worker threads. A slot is
+ * held from just before in.php until the answer, a permanent error, or the end of its lease.
+ *
+ * <p>Waiting solves are not spinning: {@link #dispatch} pairs free slots with the best waiting
+ * solves (higher priority first, then oldest) and is called by whoever frees a slot.
+ */
+public final class FleetGate {
+
+  /**
+   * A slot handed to a waiting solve; {@code freedAt} is when the slot was free and the solve
+   * waiting, {@code waits} the solve's count of thread waits (names its next submit job).
+   */
+  public record Handoff(
+      UUID solveId, CaptchaType type, String businessKey, int waits, Instant freedAt) {
+
+    /** When the slot was freed (or the solve began to wait, if later); 0 when unknown. */
+    public long freedAtEpochMilli() {
+      return freedAt == null ? 0 : freedAt.toEpochMilli();
+    }
+  }
+
+  private final Db db;
+  private final Duration lease;
+  private final String node;
+  private volatile UUID serverId;
+
+  public FleetGate(DataSource dataSource, Schema schema, Duration lease, String node) {
+    this.db = new Db(dataSource, schema);
+    this.lease = lease;
+    this.node = node;
+  }
+
+  /** The JobRunr server of this node: its slots are reclaimed as soon as JobRunr drops it. */
+  public void serverId(UUID serverId) {
+    this.serverId = serverId;
+  }
+
+  /** Sets the fleet cap and makes sure there is one row per slot. */
+  public void resize(int capacity) {
+    db.update(
+        "INSERT INTO captchajobs.gate_slot (slot_no, freed_at) SELECT g, now()"
+            + " FROM generate_series(0, ? - 1) g ON CONFLICT DO NOTHING",
+        capacity);
+    db.update("UPDATE captchajobs.gate SET capacity = ? WHERE id = 1", capacity);
+  }
+
+  public int capacity() {
+    return db.queryOne("SELECT capacity FROM captchajobs.gate WHERE id = 1", rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  /** Slots held now (a lapsed lease does not count). */
+  public int inFlight() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
+                + " AND lease_until > now()",
+            rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  public int waiting() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'",
+            rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  /**
+   * The fleet-wide figures of the gate in one statement, and whether this node is the fleet's
+   * reporter of them: the node that holds (or takes, when it is free or lapsed) the reporter lease
+   * in {@code captchajobs.gate}. The holder renews it on every reading, so exactly one node reports
+   * while it keeps being read at least once per lease.
+   */
+  public Reading read(Duration reporterLease) {
+    return db.queryOne(
+            "WITH r AS (UPDATE captchajobs.gate SET reporter = ?,"
+                + " reporter_until = now() + make_interval(secs => ?)"
+                + " WHERE id = 1 AND (reporter IS NULL OR reporter = ? OR reporter_until < now())"
+                + " RETURNING 1)"
+                + " SELECT g.capacity,"
+                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
+                + " AND lease_until > now()),"
+                + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
+                + " EXISTS (SELECT 1 FROM r)"
+                + " FROM captchajobs.gate g WHERE g.id = 1",
+            rs -> new Reading(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4)),
+            node,
+            reporterLease.toMillis() / 1000.0,
+            node)
+        .orElse(new Reading(0, 0, 0, false));
+  }
+
+  /**
+   * The gate's fleet-wide figures at one instant.
+   *
+   * @param reporter whether this node holds the reporter lease and so publishes them
+   */
+  public record Reading(int capacity, int inFlight, int waiting, boolean reporter) {}
+
+  /** Who holds a slot now: the solve, the node, since when and until when (the lease). */
+  public record Holder(
+      int slot, UUID solveId, String node, Instant since, Instant leaseUntil, boolean phantom) {}
+
+  /** The slots held now, by slot number. */
+  public List<Holder> holders() {
+    return db.query(
+        "SELECT slot_no, solve_id, node, acquired_at, lease_until, phantom"
+            + " FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()"
+            + " ORDER BY slot_no",
+        rs ->
+            new Holder(
+                rs.getInt(1),
+                rs.getObject(2, UUID.class),
+                rs.getString(3),
+                Db.instant(rs, "acquired_at"),
+                Db.instant(rs, "lease_until"),
+                rs.getBoolean(6)));
+  }
+
+  /**
+   * Hands free slots to waiting solves, one atomic statement per pair, until either runs out. Each
+   * returned solve now holds a slot and is QUEUED again: its submit must follow at once.
+   */
+  public List<Handoff> dispatch() {
+    List<Handoff> handed = new ArrayList<>();
+    while (true) {
+      Optional<Handoff> next = dispatchOne(null, Duration.ZERO);
+      if (next.isEmpty()) {
+        return handed;
+      }
+      handed.add(next.get());
+    }
+  }
+
+  /**
+   * Hands one free slot to the next waiting solve, if both exist, for the running job {@code
+   * carrier} to submit it: the solve is QUEUED again, its recorded job is the carrier and its
+   * submit lock taken for {@code submitLock}, all in the statement that hands the slot over.
+   */
+  public Optional<Handoff> dispatchTo(UUID carrier, Duration submitLock) {
+    return dispatchOne(Objects.requireNonNull(carrier, "carrier"), submitLock);
+  }
+
+  /**
+   * Hands one free slot to the next waiting solve, if both exist; the solve is QUEUED again and its
+   * submit must follow at once (by the carrier, when one is given: see {@link #dispatchTo}).
+   */
+  private Optional<Handoff> dispatchOne(UUID carrier, Duration submitLock) {
+    return db.queryOne(
+        "WITH free AS (SELECT slot_no, freed_at FROM captchajobs.gate_slot"
+            + "   WHERE (solve_id IS NULL OR lease_until < now())"
+            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " next AS (SELECT id, waiting_since FROM captchajobs.solve"
+            + "   WHERE status = 'WAITING_FOR_THREAD' AND (not_before IS NULL OR not_before <= now())"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = captchajobs.solve.id)"
+            + "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = next.id, node = ?, phantom = false,"
+            + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+            + "   FROM free, next WHERE g.slot_no = free.slot_no"
+            + "   RETURNING g.solve_id, greatest(free.freed_at, next.waiting_since) AS freed_at)"
+            + " UPDATE captchajobs.solve s SET status = 'QUEUED', not_before = NULL, updated_at = now(),"
+            + "   job_id = COALESCE(?::uuid, s.job_id),"
+            + "   submit_lock_until = CASE WHEN ?::uuid IS NULL THEN s.submit_lock_until"
+            + "     ELSE now() + ? * interval '1 millisecond' END"
+            + " FROM taken WHERE s.id = taken.solve_id"
+            + " RETURNING s.id, s.type, s.business_key, s.thread_waits, taken.freed_at",
+        rs ->
+            new Handoff(
+                Db.uuid(rs, "id"),
+                CaptchaType.valueOf(rs.getString("type")),
+                rs.getString("business_key"),
+                rs.getInt("thread_waits"),
+                Db.instant(rs, "freed_at")),
+        node,
+        serverId,
+        lease.toMillis(),
+        carrier,
+        carrier,
+        submitLock.toMillis());
+  }
+
+  /**
+   * Confirms that the solve still holds its slot and renews the lease for this node, just before
+   * in.php. False when the slot was reclaimed meanwhile: the solve must wait again.
+   */
+  public boolean confirm(UUID solveId) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET node = ?, server_id = ?,"
+                + " lease_until = now() + ? * interval '1 millisecond'"
+                + " WHERE solve_id = ? AND lease_until > now()",
+            node,
+            serverId,
+            lease.toMillis(),
+            solveId)
+        == 1;
+  }
+
+  /** Whether the solve holds a slot whose lease has not ended. */
+  public boolean holds(UUID solveId) {
+    return db.queryOne(
+            "SELECT 1 FROM captchajobs.gate_slot WHERE solve_id = ? AND lease_until > now()",
+            rs -> true,
+            solveId)
+        .isPresent();
+  }
+
+  /** Frees the solve's slot; idempotent. True when a slot was freed by this call. */
+  public boolean release(UUID solveId) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
+                + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+                + " WHERE solve_id = ?",
+            solveId)
+        == 1;
+  }
+
+  /**
+   * After an in.php call whose answer was lost (5xx, timeout, reset), the provider may have created
+   * the task anyway and be solving it on one of the plan's threads. The slot then stays taken, by a
+   * phantom holder, for {@code hold}, so that the fleet never puts more tasks in flight than the
+   * cap; the solve itself gives the slot up and submits again later.
+   */
+  public boolean holdAfterLostSubmit(UUID solveId, Duration hold) {
+    return db.update(
+            "UPDATE captchajobs.gate_slot SET solve_id = ?, phantom = true, server_id = NULL,"
+                + " lease_until = now() + ? * interval '1 millisecond' WHERE solve_id = ?",
+            UUID.randomUUID(),
+            hold.toMillis(),
+            solveId)
+        == 1;
+  }
+
+  /**
+   * Phantom holders now (slots kept for tasks that may exist at the provider: a lost in.php reply,
+   * an abandoned task) and the slots of solves whose task is known to be at the provider
+   * (SUBMITTED).
+   */
+  public record Phantoms(int phantoms, int submitted) {}
+
+  public Phantoms phantoms() {
+    return db.queryOne(
+            "SELECT count(*) FILTER (WHERE g.phantom),"
+                + " count(*) FILTER (WHERE NOT g.phantom AND s.status = 'SUBMITTED')"
+                + " FROM captchajobs.gate_slot g LEFT JOIN captchajobs.solve s ON s.id = g.solve_id"
+                + " WHERE g.solve_id IS NOT NULL AND g.lease_until > now()",
+            rs -> new Phantoms(rs.getInt(1), rs.getInt(2)))
+        .orElse(new Phantoms(0, 0));
+  }
+
+  /**
+   * Frees {@code count} phantom holders, those whose hold ends first: the provider showed that the
+   * tasks they stood for do not exist (see {@code Reconciler}). Returns how many were freed.
+   */
+  public int releasePhantoms(int count) {
+    if (count <= 0) {
+      return 0;
+    }
+    return db.update(
+        "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+            + " WHERE slot_no IN (SELECT slot_no FROM captchajobs.gate_slot"
+            + "   WHERE phantom AND solve_id IS NOT NULL AND lease_until > now()"
+            + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
+        count);
+  }
+
+  /**
+   * Which of {@code serverIds} hold their liveness lock now ({@link NodeLiveness}): one read of
+   * {@code pg_locks} in this database.
+   */
+  public java.util.Set<UUID> liveServers(java.util.Collection<UUID> serverIds) {
+    if (serverIds.isEmpty()) {
+      return java.util.Set.of();
+    }
+    String[] ids = serverIds.stream().map(UUID::toString).toArray(String[]::new);
+    return new java.util.HashSet<>(
+        db.query(
+            "SELECT s FROM unnest(?::text[]) s WHERE EXISTS (SELECT 1 FROM pg_locks l"
+                + " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+                + " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                + " AND l.classid = CAST(? AS bigint)::oid"
+                + " AND l.objid = (hashtext(s)::bigint & 4294967295)::oid)",
+            rs -> UUID.fromString(rs.getString(1)),
+            ids,
+            (long) NodeLiveness.LOCK_SPACE));
+  }
+
+  /**
+   * Returns leaked slots: leases that ended; slots whose solve is done (a crash between storing the
+   * token and releasing); and slots of JobRunr servers that are no longer registered (a crashed
+   * node is dropped from {@code cj_jobrunr_backgroundjobservers}) unless their solve was already
+   * submitted: that task still runs at the provider, so its slot stays until the answer or the
+   * lease. A timed-out task keeps its slot until its lease ends, for the same reason.
+   */
+  public int reclaim() {
+    return db.update(
+        "UPDATE captchajobs.gate_slot g SET solve_id = NULL, node = NULL, server_id = NULL,"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+            + " WHERE g.solve_id IS NOT NULL AND ("
+            + "   g.lease_until < now()"
+            + "   OR NOT g.phantom AND NOT EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "     AND s.status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED', 'FAILED'))"
+            + "   OR EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "     AND s.status = 'FAILED' AND s.error_code IS DISTINCT FROM 'TIMEOUT'"
+            + "     AND s.error_code IS DISTINCT FROM 'DEADLINE_EXCEEDED')"
+            + "   OR (NOT g.phantom AND g.server_id IS NOT NULL"
+            + "     AND g.server_id::text NOT IN (SELECT id::text FROM captchajobs.cj_jobrunr_backgroundjobservers)"
+            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve s WHERE s.id = g.solve_id"
+            + "       AND s.status IN ('SUBMITTED', 'FAILED'))))");
+  }
+}

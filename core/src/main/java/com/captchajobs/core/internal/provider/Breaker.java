@@ -1,0 +1,67 @@
+package com.captchajobs.core.internal.provider;
+
+import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.store.Schema;
+import java.time.Instant;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The fleet-wide credential breaker, keyed by a fingerprint of the API key (never the key). Once a
+ * credential code is seen, no node calls in.php again until an operator closes it.
+ */
+public final class Breaker {
+
+  /** Why the breaker is open. */
+  public record State(boolean open, String errorCode, String reason, Instant openedAt) {}
+
+  private final Db db;
+  private final String fingerprint;
+
+  public Breaker(DataSource dataSource, Schema schema, String keyFingerprint) {
+    this.db = new Db(dataSource, schema);
+    this.fingerprint = keyFingerprint;
+  }
+
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** The open state, or empty when closed. */
+  public Optional<State> openState() {
+    return state().filter(State::open);
+  }
+
+  public Optional<State> state() {
+    return db.queryOne(
+        "SELECT open, error_code, reason, opened_at FROM captchajobs.breaker WHERE key_fingerprint = ?",
+        rs ->
+            new State(
+                rs.getBoolean("open"),
+                rs.getString("error_code"),
+                rs.getString("reason"),
+                Db.instant(rs, "opened_at")),
+        fingerprint);
+  }
+
+  /** Opens the breaker; the first code that opened it is kept while it stays open. */
+  public void open(String errorCode, String reason) {
+    db.update(
+        "INSERT INTO captchajobs.breaker AS b (key_fingerprint, open, error_code, reason, opened_at)"
+            + " VALUES (?, true, ?, ?, now()) ON CONFLICT (key_fingerprint) DO UPDATE SET"
+            + " open = true, error_code = EXCLUDED.error_code, reason = EXCLUDED.reason,"
+            + " opened_at = now(), closed_at = NULL WHERE NOT b.open",
+        fingerprint,
+        errorCode,
+        reason);
+  }
+
+  /** Closes the breaker (an operator's decision); true when it was open. */
+  public boolean closeBreaker() {
+    return db.update(
+            "UPDATE captchajobs.breaker SET open = false, closed_at = now()"
+                + " WHERE key_fingerprint = ? AND open",
+            fingerprint)
+        == 1;
+  }
+}

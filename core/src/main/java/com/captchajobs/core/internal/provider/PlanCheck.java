@@ -1,0 +1,96 @@
+package com.captchajobs.core.internal.provider;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.ThreadsInfo;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the plan with {@code threadsinfo}. After a "no free thread" answer it checks, at most once
+ * per interval, whether the plan has lapsed: the provider says no thread is free while none of the
+ * key's threads is working. Then it opens the breaker (ERROR_ZERO_BALANCE in
+ * docs/captchaai-contract.md).
+ */
+public final class PlanCheck {
+
+  private static final Logger log = LoggerFactory.getLogger(PlanCheck.class);
+
+  private final CaptchaAiClient client;
+  private final Breaker breaker;
+  private final Clock clock;
+  private final Duration minInterval;
+  private final AtomicReference<Instant> lastCheck = new AtomicReference<>(Instant.EPOCH);
+  private volatile ThreadsInfo last;
+  private volatile Unreachable unreachable;
+
+  /** The provider did not answer threadsinfo: since when, and with what. */
+  public record Unreachable(Instant since, String errorCode) {}
+
+  public PlanCheck(CaptchaAiClient client, Breaker breaker, Clock clock, Duration minInterval) {
+    this.client = client;
+    this.breaker = breaker;
+    this.clock = clock;
+    this.minInterval = minInterval;
+  }
+
+  /** The last threadsinfo answer, or null. */
+  public ThreadsInfo last() {
+    return last;
+  }
+
+  /** Asks the provider now; a transport failure or a server error marks it unreachable. */
+  public ThreadsInfo read() {
+    ThreadsInfo info;
+    try {
+      info = client.threadsInfo();
+    } catch (CaptchaAiException e) {
+      if (e.errorClass() == com.captchajobs.core.client.ErrorClass.TRANSIENT) {
+        Unreachable before = unreachable;
+        unreachable =
+            new Unreachable(before == null ? clock.instant() : before.since(), e.errorCode());
+      } else {
+        unreachable = null; // it answered
+      }
+      throw e;
+    }
+    unreachable = null;
+    last = info;
+    return info;
+  }
+
+  /** Present while the provider's last threadsinfo failed for want of an answer. */
+  public java.util.Optional<Unreachable> unreachable() {
+    return java.util.Optional.ofNullable(unreachable);
+  }
+
+  public void afterThreadsError(String code) {
+    Instant now = clock.instant();
+    Instant previous = lastCheck.get();
+    if (now.isBefore(previous.plus(minInterval)) || !lastCheck.compareAndSet(previous, now)) {
+      return;
+    }
+    try {
+      ThreadsInfo info = read();
+      if (info.threads() > 0 && info.workingThreads() == 0) {
+        breaker.open(
+            code,
+            "plan lapsed: "
+                + code
+                + " while threadsinfo shows "
+                + info.threads()
+                + " idle threads");
+        log.error(
+            "Breaker OPEN: the CaptchaAI plan seems to have lapsed ({} with {} idle threads)",
+            code,
+            info.threads());
+      }
+    } catch (CaptchaAiException e) {
+      log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package com.captchajobs.core.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** A few lines of plain JDBC so that the engine needs no framework: one statement, autocommit. */
+public final class Db {
+
+  /** Maps the current row of a result set. */
+  @FunctionalInterface
+  public interface RowMapper<T> {
+    T map(ResultSet rs) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final Schema schema;
+
+  public Db(DataSource dataSource, Schema schema) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+  }
+
+  DataSource dataSource() {
+    return dataSource;
+  }
+
+  public int update(String sql, Object... args) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = prepare(c, sql, args)) {
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = prepare(c, sql, args);
+        ResultSet rs = ps.executeQuery()) {
+      List<T> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(mapper.map(rs));
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  public <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) {
+    List<T> rows = query(sql, mapper, args);
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  /**
+   * Runs {@code body} while this connection's transaction holds the advisory lock named {@code
+   * name} (per schema), or does nothing when another session holds it. The lock ends with the
+   * transaction, so a node that dies mid-pass releases it with its connection.
+   *
+   * @return whether the lock was taken and the body ran
+   */
+  boolean exclusively(String name, Runnable body) {
+    long key = lockKey(name);
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        boolean locked;
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?)")) {
+          ps.setLong(1, key);
+          try (ResultSet rs = ps.executeQuery()) {
+            locked = rs.next() && rs.getBoolean(1);
+          }
+        }
+        if (locked) {
+          body.run();
+        }
+        return locked;
+      } finally {
+        c.rollback(); // ends the transaction and with it the lock
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new EngineDataException("SELECT pg_try_advisory_xact_lock(?)", e);
+    }
+  }
+
+  /** Statements run on the connection of {@link #underLock}, in its transaction. */
+  interface Tx {
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... args);
+  }
+
+  /**
+   * Runs {@code body} in one transaction that first waits for the advisory lock named {@code name}
+   * (per schema); the lock ends with the transaction. Each statement of the body sees what the
+   * lock's previous holders committed (read committed takes a snapshot per statement), so a count
+   * followed by an insert under the lock cannot be overtaken by another holder of the same lock.
+   */
+  <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
+    long key = lockKey(name);
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+          ps.setLong(1, key);
+          ps.execute();
+        }
+        T result =
+            body.apply(
+                new Tx() {
+                  @Override
+                  public <R> List<R> query(String sql, RowMapper<R> mapper, Object... args) {
+                    try (PreparedStatement ps = prepare(c, sql, args);
+                        ResultSet rs = ps.executeQuery()) {
+                      List<R> rows = new ArrayList<>();
+                      while (rs.next()) {
+                        rows.add(mapper.map(rs));
+                      }
+                      return rows;
+                    } catch (SQLException e) {
+                      throw new EngineDataException(sql, e);
+                    }
+                  }
+                });
+        c.commit();
+        return result;
+      } catch (RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new EngineDataException("SELECT pg_advisory_xact_lock(?)", e);
+    }
+  }
+
+  private long lockKey(String name) {
+    return UUID.nameUUIDFromBytes(
+            (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .getMostSignificantBits();
+  }
+
+  private PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(schema.sql(sql));
+    for (int i = 0; i < args.length; i++) {
+      Object arg = args[i];
+      if (arg instanceof Instant instant) {
+        ps.setTimestamp(i + 1, Timestamp.from(instant));
+      } else if (arg instanceof Enum<?> e) {
+        ps.setString(i + 1, e.name());
+      } else {
+        ps.setObject(i + 1, arg);
+      }
+    }
+    return ps;
+  }
+
+  public static Instant instant(ResultSet rs, String column) throws SQLException {
+    Timestamp ts = rs.getTimestamp(column);
+    return ts == null ? null : ts.toInstant();
+  }
+
+  public static UUID uuid(ResultSet rs, String column) throws SQLException {
+    return rs.getObject(column, UUID.class);
+  }
+
+  /** A database error; the message names the statement, never a value bound to it. */
+  static final class EngineDataException extends RuntimeException {
+    EngineDataException(String sql, SQLException cause) {
+      super("SQL failed (" + cause.getSQLState() + "): " + firstLine(sql), cause);
+    }
+
+    private static String firstLine(String sql) {
+      String trimmed = sql.strip();
+      int nl = trimmed.indexOf('\n');
+      return nl < 0 ? trimmed : trimmed.substring(0, nl) + " ...";
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package com.captchajobs.core.internal.store;
+
+import com.captchajobs.core.client.CaptchaTask;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One solve row, the source of truth for a business key. The token is deliberately not part of it.
+ */
+public record Solve(
+    UUID id,
+    String businessKey,
+    CaptchaType type,
+    Map<String, String> params,
+    int priority,
+    String callbackUrl,
+    SolveState status,
+    String taskId,
+    Instant submittedAt,
+    Instant solvedAt,
+    Instant expiresAt,
+    Instant claimedAt,
+    String errorCode,
+    ErrorClass errorClass,
+    int submits,
+    int polls,
+    int threadWaits,
+    int unsolvableResubmits,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  /** The provider task this solve describes (validated when it was stored). */
+  public CaptchaTask task() {
+    return CaptchaTask.of(type, params);
+  }
+
+  @Override
+  public String toString() {
+    return "Solve[" + id + " " + type + " " + businessKey + " " + status + "]";
+  }
+}

@@ -1,0 +1,118 @@
+package com.captchajobs.core.internal.time;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.stats.Percentiles;
+import com.captchajobs.core.internal.store.SolveRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
+
+/**
+ * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior,
+ * its configured first-poll wait, by default drawn from its documented solve-time range ({@link
+ * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves take
+ * over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
+ * prior, which counts as {@code k = captchaai.learn-after-solves} solves, and the wait learned from
+ * the {@code n} solves seen (at most the last 50), so the prior's weight shrinks with every solve
+ * instead of holding for a fixed count. The learned wait aims at about one task in five being ready
+ * at its first poll: few tasks then wait long for their first poll and few first polls are wasted.
+ * Never below the minimum wait; later polls keep their 5 s rhythm.
+ *
+ * <p>The observations are the fleet's, read from the solve table (at most every {@link #REFRESH}),
+ * so that a new node starts from what the others learned instead of the prior.
+ *
+ * <p>What a poll observes is censored: a task was ready at some unknown instant before the poll
+ * that found it. Each solve's ready time is estimated as half a poll interval before that poll, and
+ * the learned wait is the 20th percentile (nearest rank, {@link Percentiles}) of those estimates.
+ * The estimate depends only on the observed window, not on the current wait, so nodes that refresh
+ * often cannot run away together: when more than one task in five is found at its first poll the
+ * percentile falls below the current wait, when fewer it rises above it, and the wait settles where
+ * about one in five is.
+ *
+ * <p>Called before every in.php, from every worker thread: it never blocks. One caller per type
+ * re-reads the observations when they are due; the others meanwhile use the last wait (or, before
+ * the first read, the prior).
+ */
+public final class FirstPollWaits {
+
+  /** How often a node re-reads the fleet's observations of a type. */
+  public static final Duration REFRESH = Duration.ofSeconds(2);
+
+  private static final double TARGET_READY_AT_FIRST_POLL = 0.2;
+  private static final int WINDOW = 50;
+
+  private final EngineSettings settings;
+  private final BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent;
+  private final Clock clock;
+  private final Map<CaptchaType, Learned> learned = new ConcurrentHashMap<>();
+  private final Map<CaptchaType, AtomicBoolean> refreshing = new EnumMap<>(CaptchaType.class);
+
+  /** A type's wait and when it was computed. */
+  private record Learned(long millis, Instant at) {}
+
+  /**
+   * @param recent the fleet's most recent solved tasks of a type, newest first, at most n
+   */
+  public FirstPollWaits(
+      EngineSettings settings,
+      BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent,
+      Clock clock) {
+    this.settings = settings;
+    this.recent = recent;
+    this.clock = clock;
+    for (CaptchaType type : CaptchaType.values()) {
+      refreshing.put(type, new AtomicBoolean());
+    }
+  }
+
+  /** The wait between in.php and the first res.php call for a type. */
+  public Duration waitFor(CaptchaType type) {
+    Instant now = clock.instant();
+    Learned known = learned.get(type);
+    boolean due = known == null || !now.isBefore(known.at().plus(REFRESH));
+    AtomicBoolean busy = refreshing.get(type);
+    if (due && busy.compareAndSet(false, true)) {
+      try {
+        known = new Learned(blend(type, recent.apply(type, WINDOW)), now);
+        learned.put(type, known);
+      } finally {
+        busy.set(false);
+      }
+    }
+    return Duration.ofMillis(known != null ? known.millis() : blend(type, List.of()));
+  }
+
+  /** The wait before anything was seen: the configured first-poll wait of the type. */
+  long prior(CaptchaType type) {
+    return settings.firstPollWait(type).toMillis();
+  }
+
+  long blend(CaptchaType type, List<SolveRepository.SolvedSample> window) {
+    long prior = prior(type);
+    long blended = prior;
+    if (!window.isEmpty()) {
+      double k = settings.learnAfterSolves();
+      double n = window.size();
+      blended = Math.round((k * prior + n * learn(window)) / (k + n));
+    }
+    return Math.max(settings.minFirstPollWait().toMillis(), blended);
+  }
+
+  long learn(List<SolveRepository.SolvedSample> window) {
+    long halfInterval = settings.pollInterval().toMillis() / 2;
+    List<Long> estimates = new ArrayList<>();
+    window.forEach(s -> estimates.add(s.sinceSubmitMillis() - halfInterval));
+    long next = (long) Percentiles.of(estimates, TARGET_READY_AT_FIRST_POLL);
+    long floor = settings.minFirstPollWait().toMillis();
+    long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);
+    return Math.max(0, Math.min(ceiling, next));
+  }
+}

@@ -1,0 +1,179 @@
+package com.captchajobs.core.internal.upkeep;
+
+import com.captchajobs.core.internal.gate.FleetGate;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This worker node's sign of life (see "Dead nodes" in docs/architecture.md): a session-level
+ * advisory lock, keyed by the node's JobRunr server id, held on a connection of its own for the
+ * node's whole life. PostgreSQL frees it the moment that connection's backend ends: at once when
+ * the process dies (kill -9: the kernel closes its sockets), within a few seconds when its host is
+ * lost (server-side TCP keepalive, set on the session). A node that is only slow (a GC pause, a
+ * slow query) keeps it: the kernel answers keepalives, not the JVM. The repair pass of any node
+ * reads {@code pg_locks} to tell live servers from dead ones ({@link FleetGate#liveServers}).
+ *
+ * <p>The connection is checked every {@link #CHECK_EVERY}; a broken one is replaced and the lock
+ * taken again.
+ */
+public final class NodeLiveness implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(NodeLiveness.class);
+
+  /** The first key of every liveness lock (the second is {@code hashtext(<server id>)}). */
+  public static final int LOCK_SPACE = 0x434A4C56; // "CJLV"
+
+  static final Duration CHECK_EVERY = Duration.ofSeconds(1);
+
+  /** Where the lock's connection comes from: one of its own, not a pooled one. */
+  public interface Connections {
+    Connection open() throws SQLException;
+  }
+
+  private final Connections connections;
+  private final Clock clock;
+  private final ScheduledExecutorService checker;
+  private volatile UUID serverId;
+  private volatile Connection connection;
+  private volatile Instant heldSince;
+  private volatile boolean retaken;
+
+  public NodeLiveness(Connections connections, Clock clock) {
+    this.connections = connections;
+    this.clock = clock;
+    this.checker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "captchajobs-liveness");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Takes the lock for {@code serverId} and keeps it (checked every second) until closed; after
+   * each check runs {@code observer} (which servers hold their locks), so that a node sees its
+   * peers live from its first second on.
+   */
+  public NodeLiveness hold(UUID serverId, Runnable observer) {
+    this.serverId = serverId;
+    Runnable tick =
+        () -> {
+          check();
+          try {
+            observer.run();
+          } catch (RuntimeException e) {
+            log.debug("Could not read which servers are live: {}", e.toString());
+          }
+        };
+    tick.run();
+    checker.scheduleWithFixedDelay(
+        tick, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /**
+   * Whether this node may judge others dead: it holds its lock, and has held it for {@code settle}
+   * since it last had to take it again (after a lost connection, a database outage, every node
+   * needs a moment to take its own lock again). The first lock needs no wait.
+   */
+  public boolean mayJudge(Duration settle) {
+    Instant since = heldSince;
+    if (since == null) {
+      return false;
+    }
+    return !retaken || !since.plus(settle).isAfter(clock.instant());
+  }
+
+  /** The server id this node's lock is keyed by. */
+  public UUID serverId() {
+    return serverId;
+  }
+
+  private void check() {
+    try {
+      Connection c = connection;
+      if (c != null && alive(c)) {
+        return;
+      }
+      heldSince = null;
+      closeQuietly(c);
+      boolean again = c != null || retaken;
+      connection = lock(connections.open());
+      retaken = again;
+      heldSince = clock.instant();
+      if (c != null) {
+        log.info("Liveness lock of server {} taken again on a new connection", serverId);
+      }
+    } catch (SQLException | RuntimeException e) {
+      log.warn("Liveness lock of server {} not held: {}", serverId, e.toString());
+    }
+  }
+
+  private Connection lock(Connection c) throws SQLException {
+    try {
+      c.setAutoCommit(true);
+      c.setNetworkTimeout(Runnable::run, 3_000);
+      try (Statement s = c.createStatement()) {
+        // The server notices a lost host within seconds (a dead process is noticed at once).
+        s.execute("SET tcp_keepalives_idle = 2");
+        s.execute("SET tcp_keepalives_interval = 1");
+        s.execute("SET tcp_keepalives_count = 2");
+      }
+      try (PreparedStatement ps =
+          c.prepareStatement("SELECT pg_try_advisory_lock(?, hashtext(?))")) {
+        ps.setInt(1, LOCK_SPACE);
+        ps.setString(2, serverId.toString());
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next() || !rs.getBoolean(1)) {
+            // Another live server's id hashes to the same key: this node still counts as live.
+            log.warn("Liveness lock of server {} is held by another session", serverId);
+          }
+        }
+      }
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(c);
+      throw e;
+    }
+  }
+
+  private static boolean alive(Connection c) {
+    try (Statement s = c.createStatement()) {
+      s.execute("SELECT 1");
+      return true;
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // gone already
+      }
+    }
+  }
+
+  /** Releases the lock: the node is leaving. */
+  @Override
+  public void close() {
+    checker.shutdownNow();
+    heldSince = null;
+    closeQuietly(connection);
+  }
+}

@@ -1,0 +1,356 @@
+package com.captchajobs.core.internal.upkeep;
+
+import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.ProcessingState;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.BackgroundJobServerStatus;
+import org.jobrunr.storage.ConcurrentJobModificationException;
+import org.jobrunr.storage.StorageProvider;
+import org.jobrunr.storage.navigation.AmountRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The recurring repair pass (invariant "bounded life" of docs/architecture.md): returns leaked
+ * slots, expires unclaimed tokens, re-creates the job of any unfinished solve left without a live
+ * one, and hands free slots to waiting solves whose wait is over. One node runs it at a time (an
+ * advisory lock); every step is idempotent besides, so a pass cut short is simply run again.
+ *
+ * <p>A recovery job's id is named by the solve's repair count, incremented in the statement that
+ * records the job: no two repairs of a solve share an id, so JobRunr never skips one as a
+ * duplicate. The pass walks every stuck solve, oldest first, page by page: no number of wedged rows
+ * hides another.
+ */
+public final class Reconciler implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+  private static final int PAGE = 500;
+  private static final UUID FIRST = new UUID(0, 0);
+
+  private final SolveRepository repository;
+  private final FleetGate gate;
+  private final SlotHandoff handoff;
+  private final SolveJobs jobs;
+  private final Duration stuckAfter;
+  private final Duration solveDeadline;
+  private final Clock clock;
+
+  public Reconciler(
+      SolveRepository repository,
+      FleetGate gate,
+      SlotHandoff handoff,
+      SolveJobs jobs,
+      Duration stuckAfter,
+      Duration solveDeadline,
+      Clock clock) {
+    this.repository = repository;
+    this.gate = gate;
+    this.handoff = handoff;
+    this.jobs = jobs;
+    this.stuckAfter = stuckAfter;
+    this.solveDeadline = solveDeadline;
+    this.clock = clock;
+  }
+
+  /**
+   * How long this node's own liveness lock must have been held before it judges others: after a
+   * database outage every node needs a moment to take its lock again.
+   */
+  static final Duration JUDGE_AFTER = Duration.ofSeconds(3);
+
+  private static final int PROCESSING_PAGE = 1000;
+
+  private volatile NodeLiveness liveness;
+  private volatile StorageProvider storage;
+  private volatile Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
+
+  /** Servers this node has seen holding their liveness lock, and when last. */
+  private final Map<UUID, Instant> seenLive = new ConcurrentHashMap<>();
+
+  /**
+   * Notices dead nodes in seconds: a JobRunr server that this node saw holding its liveness lock
+   * ({@link NodeLiveness}) and that holds it no more is dead; its running jobs are taken from it
+   * and its solves resume on a live node (see {@link #recoverDeadServers}).
+   */
+  public void watchNodes(NodeLiveness liveness, StorageProvider storage, Duration lostSubmitHold) {
+    this.liveness = liveness;
+    this.storage = storage;
+    this.lostSubmitHold = lostSubmitHold;
+  }
+
+  @Override
+  public void run() {
+    try {
+      reconcile();
+    } catch (RuntimeException e) {
+      log.warn("Reconcile pass failed, next pass will try again: {}", e.toString());
+    }
+  }
+
+  /** One pass, unless another node is running one; true when this call ran it. */
+  public boolean reconcile() {
+    return repository.exclusively(this::pass);
+  }
+
+  private void pass() {
+    recoverDeadServers();
+    releaseConfirmedPhantoms();
+    int reclaimed = gate.reclaim();
+    if (reclaimed > 0) {
+      log.info("Reclaimed {} leaked gate slot(s)", reclaimed);
+    }
+    int expired = repository.expireTokens();
+    if (expired > 0) {
+      log.info("Expired {} unclaimed token(s)", expired);
+    }
+    repairStuck();
+    handoff.handOff();
+  }
+
+  private volatile Supplier<ThreadsInfo> threadsInfo;
+
+  /**
+   * Restarts at once after a provider outage: see {@link #releaseConfirmedPhantoms}. {@code
+   * threadsInfo} asks the provider for the key's working threads (res.php {@code threadsinfo}).
+   */
+  public void confirmPhantomsWith(Supplier<ThreadsInfo> threadsInfo) {
+    this.threadsInfo = threadsInfo;
+  }
+
+  /**
+   * During a provider outage every failed in.php call leaves its slot to a phantom holder for
+   * {@code captchaai.lost-submit-hold} (the task may exist), so right after the outage every slot
+   * may be held by phantoms for a minute while the provider is idle. While phantoms exist, each
+   * pass asks the provider how many of the key's threads are working (one cheap call per pass for
+   * the whole fleet; it doubles as the probe that notices the provider is back). Tasks we know of
+   * (submitted solves) account for some of them; at most the rest can be tasks the phantoms stand
+   * for, so phantoms beyond that number are freed and handed to waiting solves in this pass. The
+   * gate still bounds every new in.php call, so the fleet cannot overshoot the cap: after this, the
+   * provider's working threads never exceed the slots held.
+   */
+  int releaseConfirmedPhantoms() {
+    Supplier<ThreadsInfo> probe = threadsInfo;
+    if (probe == null) {
+      return 0;
+    }
+    FleetGate.Phantoms before = gate.phantoms();
+    if (before.phantoms() == 0) {
+      return 0;
+    }
+    ThreadsInfo info;
+    try {
+      info = probe.get();
+    } catch (RuntimeException e) {
+      return 0; // not answering yet: the phantoms stay
+    }
+    FleetGate.Phantoms now = gate.phantoms();
+    int mayExist = Math.max(0, info.workingThreads() - now.submitted());
+    int freed = gate.releasePhantoms(now.phantoms() - mayExist);
+    if (freed > 0) {
+      log.info(
+          "Freed {} phantom slot(s): the provider shows {} working thread(s) for {} known task(s)",
+          freed,
+          info.workingThreads(),
+          now.submitted());
+    }
+    return freed;
+  }
+
+  /**
+   * Every node, every second (run by {@link NodeLiveness}, not only on the node that runs the
+   * pass): which registered servers hold their liveness lock. Only a server once seen live can
+   * later be judged dead, so a server of an older release, which never takes the lock, is never
+   * taken for dead.
+   */
+  public void observeServers() {
+    if (liveness == null || storage == null) {
+      return;
+    }
+    Set<UUID> registered = registeredServers();
+    Instant now = clock.instant();
+    for (UUID live : gate.liveServers(registered)) {
+      seenLive.put(live, now);
+    }
+    seenLive.keySet().retainAll(registered);
+  }
+
+  private Set<UUID> registeredServers() {
+    Set<UUID> ids = new HashSet<>();
+    for (BackgroundJobServerStatus server : storage.getBackgroundJobServers()) {
+      ids.add(server.getId());
+    }
+    return ids;
+  }
+
+  /**
+   * The servers seen live before that hold their liveness lock no more (their process died or their
+   * host was lost), judged only while this node's own lock has been held for {@link #JUDGE_AFTER}.
+   * Their PROCESSING jobs are deleted (nobody runs them any more) and the solves those jobs were
+   * moving get a new submit job at once, which resumes a stored task id without a new in.php call;
+   * their slots stay with them. A solve that may have been inside in.php when its node died (its
+   * submit lock still runs, no task id stored) is treated as after a lost reply: its slot is held
+   * for {@code captchaai.lost-submit-hold} and no new in.php comes before the lock lapses. Returns
+   * how many solves were given a new job.
+   */
+  int recoverDeadServers() {
+    NodeLiveness own = liveness;
+    if (own == null || storage == null || !own.mayJudge(JUDGE_AFTER)) {
+      return 0;
+    }
+    Set<UUID> registered = registeredServers();
+    Set<UUID> suspects = new HashSet<>(seenLive.keySet());
+    suspects.retainAll(registered);
+    suspects.remove(own.serverId());
+    if (suspects.isEmpty()) {
+      return 0;
+    }
+    Set<UUID> dead = new HashSet<>(suspects);
+    dead.removeAll(gate.liveServers(suspects));
+    if (dead.isEmpty()) {
+      return 0;
+    }
+    Taken taken = takeBackJobsOf(dead);
+    int unregistered = unregister(dead);
+    dead.forEach(seenLive::remove);
+    log.warn(
+        "Server(s) {} died (liveness lock gone): {} running job(s) taken from them, {} solve(s)"
+            + " resumed elsewhere, {} server(s) removed from JobRunr's servers",
+        dead,
+        taken.jobs(),
+        taken.resumed(),
+        unregistered);
+    return taken.resumed();
+  }
+
+  /**
+   * Removes dead servers from JobRunr's servers table at once, as JobRunr itself would only after
+   * its server timeout (4 poll intervals after the last heartbeat). JobRunr's master is the oldest
+   * registered server, and only the master moves SCHEDULED jobs (retries after a transient error,
+   * later submits, scheduled polls) to ENQUEUED: while a dead master stays registered, those jobs
+   * wait, slots stay free and their solves wait with them. Under repeated kills the next oldest may
+   * be dead too, so the wait chained to a minute in the chaos run. Without the dead rows, a live
+   * server takes the master role at its next heartbeat. Its slots are then reclaimed like those of
+   * any server that left ({@link FleetGate#reclaim}), after its running solves were taken back.
+   */
+  private int unregister(Set<UUID> dead) {
+    int removed = 0;
+    for (BackgroundJobServerStatus server : storage.getBackgroundJobServers()) {
+      if (dead.contains(server.getId())) {
+        try {
+          storage.signalBackgroundJobServerStopped(server);
+          removed++;
+        } catch (RuntimeException e) {
+          log.warn("Could not remove dead server {}: {}", server.getId(), e.toString());
+        }
+      }
+    }
+    return removed;
+  }
+
+  /** What {@link #takeBackJobsOf} did: running jobs taken, solves given a new job. */
+  public record Taken(int jobs, int resumed) {}
+
+  /**
+   * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
+   * is this node whose JobRunr server a database outage stopped), and gives the solves they were
+   * moving a new submit job at once: a stored task id is resumed without a new in.php call; a solve
+   * that may have been inside in.php keeps no slot before its lost-submit hold ends.
+   */
+  public Taken takeBackJobsOf(Set<UUID> servers) {
+    if (storage == null || servers.isEmpty()) {
+      return new Taken(0, 0);
+    }
+    List<UUID> taken = new ArrayList<>();
+    for (Job job :
+        storage.getJobList(
+            StateName.PROCESSING, new AmountRequest("updatedAt:ASC", PROCESSING_PAGE))) {
+      if (job.getJobState() instanceof ProcessingState p && servers.contains(p.getServerId())) {
+        try {
+          storage.save(job.delete("its server " + p.getServerName() + " stopped running it"));
+          taken.add(job.getId());
+        } catch (ConcurrentJobModificationException e) {
+          // changed meanwhile: not the dead server's any more
+        }
+      }
+    }
+    int resumed = 0;
+    for (SolveRepository.Stuck stuck : repository.unfinishedWithJobs(taken)) {
+      Solve solve = stuck.solve();
+      if (solve.taskId() == null && repository.submitLocked(solve.id())) {
+        gate.holdAfterLostSubmit(solve.id(), lostSubmitHold);
+      }
+      try {
+        if (repair(stuck)) {
+          resumed++;
+        }
+      } catch (RuntimeException e) {
+        log.warn("Could not resume solve {}: {}", solve.id(), e.toString());
+      }
+    }
+    return new Taken(taken.size(), resumed);
+  }
+
+  /** Re-creates a job for every stuck solve; returns how many got one. */
+  int repairStuck() {
+    int repaired = 0;
+    Instant afterUpdatedAt = Instant.EPOCH;
+    UUID afterId = FIRST;
+    while (true) {
+      List<SolveRepository.Stuck> page =
+          repository.findStuck(stuckAfter, solveDeadline, afterUpdatedAt, afterId, PAGE);
+      for (SolveRepository.Stuck stuck : page) {
+        try {
+          if (repair(stuck)) {
+            repaired++;
+          }
+        } catch (RuntimeException e) {
+          log.warn("Could not repair solve {}: {}", stuck.solve().id(), e.toString());
+        }
+      }
+      if (page.size() < PAGE) {
+        return repaired;
+      }
+      Solve last = page.get(page.size() - 1).solve();
+      afterUpdatedAt = last.updatedAt();
+      afterId = last.id();
+    }
+  }
+
+  private boolean repair(SolveRepository.Stuck stuck) {
+    Solve solve = stuck.solve();
+    int repairNo = stuck.repairs() + 1;
+    UUID jobId = SolveJobs.jobId(solve.id(), "repair:" + repairNo);
+    // The job id first, then the job: a crash between the two leaves a row the next pass repairs
+    // again under the next number.
+    if (!repository.markRepaired(solve.id(), stuck.repairs(), jobId)) {
+      return false; // moved meanwhile
+    }
+    jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+    log.info(
+        "Solve {} ({}) {} without a live job: repair #{} created submit job {}",
+        solve.businessKey(),
+        solve.id(),
+        solve.status(),
+        repairNo,
+        jobId);
+    return true;
+  }
+}

@@ -1,0 +1,144 @@
+package com.captchajobs.core.internal.upkeep;
+
+import com.captchajobs.core.internal.store.Schema;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes what is older than the retention ({@code captchajobs.retention}, 7 days by default):
+ * final solves not updated since, poll timings and slot hand-off rows. Age is measured on the
+ * database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows, so a
+ * node whose clock is off deletes nothing early. One node at a time: the pass runs in one
+ * transaction under a transaction-level advisory lock, and a node that does not get the lock skips
+ * the pass. Every delete goes through an index of migration V3 ({@code updated_at}, {@code
+ * called_at}, {@code freed_at}).
+ */
+public final class Retention implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Retention.class);
+
+  /** Default age after which rows are deleted. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+
+  /** What one pass deleted. */
+  public record Deleted(int solves, int polls, int handoffs) {}
+
+  private final DataSource dataSource;
+  private final Schema schema;
+  private final Duration retention;
+  private ScheduledExecutorService timer;
+
+  public Retention(DataSource dataSource, Schema schema, Duration retention) {
+    this.dataSource = dataSource;
+    this.schema = schema;
+    this.retention = retention;
+  }
+
+  /** The pass; empty when another node is running it. */
+  public Optional<Deleted> run() {
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        if (!tryLock(c)) {
+          c.rollback();
+          return Optional.empty();
+        }
+        Instant cutoff = databaseNow(c).minus(retention);
+        int polls = delete(c, "DELETE FROM captchajobs.poll WHERE called_at < ?", cutoff);
+        int handoffs = delete(c, "DELETE FROM captchajobs.slot_handoff WHERE freed_at < ?", cutoff);
+        int solves =
+            delete(
+                c,
+                "DELETE FROM captchajobs.solve WHERE updated_at < ?"
+                    + " AND status IN ('SOLVED', 'CLAIMED', 'EXPIRED', 'FAILED')",
+                cutoff);
+        c.commit();
+        return Optional.of(new Deleted(solves, polls, handoffs));
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("retention pass failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs the pass every {@code interval}, the first one after {@code interval} too. */
+  public synchronized Retention schedule(Duration interval) {
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "captchajobs-retention");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        this::runLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private void runLogged() {
+    try {
+      run()
+          .filter(d -> d.solves() + d.polls() + d.handoffs() > 0)
+          .ifPresent(
+              d ->
+                  log.info(
+                      "Retention ({}): deleted {} solves, {} poll rows, {} hand-off rows",
+                      retention,
+                      d.solves(),
+                      d.polls(),
+                      d.handoffs()));
+    } catch (RuntimeException e) {
+      log.warn("Retention pass failed: {}", e.getMessage());
+    }
+  }
+
+  private boolean tryLock(Connection c) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?))")) {
+      ps.setString(1, schema.name() + ".retention");
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getBoolean(1);
+      }
+    }
+  }
+
+  private static Instant databaseNow(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT now()");
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getTimestamp(1).toInstant();
+    }
+  }
+
+  private int delete(Connection c, String sql, Instant cutoff) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(schema.sql(sql))) {
+      ps.setTimestamp(1, Timestamp.from(cutoff));
+      return ps.executeUpdate();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+}

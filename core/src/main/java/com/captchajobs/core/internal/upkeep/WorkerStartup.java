@@ -1,0 +1,173 @@
+package com.captchajobs.core.internal.upkeep;
+
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's start and background: the preflight against the plan (before JobRunr takes jobs), the
+ * fleet cap in the gate, then the recurring repair pass and the periodic threadsinfo check.
+ */
+public final class WorkerStartup implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerStartup.class);
+
+  /** What the start needs to know. */
+  public record Settings(
+      int threads,
+      int threadsReserve,
+      boolean preflight,
+      Duration reconcileInterval,
+      Duration providerCheckInterval) {}
+
+  private final Settings settings;
+  private final FleetGate gate;
+  private final PlanCheck planCheck;
+  private final Breaker breaker;
+  private final Reconciler reconciler;
+  private ScheduledExecutorService executor;
+
+  public WorkerStartup(
+      Settings settings,
+      FleetGate gate,
+      PlanCheck planCheck,
+      Breaker breaker,
+      Reconciler reconciler) {
+    this.settings = settings;
+    this.gate = gate;
+    this.planCheck = planCheck;
+    this.breaker = breaker;
+    this.reconciler = reconciler;
+  }
+
+  /**
+   * Checks the plan and sets the fleet cap.
+   *
+   * @throws IllegalStateException naming {@code captchaai.threads} when the plan is too small
+   */
+  public void prepare() {
+    preflight();
+    gate.resize(settings.threads());
+  }
+
+  private void preflight() {
+    if (!settings.preflight()) {
+      return;
+    }
+    ThreadsInfo info;
+    try {
+      info = planCheck.read();
+    } catch (CaptchaAiException e) {
+      if (e.errorClass() == ErrorClass.CREDENTIAL) {
+        breaker.open(e.errorCode(), "preflight threadsinfo answered " + e.errorCode());
+        log.error(
+            "CaptchaAI rejected the API key at start ({}): breaker OPEN, health DOWN, no"
+                + " submissions until an operator closes it",
+            e.errorCode());
+      } else {
+        log.warn(
+            "Preflight threadsinfo failed ({}, {}): starting without a plan check",
+            e.errorCode(),
+            e.errorClass());
+      }
+      return;
+    }
+    int usable = info.threads() - settings.threadsReserve();
+    log.info(
+        "CaptchaAI plan: {} threads, {} busy; fleet cap captchaai.threads={} (reserve {})",
+        info.threads(),
+        info.workingThreads(),
+        settings.threads(),
+        settings.threadsReserve());
+    if (settings.threads() > usable) {
+      throw new IllegalStateException(
+          "captchaai.threads="
+              + settings.threads()
+              + " exceeds the plan's "
+              + info.threads()
+              + " threads minus captchaai.threads-reserve="
+              + settings.threadsReserve()
+              + " (at most "
+              + usable
+              + " allowed)");
+    }
+  }
+
+  /**
+   * Starts the repair pass, the provider check and the job server watchdog; idempotent.
+   *
+   * @param serverRunning whether this node's JobRunr server runs
+   * @param restartServer starts it again: JobRunr stops its server for good after a database outage
+   *     of a few seconds, and the node would then process nothing
+   */
+  public synchronized void startBackground(
+      java.util.function.BooleanSupplier serverRunning, Runnable restartServer) {
+    startBackground();
+    long period = settings.reconcileInterval().toMillis();
+    executor.scheduleWithFixedDelay(
+        () -> {
+          try {
+            if (!serverRunning.getAsBoolean()) {
+              log.warn("The JobRunr server of this node stopped (database outage?): restarting it");
+              restartServer.run();
+            }
+          } catch (RuntimeException e) {
+            log.warn("Could not restart the JobRunr server, will try again: {}", e.toString());
+          }
+        },
+        period,
+        period,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Starts the repair pass and the provider check; idempotent. */
+  public synchronized void startBackground() {
+    if (executor != null) {
+      return;
+    }
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "captchajobs-reconciler");
+              t.setDaemon(true);
+              return t;
+            });
+    long period = settings.reconcileInterval().toMillis();
+    executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
+    long check = settings.providerCheckInterval().toMillis();
+    executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
+  }
+
+  /** The periodic threadsinfo, published as captchajobs.provider.* gauges. */
+  private void checkProvider() {
+    try {
+      planCheck.read();
+    } catch (CaptchaAiException e) {
+      if (e.errorClass() == ErrorClass.CREDENTIAL) {
+        breaker.open(e.errorCode(), "threadsinfo answered " + e.errorCode());
+        log.error("CaptchaAI rejected the API key ({}): breaker OPEN", e.errorCode());
+      } else {
+        log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());
+      }
+    } catch (RuntimeException e) {
+      log.warn("threadsinfo failed: {}", e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (executor != null) {
+      executor.shutdownNow();
+      executor = null;
+    }
+  }
+}

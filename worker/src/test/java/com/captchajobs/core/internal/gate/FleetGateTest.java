@@ -1,0 +1,225 @@
+package com.captchajobs.core.internal.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release,
+ * reclaim.
+ */
+class FleetGateTest {
+
+  HikariDataSource dataSource;
+  JdbcTemplate jdbc;
+
+  @BeforeEach
+  void freshDatabase() {
+    // pooled, as in production: a new backend per statement would measure PostgreSQL's fork, not
+    // the gate
+    dataSource = new HikariDataSource();
+    dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
+    dataSource.setMaximumPoolSize(30);
+    Schema.defaultSchema().migrate(dataSource);
+    jdbc = new JdbcTemplate(dataSource);
+    // The gate's reclaim reads JobRunr's server table; a minimal stand-in for it here.
+    jdbc.execute(
+        "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
+  }
+
+  @AfterEach
+  void closePool() {
+    dataSource.close();
+  }
+
+  UUID waitingSolve(int priority) {
+    UUID id = UUID.randomUUID();
+    jdbc.update(
+        "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
+            + " status, waiting_since) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', ?, 'WAITING_FOR_THREAD', now())",
+        id,
+        "gate-" + id,
+        priority);
+    return id;
+  }
+
+  @Test
+  void manyThreadsRacingForOneSlotNeverProduceTwoHolders() throws Exception {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    gate.resize(1);
+    for (int i = 0; i < 300; i++) {
+      waitingSolve(0);
+    }
+    AtomicInteger holders = new AtomicInteger();
+    AtomicInteger maxHolders = new AtomicInteger();
+    AtomicInteger handed = new AtomicInteger();
+    ConcurrentHashMap<UUID, Boolean> seen = new ConcurrentHashMap<>();
+    List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(24);
+    List<Future<?>> runs = new ArrayList<>();
+    for (int t = 0; t < 24; t++) {
+      runs.add(
+          pool.submit(
+              () -> {
+                go.await();
+                while (handed.get() < 300) {
+                  List<FleetGate.Handoff> got = gate.dispatch();
+                  for (FleetGate.Handoff h : got) {
+                    try {
+                      int now = holders.incrementAndGet();
+                      maxHolders.accumulateAndGet(now, Math::max);
+                      if (seen.putIfAbsent(h.solveId(), true) != null) {
+                        problems.add("handed twice: " + h.solveId());
+                      }
+                      int inDb =
+                          jdbc.queryForObject(
+                              "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                              Integer.class);
+                      maxHolders.accumulateAndGet(inDb, Math::max);
+                      holders.decrementAndGet();
+                      jdbc.update(
+                          "UPDATE captchajobs.solve SET status = 'SOLVED' WHERE id = ?",
+                          h.solveId());
+                    } catch (RuntimeException e) {
+                      problems.add(e.toString());
+                    } finally {
+                      if (!gate.release(h.solveId())) {
+                        problems.add("release found no slot for " + h.solveId());
+                      }
+                      handed.incrementAndGet();
+                    }
+                  }
+                  if (got.isEmpty() && gate.waiting() == 0) {
+                    break;
+                  }
+                }
+                return null;
+              }));
+    }
+    go.countDown();
+    for (Future<?> run : runs) {
+      run.get(1, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+
+    assertThat(problems).isEmpty();
+    assertThat(handed.get()).isEqualTo(300);
+    assertThat(seen).hasSize(300);
+    assertThat(maxHolders.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aFreedSlotGoesToTheHighestPriorityThenTheOldestWaitingSolve() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    gate.resize(1);
+    UUID oldLow = waitingSolve(0);
+    UUID newLow = waitingSolve(0);
+    UUID high = waitingSolve(10);
+
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(high);
+    assertThat(gate.dispatch()).isEmpty();
+    gate.release(high);
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(oldLow);
+    gate.release(oldLow);
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(newLow);
+  }
+
+  @Test
+  void releaseIsIdempotent() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    gate.resize(1);
+    UUID id = waitingSolve(0);
+    assertThat(gate.dispatch()).hasSize(1);
+
+    assertThat(gate.release(id)).isTrue();
+    assertThat(gate.release(id)).isFalse();
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void aSlotOfAServerThatLeftIsReclaimedUnlessItsTaskIsAlreadyAtTheProvider() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-dead");
+    gate.serverId(UUID.randomUUID()); // never registered: as if JobRunr had dropped it
+    gate.resize(2);
+    UUID notSubmitted = waitingSolve(0);
+    UUID submitted = waitingSolve(0);
+    assertThat(gate.dispatch()).hasSize(2);
+    jdbc.update(
+        "UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = '1' WHERE id = ?", submitted);
+
+    assertThat(gate.reclaim()).isEqualTo(1);
+    assertThat(
+            jdbc.queryForList(
+                "SELECT solve_id FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL",
+                UUID.class))
+        .containsExactly(submitted);
+  }
+
+  @Test
+  void aSlotWhoseLeaseEndedIsReclaimed() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMillis(1), "node-a");
+    gate.resize(1);
+    UUID id = waitingSolve(0);
+    assertThat(gate.dispatch()).hasSize(1);
+    jdbc.update("UPDATE captchajobs.solve SET status = 'SUBMITTED' WHERE id = ?", id);
+    jdbc.update("UPDATE captchajobs.gate_slot SET lease_until = now() - interval '1 second'");
+
+    assertThat(gate.reclaim()).isEqualTo(1);
+    assertThat(gate.inFlight()).isZero();
+  }
+
+  @Test
+  void aSlotHeldForALostSubmitStaysTakenUntilItsHoldEndsThoughTheSolveGaveItUp() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    gate.resize(1);
+    UUID lost = waitingSolve(0);
+    UUID next = waitingSolve(0);
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(lost);
+
+    assertThat(gate.holdAfterLostSubmit(lost, Duration.ofMinutes(1))).isTrue();
+    assertThat(gate.release(lost)).isFalse(); // the solve no longer holds it...
+    assertThat(gate.reclaim()).isZero(); // ...but no rule frees the phantom early
+    assertThat(gate.dispatch()).isEmpty();
+    assertThat(gate.inFlight()).isEqualTo(1);
+
+    jdbc.update("UPDATE captchajobs.gate_slot SET lease_until = now() - interval '1 second'");
+    assertThat(gate.dispatch()).extracting(FleetGate.Handoff::solveId).containsExactly(next);
+  }
+
+  @Test
+  void theCapacityBoundsTheSlotsHandedOut() {
+    FleetGate gate =
+        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-a");
+    gate.resize(5);
+    gate.resize(3); // shrinking keeps the rows but hands out only the first three
+    for (int i = 0; i < 6; i++) {
+      waitingSolve(0);
+    }
+    assertThat(gate.dispatch()).hasSize(3);
+    assertThat(gate.capacity()).isEqualTo(3);
+  }
+}

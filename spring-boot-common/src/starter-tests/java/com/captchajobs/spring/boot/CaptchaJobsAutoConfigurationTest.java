@@ -466,6 +466,21 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void theGaugesStillReadAfterAGarbageCollection() {
+    aWorker(
+        base -> base.withUserConfiguration(MeterRegistryConfiguration.class),
+        context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+          System.gc(); // Micrometer holds a gauge's object weakly unless told otherwise
+          System.gc();
+          assertThat(registry.get("captchajobs.gate.capacity").gauge().value()).isEqualTo(2.0);
+          assertThat(registry.get("captchajobs.provider.threads").gauge().value())
+              .isEqualTo((double) SIMULATOR_THREADS);
+        });
+  }
+
+  @Test
   void withoutAWorkerTheGaugesBindNothing() {
     runner
         .withUserConfiguration(MeterRegistryConfiguration.class)

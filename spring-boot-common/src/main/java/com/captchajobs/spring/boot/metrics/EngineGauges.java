@@ -19,6 +19,9 @@ import java.util.function.ToDoubleFunction;
  * (the reporter, holding a lease in {@code captchajobs.gate}) publishes them and every other worker
  * publishes 0, so that {@code sum()} and {@code max()} over nodes are both the fleet's value. The
  * database is read at most once per {@link #READ_EVERY} whatever the scrape rate.
+ *
+ * <p>The registry holds the gauges' objects strongly: nothing else keeps them, and Micrometer's
+ * default weak reference would turn every gauge to NaN at the first garbage collection.
  */
 public final class EngineGauges implements MeterBinder {
 
@@ -90,6 +93,7 @@ public final class EngineGauges implements MeterBinder {
               "fleet: CaptchaJobs' own JobRunr jobs by state (published by the reporter, 0"
                   + " elsewhere)")
           .tag("state", state)
+          .strongReference(true)
           .register(registry);
     }
     gauge(
@@ -140,6 +144,7 @@ public final class EngineGauges implements MeterBinder {
       MeterRegistry r, String name, String description, T obj, ToDoubleFunction<T> f) {
     Gauge.builder(name, obj, o -> safely(() -> f.applyAsDouble(o)))
         .description(description)
+        .strongReference(true) // nothing else holds the gauges' objects
         .register(r);
   }
 

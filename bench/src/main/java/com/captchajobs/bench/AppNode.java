@@ -1,9 +1,11 @@
 package com.captchajobs.bench;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.SolveRequest;
+import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
-import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.pingback.PingbackReceiver;
+import com.captchajobs.core.pingback.PingbackReceiver.Verdict;
 import com.captchajobs.worker.WorkerApplication;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -28,13 +30,13 @@ import org.springframework.context.ConfigurableApplicationContext;
  * it only stores solves and creates their first jobs (what an application embedding CaptchaJobs
  * does). It is started before the workers so that it runs the migrations alone. With a pingback
  * secret it also receives the provider's pushes on {@code /captchaai/pingback/**} (a small HTTP
- * server on a free loopback port, handing each push to the engine's {@link Pingbacks}, as the app's
- * own controller does).
+ * server on a free loopback port, handing each push to the engine's {@link PingbackReceiver}, as
+ * the app's own controller does).
  */
 public final class AppNode implements AutoCloseable {
 
   private final ConfigurableApplicationContext context;
-  private final SolveEnqueuer enqueuer;
+  private final Solves solves;
   private final HttpServer receiver;
   private final Map<String, Long> enqueuedAt = new ConcurrentHashMap<>();
   private final java.util.function.LongSupplier clock;
@@ -45,7 +47,7 @@ public final class AppNode implements AutoCloseable {
       java.util.function.LongSupplier clock) {
     this.context = context;
     this.clock = clock;
-    this.enqueuer = context.getBean(CaptchaJobs.class).part(SolveEnqueuer.class).orElseThrow();
+    this.solves = context.getBean(CaptchaJobs.class).solves();
     this.receiver = receiver;
   }
 
@@ -84,9 +86,7 @@ public final class AppNode implements AutoCloseable {
     }
     try {
       return new AppNode(
-          context,
-          receiver(context.getBean(CaptchaJobs.class).part(Pingbacks.class).orElseThrow()),
-          clock);
+          context, receiver(context.getBean(CaptchaJobs.class).pingbacks().orElseThrow()), clock);
     } catch (IOException | RuntimeException e) {
       context.close();
       throw new IllegalStateException("cannot start the pingback endpoint", e);
@@ -94,17 +94,17 @@ public final class AppNode implements AutoCloseable {
   }
 
   /** {@code GET /captchaai/pingback/<solve>/<submit>/<signature>?id=&code=}: 200, or 404. */
-  private static HttpServer receiver(Pingbacks pingbacks) throws IOException {
+  private static HttpServer receiver(PingbackReceiver pingbacks) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
     server.createContext(
-        Pingbacks.PATH + "/",
+        PingbackReceiver.PATH + "/",
         exchange -> {
           try (exchange) {
             String[] parts =
                 exchange
                     .getRequestURI()
                     .getPath()
-                    .substring(Pingbacks.PATH.length() + 1)
+                    .substring(PingbackReceiver.PATH.length() + 1)
                     .split("/");
             Map<String, String> query = new HashMap<>();
             String raw = exchange.getRequestURI().getRawQuery();
@@ -116,12 +116,12 @@ public final class AppNode implements AutoCloseable {
                     URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
               }
             }
-            Pingbacks.Verdict verdict =
+            Verdict verdict =
                 parts.length == 3 && "GET".equals(exchange.getRequestMethod())
                     ? pingbacks.receive(
                         parts[0], parts[1], parts[2], query.get("id"), query.get("code"))
-                    : Pingbacks.Verdict.REFUSED;
-            exchange.sendResponseHeaders(verdict == Pingbacks.Verdict.REFUSED ? 404 : 200, -1);
+                    : Verdict.REFUSED;
+            exchange.sendResponseHeaders(verdict == Verdict.REFUSED ? 404 : 200, -1);
           } catch (RuntimeException e) {
             exchange.sendResponseHeaders(500, -1);
           }
@@ -145,7 +145,7 @@ public final class AppNode implements AutoCloseable {
   public String pingbackUrl() {
     return receiver == null
         ? null
-        : "http://127.0.0.1:" + receiver.getAddress().getPort() + Pingbacks.PATH;
+        : "http://127.0.0.1:" + receiver.getAddress().getPort() + PingbackReceiver.PATH;
   }
 
   /**
@@ -162,13 +162,12 @@ public final class AppNode implements AutoCloseable {
   /** Stores one request; true when it was created. */
   public boolean enqueue(Request r) {
     boolean created =
-        enqueuer
-            .enqueue(
-                r.businessKey(),
-                r.type(),
-                TypeMix.params(r.type(), r.businessKey(), r.permanent()),
-                0,
-                null)
+        solves
+            .accept(
+                SolveRequest.of(
+                    r.businessKey(),
+                    r.type(),
+                    TypeMix.params(r.type(), r.businessKey(), r.permanent())))
             .created();
     enqueuedAt.putIfAbsent(r.businessKey(), clock.getAsLong());
     return created;

@@ -1,8 +1,9 @@
 package com.captchajobs.bench;
 
-import com.captchajobs.core.internal.stats.Percentiles;
+import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.simulator.DurationConverter;
 import com.captchajobs.simulator.TaskRecord;
+import com.captchajobs.spring.boot.CaptchaAiProperties;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -399,7 +400,7 @@ public final class Figures {
   /** The engine's token lifetime per simulator method, as configured for the workers. */
   private Map<String, java.time.Duration> tokenLifetimes() {
     Map<com.captchajobs.core.client.CaptchaType, java.time.Duration> ttl =
-        new HashMap<>(com.captchajobs.core.internal.config.EngineSettings.defaultTokenTtl());
+        new HashMap<>(new CaptchaAiProperties().getTokenTtl());
     run.options()
         .workerProps()
         .forEach(
@@ -421,9 +422,7 @@ public final class Figures {
 
   private java.time.Duration solveTimeout() {
     String v = run.options().workerProps().get("captchaai.solve-timeout");
-    return v == null
-        ? com.captchajobs.core.internal.config.EngineSettings.DEFAULT_SOLVE_TIMEOUT
-        : DurationConverter.parse(v);
+    return v == null ? new CaptchaAiProperties().getSolveTimeout() : DurationConverter.parse(v);
   }
 
   /**

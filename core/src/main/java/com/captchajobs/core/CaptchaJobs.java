@@ -2,6 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.PollJob;
@@ -33,6 +34,7 @@ import com.captchajobs.core.internal.webhook.WebhookEgress;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
+import com.captchajobs.core.pingback.PingbackReceiver;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,8 +120,8 @@ public final class CaptchaJobs implements AutoCloseable {
   }
 
   /**
-   * The worker's parts, for the Spring Boot starter's health, metrics and breaker endpoint. Not
-   * API: the types are internal and may change.
+   * The worker's parts, for tests that look inside. Not API: the types are internal and may change;
+   * {@link #operations()} is the public way to the breaker, the plan and the gate.
    */
   public Optional<Worker> worker() {
     return Optional.ofNullable(worker);
@@ -135,6 +137,31 @@ public final class CaptchaJobs implements AutoCloseable {
         .map(OwnJobRunr::jobCounts)
         .orElse(Map.of());
   }
+
+  // --- public seams (issue 21): what the starter, the nodes and tools use instead of part() ---
+
+  /** What operators read and do: solves, batches, requeues, the gate, breakers, this worker. */
+  public Operations operations() {
+    OperatorQueries queries = part(OperatorQueries.class).orElseThrow();
+    return new Operations(
+        queries,
+        part(SolveJobs.class).orElseThrow(),
+        this::jobCounts,
+        worker == null
+            ? null
+            : new Operations.LocalWorker(
+                queries, worker.breaker(), worker.gate(), worker.planCheck()));
+  }
+
+  /**
+   * Where an answer the provider pushed is handed over ({@code /captchaai/pingback}); present on a
+   * node given {@code captchaai.pingback-secret}.
+   */
+  public Optional<PingbackReceiver> pingbacks() {
+    return part(Pingbacks.class).map(RealPingbackReceiver::new);
+  }
+
+  // --- end of the public seams ---
 
   /**
    * One of the engine's parts by type (repository, enqueuer, gate, breaker, JobRunr storage, ...),
@@ -483,9 +510,9 @@ public final class CaptchaJobs implements AutoCloseable {
       return this;
     }
 
-    /** Where the engine reports submits, solves, errors and polls (metrics). */
-    public Builder events(EngineEvents events) {
-      this.events = Objects.requireNonNull(events, "events");
+    /** Where the engine reports submits, solves, errors, polls, claims and hand-offs (metrics). */
+    public Builder listener(EngineListener listener) {
+      this.events = EngineEvents.of(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 

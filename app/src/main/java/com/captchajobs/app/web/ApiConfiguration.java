@@ -71,7 +71,7 @@ public class ApiConfiguration {
   @Bean
   @Order(NodeSecurityConfiguration.MANAGEMENT_ORDER + 2)
   public SecurityFilterChain captchaJobsPingbackSecurity(HttpSecurity http) throws Exception {
-    http.securityMatcher(com.captchajobs.core.internal.push.Pingbacks.PATH + "/**")
+    http.securityMatcher(com.captchajobs.core.pingback.PingbackReceiver.PATH + "/**")
         .csrf(AbstractHttpConfigurer::disable)
         .httpBasic(AbstractHttpConfigurer::disable)
         .formLogin(AbstractHttpConfigurer::disable)

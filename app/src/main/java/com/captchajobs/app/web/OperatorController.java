@@ -1,11 +1,9 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.Operations;
+import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.SolveState;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -34,14 +32,11 @@ import org.springframework.web.bind.annotation.RestController;
 class OperatorController {
 
   private final CaptchaJobs captchaJobs;
-  private final OperatorQueries queries;
+  private final Operations operations;
 
   OperatorController(CaptchaJobs captchaJobs) {
     this.captchaJobs = captchaJobs;
-    this.queries =
-        captchaJobs
-            .part(OperatorQueries.class)
-            .orElseThrow(() -> new IllegalStateException("CaptchaJobs has no operator queries"));
+    this.operations = captchaJobs.operations();
   }
 
   /** Solves, newest first, filtered by every given parameter. */
@@ -60,13 +55,12 @@ class OperatorController {
     if (page < 0) {
       throw ApiProblem.badField("page", "page must be 0 or more");
     }
-    if (size < 1 || size > OperatorQueries.MAX_PAGE_SIZE) {
-      throw ApiProblem.badField(
-          "size", "size must be between 1 and " + OperatorQueries.MAX_PAGE_SIZE);
+    if (size < 1 || size > Operations.MAX_PAGE_SIZE) {
+      throw ApiProblem.badField("size", "size must be between 1 and " + Operations.MAX_PAGE_SIZE);
     }
-    OperatorQueries.Filter filter =
-        new OperatorQueries.Filter(
-            status == null ? null : parseEnum(SolveState.class, "status", status),
+    Operations.SolveFilter filter =
+        new Operations.SolveFilter(
+            status == null ? null : parseEnum(SolveStatus.class, "status", status),
             type == null ? null : parseEnum(CaptchaType.class, "type", type),
             blankToNull(errorCode),
             blankToNull(keyPrefix),
@@ -74,7 +68,7 @@ class OperatorController {
             instant("from", from),
             instant("to", to),
             blankToNull(client));
-    List<OperatorQueries.Row> rows = queries.list(filter, page, size);
+    List<Operations.SolveRow> rows = operations.solves(filter, page, size);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("page", page);
     out.put("size", size);
@@ -87,11 +81,11 @@ class OperatorController {
    * batch belongs to its client; without {@code client} the label must be used by one client only.
    */
   @GetMapping("/batches/{batch}")
-  OperatorQueries.BatchSummary batch(
+  Operations.BatchSummary batch(
       @PathVariable String batch, @RequestParam(required = false) String client) {
     String owner = blankToNull(client);
     if (owner == null) {
-      List<String> owners = queries.batchClients(batch);
+      List<String> owners = operations.batchClients(batch);
       if (owners.size() > 1) {
         throw ApiProblem.badField(
             "client",
@@ -105,8 +99,8 @@ class OperatorController {
       }
       owner = owners.isEmpty() ? null : owners.get(0);
     }
-    Optional<OperatorQueries.BatchSummary> summary =
-        owner == null ? Optional.empty() : queries.batch(owner, batch);
+    Optional<Operations.BatchSummary> summary =
+        owner == null ? Optional.empty() : operations.batch(owner, batch);
     return summary.orElseThrow(
         () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
   }
@@ -114,31 +108,30 @@ class OperatorController {
   /** The gate: capacity, in flight, waiting, and who holds which slot. */
   @GetMapping("/gate")
   Map<String, Object> gate() {
-    FleetGate gate = queries.gate();
+    Operations.Gate gate = operations.gate();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("capacity", gate.capacity());
     out.put("inFlight", gate.inFlight());
     out.put("waiting", gate.waiting());
-    out.put("holders", gate.holders());
+    out.put("holders", operations.gateHolders());
     return out;
   }
 
   /** Every key's breaker (fingerprints, never keys). */
   @GetMapping("/breakers")
-  List<OperatorQueries.BreakerRow> breakers() {
-    return queries.breakers();
+  List<Operations.BreakerRow> breakers() {
+    return operations.breakers();
   }
 
   /** Closes a key's breaker after the cause is fixed. */
   @DeleteMapping("/breakers/{keyFingerprint}")
   Map<String, Object> closeBreaker(@PathVariable String keyFingerprint) {
-    boolean known =
-        queries.breakers().stream().anyMatch(b -> b.keyFingerprint().equals(keyFingerprint));
+    boolean known = operations.breaker(keyFingerprint).isPresent();
     if (!known) {
       throw new ApiProblem(
           HttpStatus.NOT_FOUND, "Not found", null, "no breaker for key " + keyFingerprint);
     }
-    boolean closedNow = queries.breaker(keyFingerprint).closeBreaker();
+    boolean closedNow = operations.closeBreaker(keyFingerprint);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("keyFingerprint", keyFingerprint);
     out.put("open", false);
@@ -160,14 +153,13 @@ class OperatorController {
       throw new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve with id " + id);
     }
     var status = captchaJobs.solves().status(solveId); // 404 when unknown
-    SolveJobs jobs = captchaJobs.part(SolveJobs.class).orElseThrow();
-    Optional<OperatorQueries.Requeued> requeued;
+    Optional<Operations.Requeued> requeued;
     try {
-      requeued = queries.requeue(solveId, jobs);
-    } catch (OperatorQueries.NotRebuildableException e) {
+      requeued = operations.requeue(solveId);
+    } catch (Operations.NotRequeueableException e) {
       throw new ApiProblem(HttpStatus.CONFLICT, "Cannot be rebuilt", null, e.getMessage());
     }
-    OperatorQueries.Requeued r =
+    Operations.Requeued r =
         requeued.orElseThrow(
             () ->
                 new ApiProblem(

@@ -1,7 +1,7 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.pingback.PingbackReceiver;
 import io.swagger.v3.oas.annotations.Hidden;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -25,14 +25,14 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class PingbackController {
 
-  private final Optional<Pingbacks> pingbacks;
+  private final Optional<PingbackReceiver> pingbacks;
 
   public PingbackController(CaptchaJobs captchaJobs) {
-    this.pingbacks = captchaJobs.part(Pingbacks.class);
+    this.pingbacks = captchaJobs.pingbacks();
   }
 
   @RequestMapping(
-      path = Pingbacks.PATH + "/{solveId}/{submitNo}/{signature}",
+      path = PingbackReceiver.PATH + "/{solveId}/{submitNo}/{signature}",
       method = {RequestMethod.GET, RequestMethod.POST},
       produces = MediaType.TEXT_PLAIN_VALUE)
   public ResponseEntity<String> push(
@@ -44,17 +44,17 @@ public class PingbackController {
     if (pingbacks.isEmpty()) {
       return notFound();
     }
-    Pingbacks.Verdict verdict;
+    PingbackReceiver.Verdict verdict;
     try {
       verdict = pingbacks.get().receive(solveId, submitNo, signature, taskId, code);
     } catch (RuntimeException e) {
       return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("");
     }
-    return verdict == Pingbacks.Verdict.REFUSED ? notFound() : ResponseEntity.ok("OK");
+    return verdict == PingbackReceiver.Verdict.REFUSED ? notFound() : ResponseEntity.ok("OK");
   }
 
   /** Any other path under the pingback prefix. */
-  @RequestMapping(path = Pingbacks.PATH + "/**")
+  @RequestMapping(path = PingbackReceiver.PATH + "/**")
   public ResponseEntity<String> elsewhere() {
     return notFound();
   }

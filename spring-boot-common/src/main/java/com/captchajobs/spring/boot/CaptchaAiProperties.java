@@ -230,7 +230,7 @@ public class CaptchaAiProperties {
 
   /** The shortest {@code captchaai.pingback-secret} accepted. */
   public static final int MIN_PINGBACK_SECRET_CHARS =
-      com.captchajobs.core.internal.push.Pingbacks.MIN_SECRET_CHARS;
+      com.captchajobs.core.pingback.PingbackReceiver.MIN_SECRET_CHARS;
 
   /** Whether a pingback secret is set. */
   public boolean hasPingbackSecret() {

@@ -2,7 +2,7 @@ package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,7 +46,7 @@ public class CaptchaJobsAutoConfiguration {
       CaptchaJobsProperties captchaJobs,
       WebhookProperties webhook,
       Environment environment,
-      ObjectProvider<EngineEvents> events,
+      ObjectProvider<EngineListener> listener,
       ObjectProvider<Clock> clock) {
     captchaAi.validate();
     webhook.validate();
@@ -55,7 +55,7 @@ public class CaptchaJobsAutoConfiguration {
             .dataSource(dataSource)
             .schema(captchaJobs.getSchema())
             .settings(captchaAi.toSettings())
-            .events(events.getIfAvailable(() -> EngineEvents.NONE))
+            .listener(listener.getIfAvailable(() -> EngineListener.NONE))
             .clock(clock.getIfUnique(Clock::systemUTC));
     if (captchaAi.hasPingbackSecret()) {
       builder.pingbackSecret(captchaAi.getPingbackSecret());

@@ -1,7 +1,7 @@
 package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.internal.webhook.WebhookEgress;
+import com.captchajobs.core.webhook.WebhookOrigins;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -99,7 +99,7 @@ public class WebhookProperties {
     }
     for (String entry : allowedHosts == null ? List.<String>of() : allowedHosts) {
       try {
-        WebhookEgress.Origin.parse(entry);
+        WebhookOrigins.check(entry);
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(e.getMessage(), e);
       }

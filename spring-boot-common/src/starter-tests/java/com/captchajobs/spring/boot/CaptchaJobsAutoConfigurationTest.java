@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.Operations;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.spring.boot.actuate.BreakerEndpoint;
@@ -232,7 +233,7 @@ class CaptchaJobsAutoConfigurationTest {
             context -> {
               assertThat(context).hasNotFailed();
               assertThat(beansOfOurs(context)).isEmpty();
-              assertThat(context).doesNotHaveBean(EngineEvents.class);
+              assertThat(context).doesNotHaveBean(EngineListener.class);
               assertThat(context).doesNotHaveBean(MeterBinder.class);
             });
   }
@@ -371,11 +372,11 @@ class CaptchaJobsAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context).hasSingleBean(EngineEvents.class);
-              EngineEvents events = context.getBean(EngineEvents.class);
+              assertThat(context).hasSingleBean(EngineListener.class);
+              EngineListener events = context.getBean(EngineListener.class);
               assertThat(events).isInstanceOf(MeteredEngineEvents.class);
               assertThat(context.getBean(CaptchaJobs.class).solves())
-                  .extracting("events")
+                  .extracting("events.listener")
                   .isSameAs(events);
 
               events.error("ERROR_ZERO_BALANCE", ErrorClass.CREDENTIAL);
@@ -398,7 +399,7 @@ class CaptchaJobsAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context.getBean(EngineEvents.class)).isSameAs(EngineEvents.NONE);
+              assertThat(context.getBean(EngineListener.class)).isSameAs(EngineListener.NONE);
             });
   }
 
@@ -410,13 +411,13 @@ class CaptchaJobsAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(EngineEvents.class);
+              assertThat(context).doesNotHaveBean(EngineListener.class);
               assertThat(context).doesNotHaveBean("captchaJobsGauges");
               assertThat(context).doesNotHaveBean(CaptchaJobsMetricsAutoConfiguration.class);
               assertThat(context).hasSingleBean(CaptchaJobs.class);
               assertThat(context.getBean(CaptchaJobs.class).solves())
                   .extracting("events")
-                  .isSameAs(EngineEvents.NONE);
+                  .isSameAs(com.captchajobs.core.internal.config.EngineEvents.NONE);
             });
   }
 
@@ -428,12 +429,12 @@ class CaptchaJobsAutoConfigurationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              assertThat(context).hasSingleBean(EngineEvents.class);
+              assertThat(context).hasSingleBean(EngineListener.class);
               assertThat(context).doesNotHaveBean("captchaJobsEngineEvents");
-              EngineEvents events = context.getBean(EngineEvents.class);
+              EngineListener events = context.getBean(EngineListener.class);
               assertThat(events).isSameAs(UserEngineEvents.EVENTS);
               assertThat(context.getBean(CaptchaJobs.class).solves())
-                  .extracting("events")
+                  .extracting("events.listener")
                   .isSameAs(events);
             });
   }
@@ -459,6 +460,21 @@ class CaptchaJobsAutoConfigurationTest {
               .isGreaterThanOrEqualTo(0.0);
           assertThat(registry.get("captchajobs.provider.working.threads").gauge()).isNotNull();
           assertThat(registry.get("captchajobs.breaker.open").gauge().value()).isEqualTo(0.0);
+          assertThat(registry.get("captchajobs.provider.threads").gauge().value())
+              .isEqualTo((double) SIMULATOR_THREADS);
+        });
+  }
+
+  @Test
+  void theGaugesStillReadAfterAGarbageCollection() {
+    aWorker(
+        base -> base.withUserConfiguration(MeterRegistryConfiguration.class),
+        context -> {
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+          System.gc(); // Micrometer holds a gauge's object weakly unless told otherwise
+          System.gc();
+          assertThat(registry.get("captchajobs.gate.capacity").gauge().value()).isEqualTo(2.0);
           assertThat(registry.get("captchajobs.provider.threads").gauge().value())
               .isEqualTo((double) SIMULATOR_THREADS);
         });
@@ -1075,10 +1091,10 @@ class CaptchaJobsAutoConfigurationTest {
   @Configuration(proxyBeanMethods = false)
   static class UserEngineEvents {
 
-    static final EngineEvents EVENTS = new EngineEvents() {};
+    static final EngineListener EVENTS = new EngineListener() {};
 
     @Bean
-    EngineEvents usersEngineEvents() {
+    EngineListener usersEngineEvents() {
       return EVENTS;
     }
   }
@@ -1120,13 +1136,13 @@ class CaptchaJobsAutoConfigurationTest {
 
     @Bean
     BreakerHealthIndicator userBreakerHealthIndicator(CaptchaJobs captchaJobs) {
-      CaptchaJobs.Worker worker = captchaJobs.worker().orElseThrow();
-      return new BreakerHealthIndicator(worker.breaker(), worker.gate(), worker.planCheck());
+      Operations operations = captchaJobs.operations();
+      return new BreakerHealthIndicator(operations, operations.worker().orElseThrow());
     }
 
     @Bean(destroyMethod = "")
     BreakerEndpoint userBreakerEndpoint(CaptchaJobs captchaJobs) {
-      return new BreakerEndpoint(captchaJobs.worker().orElseThrow().breaker());
+      return new BreakerEndpoint(captchaJobs.operations().worker().orElseThrow());
     }
   }
 

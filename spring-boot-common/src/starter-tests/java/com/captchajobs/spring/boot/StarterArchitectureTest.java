@@ -1,5 +1,7 @@
 package com.captchajobs.spring.boot;
 
+import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
+import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -33,6 +35,22 @@ class StarterArchitectureTest {
   @Test
   void theStarterNeverTouchesJobRunrDirectly() {
     noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jobrunr..").check(STARTER);
+  }
+
+  /**
+   * {@code EngineSettings} is the one exception while {@code CaptchaAiProperties} maps {@code
+   * captchaai.*} onto it for the builder; it goes when the builder takes those settings itself
+   * (issue 21, the settings-only builder).
+   */
+  @Test
+  void theStarterUsesNoInternalTypeOfTheCore() {
+    noClassUsesTheCoresInternals("com.captchajobs.core.internal.config.EngineSettings")
+        .check(STARTER);
+  }
+
+  @Test
+  void theStarterNeverReachesIntoTheEngine() {
+    noClassReachesIntoTheEngine().check(STARTER);
   }
 
   @Test

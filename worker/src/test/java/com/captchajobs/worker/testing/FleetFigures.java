@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Figures of a finished run, read from our tables and the simulator's statistics; their percentiles
- * come from {@link com.captchajobs.core.internal.stats.Percentiles}.
+ * come from {@link com.captchajobs.core.stats.Percentiles}.
  */
 public final class FleetFigures {
 

@@ -2,12 +2,21 @@ package com.captchajobs.core.internal.config;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.events.EngineListener;
 import java.time.Duration;
 
-/** What the engine reports as it goes, for metrics. Every method has a no-op default. */
+/**
+ * What the engine reports as it goes, inside the core. Every method has a no-op default. Outside
+ * the core the public {@link EngineListener} is the way in: {@link #of} hands the events to one.
+ */
 public interface EngineEvents {
 
   EngineEvents NONE = new EngineEvents() {};
+
+  /** The events told to {@code listener}; {@link #NONE} for {@link EngineListener#NONE}. */
+  static EngineEvents of(EngineListener listener) {
+    return listener == EngineListener.NONE ? NONE : new ListenerEvents(listener);
+  }
 
   /** in.php accepted a task; {@code resumed} when a rerun found a stored task id instead. */
   default void submitted(CaptchaType type, boolean resumed) {}

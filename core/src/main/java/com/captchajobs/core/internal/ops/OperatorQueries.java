@@ -173,7 +173,7 @@ public final class OperatorQueries {
   /**
    * A batch: solves by status, and latency (submit to token) p50/p95 of its solved ones, computed
    * by PostgreSQL by nearest rank ({@code percentile_disc}: the definition of {@link
-   * com.captchajobs.core.internal.stats.Percentiles}); empty when no solve carries the label.
+   * com.captchajobs.core.stats.Percentiles}); empty when no solve carries the label.
    */
   public record BatchSummary(
       String batch,
@@ -320,14 +320,26 @@ public final class OperatorQueries {
     return db.query(
         "SELECT key_fingerprint, open, error_code, reason, opened_at, closed_at"
             + " FROM captchajobs.breaker ORDER BY key_fingerprint",
-        rs ->
-            new BreakerRow(
-                rs.getString("key_fingerprint"),
-                rs.getBoolean("open"),
-                rs.getString("error_code"),
-                rs.getString("reason"),
-                Db.instant(rs, "opened_at"),
-                Db.instant(rs, "closed_at")));
+        OperatorQueries::toBreakerRow);
+  }
+
+  /** One key's breaker row; empty while its breaker never opened. */
+  public Optional<BreakerRow> breakerRow(String keyFingerprint) {
+    return db.queryOne(
+        "SELECT key_fingerprint, open, error_code, reason, opened_at, closed_at"
+            + " FROM captchajobs.breaker WHERE key_fingerprint = ?",
+        OperatorQueries::toBreakerRow,
+        keyFingerprint);
+  }
+
+  private static BreakerRow toBreakerRow(java.sql.ResultSet rs) throws java.sql.SQLException {
+    return new BreakerRow(
+        rs.getString("key_fingerprint"),
+        rs.getBoolean("open"),
+        rs.getString("error_code"),
+        rs.getString("reason"),
+        Db.instant(rs, "opened_at"),
+        Db.instant(rs, "closed_at"));
   }
 
   /** One key's breaker. */

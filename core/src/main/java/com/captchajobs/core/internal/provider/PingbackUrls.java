@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.provider;
 
+import com.captchajobs.core.pingback.PingbackReceiver;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -17,10 +18,10 @@ import javax.crypto.spec.SecretKeySpec;
 public final class PingbackUrls {
 
   /** The path under which app nodes serve pushes; the configured base URL ends with it. */
-  public static final String PATH = "/captchaai/pingback";
+  public static final String PATH = PingbackReceiver.PATH;
 
   /** The shortest pingback secret accepted. */
-  public static final int MIN_SECRET_CHARS = 32;
+  public static final int MIN_SECRET_CHARS = PingbackReceiver.MIN_SECRET_CHARS;
 
   private static final String SIGNED_PREFIX = "captchajobs-pingback-v1:";
 

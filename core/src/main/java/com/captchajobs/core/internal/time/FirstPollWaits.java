@@ -2,8 +2,8 @@ package com.captchajobs.core.internal.time;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.config.EngineSettings;
-import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.stats.Percentiles;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

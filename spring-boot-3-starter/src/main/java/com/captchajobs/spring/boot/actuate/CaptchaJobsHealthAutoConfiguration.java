@@ -25,14 +25,13 @@ public class CaptchaJobsHealthAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   BreakerHealthIndicator breakerHealthIndicator(CaptchaJobs captchaJobs) {
-    CaptchaJobs.Worker worker = workerOf(captchaJobs);
-    return new BreakerHealthIndicator(worker.breaker(), worker.gate(), worker.planCheck());
+    return new BreakerHealthIndicator(captchaJobs.operations(), workerOf(captchaJobs));
   }
 
   /** Health contributor {@code provider}: DOWN while CaptchaAI does not answer. */
   @Bean
   @ConditionalOnMissingBean
   ProviderHealthIndicator providerHealthIndicator(CaptchaJobs captchaJobs) {
-    return new ProviderHealthIndicator(workerOf(captchaJobs).planCheck());
+    return new ProviderHealthIndicator(workerOf(captchaJobs));
   }
 }

@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.Operations;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -14,18 +14,21 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "breaker")
 public class BreakerEndpoint {
 
-  private final Breaker breaker;
+  private final Operations.LocalWorker worker;
 
-  public BreakerEndpoint(Breaker breaker) {
-    this.breaker = breaker;
+  /**
+   * @param worker this node's worker, whose key's breaker is shown
+   */
+  public BreakerEndpoint(Operations.LocalWorker worker) {
+    this.worker = worker;
   }
 
   @ReadOperation
   public Map<String, Object> state() {
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("keyFingerprint", breaker.fingerprint());
-    breaker
-        .state()
+    body.put("keyFingerprint", worker.keyFingerprint());
+    worker
+        .breaker()
         .ifPresentOrElse(
             s -> {
               body.put("open", s.open());
@@ -39,7 +42,7 @@ public class BreakerEndpoint {
 
   @DeleteOperation
   public Map<String, Object> closeBreaker() {
-    boolean wasOpen = breaker.closeBreaker();
+    boolean wasOpen = worker.closeBreaker();
     Map<String, Object> body = state();
     body.put("closedNow", wasOpen);
     return body;

@@ -1,6 +1,7 @@
 package com.captchajobs.spring.boot.actuate;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.Operations;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,13 +31,14 @@ public class CaptchaJobsActuatorAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     BreakerEndpoint breakerEndpoint(CaptchaJobs captchaJobs) {
-      return new BreakerEndpoint(workerOf(captchaJobs).breaker());
+      return new BreakerEndpoint(workerOf(captchaJobs));
     }
   }
 
   /** The worker of a node that is told to be one; an application-defined instance may lack it. */
-  public static CaptchaJobs.Worker workerOf(CaptchaJobs captchaJobs) {
+  public static Operations.LocalWorker workerOf(CaptchaJobs captchaJobs) {
     return captchaJobs
+        .operations()
         .worker()
         .orElseThrow(
             () ->

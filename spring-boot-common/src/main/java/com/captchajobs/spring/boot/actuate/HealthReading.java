@@ -1,9 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.Operations;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,9 +14,9 @@ import java.util.Map;
 public record HealthReading(boolean up, Map<String, Object> details) {
 
   /** DOWN while the breaker is open; details show gate use and the last plan check. */
-  public static HealthReading ofBreaker(Breaker breaker, FleetGate gate, PlanCheck planCheck) {
+  public static HealthReading ofBreaker(Operations operations, Operations.LocalWorker worker) {
     Map<String, Object> details = new LinkedHashMap<>();
-    var open = breaker.openState();
+    var open = worker.breaker().filter(Operations.BreakerRow::open);
     open.ifPresentOrElse(
         s -> {
           details.put("breaker", "open");
@@ -28,22 +25,25 @@ public record HealthReading(boolean up, Map<String, Object> details) {
           details.put("openedAt", String.valueOf(s.openedAt()));
         },
         () -> details.put("breaker", "closed"));
-    details.put("keyFingerprint", breaker.fingerprint());
+    details.put("keyFingerprint", worker.keyFingerprint());
+    Operations.Gate gate = operations.gate();
     details.put("gateInFlight", gate.inFlight());
     details.put("gateCapacity", gate.capacity());
     details.put("gateWaiting", gate.waiting());
-    ThreadsInfo last = planCheck.last();
-    if (last != null) {
-      details.put("providerThreads", last.threads());
-      details.put("providerWorkingThreads", last.workingThreads());
-    }
+    worker
+        .lastPlan()
+        .ifPresent(
+            last -> {
+              details.put("providerThreads", last.threads());
+              details.put("providerWorkingThreads", last.workingThreads());
+            });
     return new HealthReading(open.isEmpty(), details);
   }
 
   /** DOWN while CaptchaAI does not answer the periodic {@code threadsinfo}. */
-  public static HealthReading ofProvider(PlanCheck planCheck) {
-    return planCheck
-        .unreachable()
+  public static HealthReading ofProvider(Operations.LocalWorker worker) {
+    return worker
+        .providerOutage()
         .map(
             u -> {
               Map<String, Object> details = new LinkedHashMap<>();

@@ -1,8 +1,8 @@
 package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.Operations;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -33,33 +33,21 @@ import org.springframework.context.annotation.Bean;
 public class CaptchaJobsMetricsAutoConfiguration {
 
   @Bean
-  @ConditionalOnMissingBean(EngineEvents.class)
-  public EngineEvents captchaJobsEngineEvents(ObjectProvider<MeterRegistry> registry) {
+  @ConditionalOnMissingBean(EngineListener.class)
+  public EngineListener captchaJobsEngineEvents(ObjectProvider<MeterRegistry> registry) {
     MeterRegistry r = registry.getIfUnique();
-    return r == null ? EngineEvents.NONE : new MeteredEngineEvents(r);
+    return r == null ? EngineListener.NONE : new MeteredEngineEvents(r);
   }
 
   @Bean
   public MeterBinder captchaJobsGauges(ObjectProvider<CaptchaJobs> captchaJobs) {
     return registry ->
         captchaJobs.ifAvailable(
-            instance ->
-                instance
-                    .worker()
-                    .ifPresent(
-                        worker ->
-                            new EngineGauges(
-                                    worker.gate(),
-                                    worker.breaker(),
-                                    worker.planCheck(),
-                                    instance::jobCounts,
-                                    () ->
-                                        instance
-                                            .part(OperatorQueries.class)
-                                            .map(
-                                                b ->
-                                                    b.failedWithin(EngineGauges.DEAD_SOLVES_WINDOW))
-                                            .orElse(0L))
-                                .bindTo(registry)));
+            instance -> {
+              Operations operations = instance.operations();
+              operations
+                  .worker()
+                  .ifPresent(worker -> new EngineGauges(operations, worker).bindTo(registry));
+            });
   }
 }

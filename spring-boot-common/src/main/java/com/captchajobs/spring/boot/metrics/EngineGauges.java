@@ -1,15 +1,14 @@
 package com.captchajobs.spring.boot.metrics;
 
+import com.captchajobs.core.Operations;
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.provider.PlanCheck;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -20,6 +19,9 @@ import java.util.function.ToDoubleFunction;
  * (the reporter, holding a lease in {@code captchajobs.gate}) publishes them and every other worker
  * publishes 0, so that {@code sum()} and {@code max()} over nodes are both the fleet's value. The
  * database is read at most once per {@link #READ_EVERY} whatever the scrape rate.
+ *
+ * <p>The registry holds the gauges' objects strongly: nothing else keeps them, and Micrometer's
+ * default weak reference would turn every gauge to NaN at the first garbage collection.
  */
 public final class EngineGauges implements MeterBinder {
 
@@ -33,11 +35,9 @@ public final class EngineGauges implements MeterBinder {
   public static final List<String> JOB_STATES =
       List.of("AWAITING", "SCHEDULED", "ENQUEUED", "PROCESSING", "FAILED", "SUCCEEDED", "DELETED");
 
-  private final FleetGate gate;
-  private final Breaker breaker;
-  private final PlanCheck planCheck;
+  private final Operations.LocalWorker worker;
 
-  private final Cached<FleetGate.Reading> reading;
+  private final Cached<Optional<Operations.Gate>> reading;
   private final Cached<Map<String, Long>> jobs;
   private final Cached<Boolean> breakerOpen;
   private final Cached<Long> deadSolves;
@@ -45,27 +45,17 @@ public final class EngineGauges implements MeterBinder {
   /** The window of {@code captchajobs.solves.failed.recent}. */
   public static final Duration DEAD_SOLVES_WINDOW = Duration.ofMinutes(10);
 
-  public EngineGauges(FleetGate gate, Breaker breaker, PlanCheck planCheck) {
-    this(gate, breaker, planCheck, Map::of, () -> 0L);
-  }
-
   /**
-   * @param jobCounts CaptchaJobs' jobs by state ({@code CaptchaJobs::jobCounts})
-   * @param deadSolves solves that ended FAILED within {@link #DEAD_SOLVES_WINDOW}
+   * @param operations the fleet's figures: CaptchaJobs' jobs by state and the dead solves
+   * @param worker this node's worker: its turn as the reporter, its key's breaker and plan
    */
-  public EngineGauges(
-      FleetGate gate,
-      Breaker breaker,
-      PlanCheck planCheck,
-      Supplier<Map<String, Long>> jobCounts,
-      Supplier<Long> deadSolves) {
-    this.gate = gate;
-    this.breaker = breaker;
-    this.planCheck = planCheck;
-    this.reading = new Cached<>(() -> gate.read(REPORTER_LEASE));
-    this.jobs = new Cached<>(jobCounts);
-    this.breakerOpen = new Cached<>(() -> breaker.openState().isPresent());
-    this.deadSolves = new Cached<>(deadSolves);
+  public EngineGauges(Operations operations, Operations.LocalWorker worker) {
+    this.worker = worker;
+    this.reading = new Cached<>(() -> worker.reportGate(REPORTER_LEASE));
+    this.jobs = new Cached<>(operations::jobCounts);
+    this.breakerOpen =
+        new Cached<>(() -> worker.breaker().map(Operations.BreakerRow::open).orElse(false));
+    this.deadSolves = new Cached<>(() -> operations.failedWithin(DEAD_SOLVES_WINDOW));
   }
 
   @Override
@@ -93,7 +83,7 @@ public final class EngineGauges implements MeterBinder {
         "captchajobs.gate.reporter",
         "1 on the one worker that publishes the fleet's gauges",
         this,
-        g -> g.reading.get().reporter() ? 1 : 0);
+        g -> g.reading.get().isPresent() ? 1 : 0);
     for (String state : JOB_STATES) {
       Gauge.builder(
               "captchajobs.jobs.by.state",
@@ -103,6 +93,7 @@ public final class EngineGauges implements MeterBinder {
               "fleet: CaptchaJobs' own JobRunr jobs by state (published by the reporter, 0"
                   + " elsewhere)")
           .tag("state", state)
+          .strongReference(true)
           .register(registry);
     }
     gauge(
@@ -111,7 +102,7 @@ public final class EngineGauges implements MeterBinder {
         "fleet: solves that ended FAILED in the last 10 minutes (published by the reporter, 0"
             + " elsewhere)",
         this,
-        g -> g.reading.get().reporter() ? g.deadSolves.get() : 0);
+        g -> g.reading.get().isPresent() ? g.deadSolves.get() : 0);
     gauge(
         registry,
         "captchajobs.breaker.open",
@@ -122,24 +113,23 @@ public final class EngineGauges implements MeterBinder {
         registry,
         "captchajobs.provider.threads",
         "plan threads from the last threadsinfo",
-        planCheck,
-        p -> value(p.last(), true));
+        worker,
+        w -> value(w.lastPlan(), true));
     gauge(
         registry,
         "captchajobs.provider.working.threads",
         "busy threads from the last threadsinfo",
-        planCheck,
-        p -> value(p.last(), false));
+        worker,
+        w -> value(w.lastPlan(), false));
   }
 
   /** The gate's reading when this node reports, zeros otherwise. */
-  private FleetGate.Reading fleet() {
-    FleetGate.Reading r = reading.get();
-    return r.reporter() ? r : new FleetGate.Reading(0, 0, 0, false);
+  private Operations.Gate fleet() {
+    return reading.get().orElse(new Operations.Gate(0, 0, 0));
   }
 
   private Map<String, Long> jobsIfReporter() {
-    return reading.get().reporter() ? jobs.get() : Map.of();
+    return reading.get().isPresent() ? jobs.get() : Map.of();
   }
 
   private static double safely(Supplier<Double> value) {
@@ -154,14 +144,15 @@ public final class EngineGauges implements MeterBinder {
       MeterRegistry r, String name, String description, T obj, ToDoubleFunction<T> f) {
     Gauge.builder(name, obj, o -> safely(() -> f.applyAsDouble(o)))
         .description(description)
+        .strongReference(true) // nothing else holds the gauges' objects
         .register(r);
   }
 
-  private static double value(ThreadsInfo info, boolean threads) {
-    if (info == null) {
+  private static double value(Optional<ThreadsInfo> last, boolean threads) {
+    if (last.isEmpty()) {
       return Double.NaN;
     }
-    return threads ? info.threads() : info.workingThreads();
+    return threads ? last.get().threads() : last.get().workingThreads();
   }
 
   /** A value read at most once per {@link #READ_EVERY}; a failed read is retried next time. */

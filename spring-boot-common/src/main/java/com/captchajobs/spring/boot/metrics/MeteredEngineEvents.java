@@ -2,7 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * percentile histograms (Prometheus {@code _bucket} series), never client-side percentiles, so that
  * {@code histogram_quantile} over the sum of every node's buckets is the fleet's percentile.
  */
-public final class MeteredEngineEvents implements EngineEvents {
+public final class MeteredEngineEvents extends EngineListener {
 
   private final MeterRegistry registry;
 

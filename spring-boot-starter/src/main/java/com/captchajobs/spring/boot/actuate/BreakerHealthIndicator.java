@@ -1,27 +1,27 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.Operations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /** DOWN while the breaker is open; details show gate use and the last plan check, never the key. */
 public class BreakerHealthIndicator implements HealthIndicator {
 
-  private final Breaker breaker;
-  private final FleetGate gate;
-  private final PlanCheck planCheck;
+  private final Operations operations;
+  private final Operations.LocalWorker worker;
 
-  public BreakerHealthIndicator(Breaker breaker, FleetGate gate, PlanCheck planCheck) {
-    this.breaker = breaker;
-    this.gate = gate;
-    this.planCheck = planCheck;
+  /**
+   * @param operations where the gate's figures are read
+   * @param worker this node's worker, whose key's breaker and plan are shown
+   */
+  public BreakerHealthIndicator(Operations operations, Operations.LocalWorker worker) {
+    this.operations = operations;
+    this.worker = worker;
   }
 
   @Override
   public Health health() {
-    HealthReading reading = HealthReading.ofBreaker(breaker, gate, planCheck);
+    HealthReading reading = HealthReading.ofBreaker(operations, worker);
     return (reading.up() ? Health.up() : Health.down()).withDetails(reading.details()).build();
   }
 }

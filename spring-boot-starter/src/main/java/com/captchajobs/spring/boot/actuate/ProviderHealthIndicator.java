@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.Operations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -11,15 +11,18 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public class ProviderHealthIndicator implements HealthIndicator {
 
-  private final PlanCheck planCheck;
+  private final Operations.LocalWorker worker;
 
-  public ProviderHealthIndicator(PlanCheck planCheck) {
-    this.planCheck = planCheck;
+  /**
+   * @param worker this node's worker, whose plan checks tell whether the provider answers
+   */
+  public ProviderHealthIndicator(Operations.LocalWorker worker) {
+    this.worker = worker;
   }
 
   @Override
   public Health health() {
-    HealthReading reading = HealthReading.ofProvider(planCheck);
+    HealthReading reading = HealthReading.ofProvider(worker);
     return (reading.up() ? Health.up() : Health.down()).withDetails(reading.details()).build();
   }
 }

@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.stats.Percentiles;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;

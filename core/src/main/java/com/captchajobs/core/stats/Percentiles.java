@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.stats;
+package com.captchajobs.core.stats;
 
 import java.util.ArrayList;
 import java.util.Collection;

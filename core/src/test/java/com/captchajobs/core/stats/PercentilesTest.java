@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.stats;
+package com.captchajobs.core.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,0 +1,25 @@
+package com.captchajobs.core;
+
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.pingback.PingbackReceiver;
+
+/** The public face of the engine's {@link Pingbacks}. */
+final class RealPingbackReceiver implements PingbackReceiver {
+
+  private final Pingbacks pingbacks;
+
+  RealPingbackReceiver(Pingbacks pingbacks) {
+    this.pingbacks = pingbacks;
+  }
+
+  @Override
+  public Verdict receive(
+      String solveId, String submitNo, String signature, String taskId, String code) {
+    return switch (pingbacks.receive(solveId, submitNo, signature, taskId, code)) {
+      case STORED -> Verdict.STORED;
+      case FAILED -> Verdict.FAILED;
+      case NOTED -> Verdict.NOTED;
+      case REFUSED -> Verdict.REFUSED;
+    };
+  }
+}

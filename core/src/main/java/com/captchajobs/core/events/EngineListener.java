@@ -1,0 +1,51 @@
+package com.captchajobs.core.events;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
+import java.time.Duration;
+
+/**
+ * What the engine reports as it goes, for metrics and tracing: one method per event, each a no-op
+ * until overridden. Register one with {@code CaptchaJobs.builder().listener(..)}; the Spring Boot
+ * starter registers its Micrometer meters this way, or the application's own {@code EngineListener}
+ * bean instead.
+ *
+ * <pre>{@code
+ * CaptchaJobs.builder()
+ *     .dataSource(dataSource)
+ *     .listener(new EngineListener() {
+ *       @Override
+ *       public void solved(CaptchaType type, Duration latency, int polls) {
+ *         log.info("{} solved in {} after {} polls", type, latency, polls);
+ *       }
+ *     })
+ *     .build();
+ * }</pre>
+ *
+ * <p>Methods are called on the engine's worker threads while a job runs, so they must return
+ * quickly and must not throw. Events carry public types only: never an API key, a token or a
+ * solve's parameters.
+ */
+public abstract class EngineListener {
+
+  /** A listener that does nothing, the default. */
+  public static final EngineListener NONE = new EngineListener() {};
+
+  /** in.php accepted a task; {@code resumed} when a rerun found a stored task id instead. */
+  public void submitted(CaptchaType type, boolean resumed) {}
+
+  /** A token was stored: submit to token, and how many res.php calls it took. */
+  public void solved(CaptchaType type, Duration latency, int polls) {}
+
+  /** A classified error code (the provider's, the client's or the engine's); permanent or not. */
+  public void error(String code, ErrorClass errorClass) {}
+
+  /** A res.php call: how late it was against its intended instant (negative: early). */
+  public void polled(CaptchaType type, Duration lateness) {}
+
+  /** A token was handed out, {@code age} after it was stored. */
+  public void claimed(CaptchaType type, Duration age) {}
+
+  /** A freed slot went to a waiting solve and its in.php call followed after {@code delay}. */
+  public void handedOff(Duration delay) {}
+}

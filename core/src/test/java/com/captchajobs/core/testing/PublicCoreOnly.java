@@ -1,0 +1,63 @@
+package com.captchajobs.core.testing;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.captchajobs.core.CaptchaJobs;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The rules every module outside the core keeps in its main code (the starters, the nodes, the
+ * bench): it uses the core through its public packages only, never a type of {@code
+ * com.captchajobs.core.internal}, and never reaches in with {@link CaptchaJobs#part} or {@link
+ * CaptchaJobs#worker}. Each module checks its own main classes with them.
+ */
+public final class PublicCoreOnly {
+
+  /** The core's internal packages. */
+  public static final String INTERNALS = "com.captchajobs.core.internal..";
+
+  private PublicCoreOnly() {}
+
+  /** The main classes (never tests) found under the packages on the class path. */
+  public static JavaClasses mainClassesOf(String... packages) {
+    return new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages(packages);
+  }
+
+  /** No class depends on a type of the core's internal packages, but the named ones. */
+  public static ArchRule noClassUsesTheCoresInternals(String... allowedForNow) {
+    DescribedPredicate<JavaClass> internal = resideInAPackage(INTERNALS);
+    if (allowedForNow.length > 0) {
+      internal =
+          internal.and(
+              not(
+                  nameMatching(
+                      String.join("|", Stream.of(allowedForNow).map(Pattern::quote).toList()))));
+    }
+    return noClasses()
+        .should()
+        .dependOnClassesThat(internal)
+        .because("the core's internal types may change at any time; use its public API");
+  }
+
+  /** No class asks {@link CaptchaJobs} for its internal parts. */
+  public static ArchRule noClassReachesIntoTheEngine() {
+    return noClasses()
+        .should()
+        .callMethod(CaptchaJobs.class, "part", Class.class)
+        .orShould()
+        .callMethod(CaptchaJobs.class, "worker")
+        .because("CaptchaJobs.operations(), pingbacks() and the builder's listener are the seams");
+  }
+}

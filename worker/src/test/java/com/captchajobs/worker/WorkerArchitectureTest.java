@@ -1,0 +1,24 @@
+package com.captchajobs.worker;
+
+import static com.captchajobs.core.testing.PublicCoreOnly.mainClassesOf;
+import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
+import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.Test;
+
+/** The worker node uses the core through its public API only (its tests may look inside). */
+class WorkerArchitectureTest {
+
+  static final JavaClasses MAIN = mainClassesOf("com.captchajobs.worker");
+
+  @Test
+  void theWorkerNodeUsesNoInternalTypeOfTheCore() {
+    noClassUsesTheCoresInternals().check(MAIN);
+  }
+
+  @Test
+  void theWorkerNodeNeverReachesIntoTheEngine() {
+    noClassReachesIntoTheEngine().check(MAIN);
+  }
+}

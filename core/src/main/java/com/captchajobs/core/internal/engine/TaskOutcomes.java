@@ -31,10 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>answer</b>: the token stored with its expiry, the slot freed and handed on;
- *   <li><b>credential</b>: the fleet-wide breaker opened (on a node that has one), then as
- *       permanent;
- *   <li><b>permanent</b>: the solve FAILED, its slot freed and handed on, {@link Step.Failed} (a
- *       dead job);
+ *   <li><b>credential</b>, <b>permanent</b>: the breaker opened for a credential code (on a node
+ *       that has one); the solve FAILED, its slot freed and handed on: {@link Step.Failed};
  *   <li><b>transient</b>: {@link Step.Retry} of the same step (a lost in.php reply holds the slot
  *       by a phantom first);
  *   <li><b>thread saturation</b>: the solve waits for a provider thread, no retry spent, its slot
@@ -129,12 +127,12 @@ public final class TaskOutcomes {
     // A polled answer of the solve's own task frees the provider's thread even when the row moved
     // on meanwhile (a deadline failed it): its slot is released as it always was.
     Instant solvedAt = stored.orElseGet(clock::instant);
-    if (pushed) {
-      log.info(
-          "Solve {} ({}) SOLVED by push after {} poll(s)", solve.businessKey(), solve.id(), polls);
-    } else {
-      log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), polls);
-    }
+    log.info(
+        "Solve {} ({}) SOLVED{} after {} poll(s)",
+        solve.businessKey(),
+        solve.id(),
+        pushed ? " by push" : "",
+        polls);
     events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
     if (carrier == null) {
       handoff.release(solve.id());
@@ -219,7 +217,19 @@ public final class TaskOutcomes {
     ErrorClass errorClass = e.errorClass();
     events.error(e.errorCode(), errorClass);
     if (errorClass == ErrorClass.THREADS) {
-      waitForThread(solve, e.errorCode());
+      // Not a failure of the solve: it waits for a provider thread, no retry spent.
+      long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
+      transitions.waitForThread(
+          solve.id(), settings.threadWait().plusMillis(jitter), e.errorCode());
+      handoff.giveBack(solve.id());
+      log.info(
+          "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
+          solve.businessKey(),
+          solve.id(),
+          e.errorCode());
+      if (planCheck != null) {
+        planCheck.afterThreadsError(e.errorCode());
+      }
       return Step.DONE;
     }
     if (e.permanent()) {
@@ -292,21 +302,6 @@ public final class TaskOutcomes {
     return new Step.Failed(solve.id(), code, errorClass);
   }
 
-  /** Thread saturation is not a failure: the solve waits for a thread, no retry spent. */
-  private void waitForThread(Solve solve, String code) {
-    long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
-    transitions.waitForThread(solve.id(), settings.threadWait().plusMillis(jitter), code);
-    handoff.giveBack(solve.id());
-    log.info(
-        "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
-        solve.businessKey(),
-        solve.id(),
-        code);
-    if (planCheck != null) {
-      planCheck.afterThreadsError(code);
-    }
-  }
-
   /**
    * The task is given up and the solve submitted again. When the provider may still be working on
    * the old task, its slot stays taken by a phantom holder for {@code captchaai.lost-submit-hold},
@@ -345,14 +340,10 @@ public final class TaskOutcomes {
    * within the deadline.
    */
   public Optional<Step> pastDeadline(Solve solve) {
-    return deadline
-        .failIfPast(solve)
-        .map(
-            failed -> {
-              if (solve.taskId() == null) {
-                handoff.release(solve.id());
-              }
-              return failed;
-            });
+    Optional<Step.Failed> failed = deadline.failIfPast(solve);
+    if (failed.isPresent() && solve.taskId() == null) {
+      handoff.release(solve.id());
+    }
+    return failed.map(Step.class::cast);
   }
 }

@@ -5,10 +5,12 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.Carrier;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.TaskOutcomes;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
@@ -22,7 +24,9 @@ import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveInserts;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.time.FirstPollWaits;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
@@ -564,7 +568,12 @@ public final class CaptchaJobs implements AutoCloseable {
         parts.push(dispatcher);
         Solves solves =
             new Solves(
-                new SolveEnqueuer(repository, jobs, nodeName, engine.lease()),
+                new SolveEnqueuer(
+                    repository,
+                    new SolveInserts(dataSource, named),
+                    jobs,
+                    nodeName,
+                    engine.lease()),
                 repository,
                 notifications,
                 clock,
@@ -585,16 +594,20 @@ public final class CaptchaJobs implements AutoCloseable {
         if (pingbackSecret != null && client == null && apiKey == null) {
           // A node that only receives pushes: it frees and hands on slots like a worker would.
           FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
-          Pingbacks pingbacks =
-              new Pingbacks(
-                  new PingbackUrls(null, pingbackSecret),
+          SolveTransitions transitions = new SolveTransitions(dataSource, named);
+          TaskOutcomes outcomes =
+              new TaskOutcomes(
                   repository,
-                  new SlotHandoff(gate, jobs, repository),
+                  transitions,
+                  new SlotHandoff(gate, jobs, transitions),
+                  null,
                   null,
                   jobs,
                   engine,
                   events,
                   clock);
+          Pingbacks pingbacks =
+              new Pingbacks(new PingbackUrls(null, pingbackSecret), repository, outcomes, clock);
           inside.add(pingbacks);
         }
         if (client != null || apiKey != null) {
@@ -646,30 +659,35 @@ public final class CaptchaJobs implements AutoCloseable {
                   .build();
       Breaker breaker = new Breaker(dataSource, named, captchaAi.keyFingerprint());
       FleetGate gate = new FleetGate(dataSource, named, engine.lease(), nodeName);
-      SlotHandoff handoff = new SlotHandoff(gate, jobs, repository);
+      SolveTransitions transitions = new SolveTransitions(dataSource, named);
+      SlotHandoff handoff = new SlotHandoff(gate, jobs, transitions);
       FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
       PlanCheck planCheck = new PlanCheck(captchaAi, breaker, clock, providerCheckInterval);
+      TaskOutcomes outcomes =
+          new TaskOutcomes(
+              repository, transitions, handoff, breaker, planCheck, jobs, engine, events, clock);
       PollJob pollJob =
-          new PollJob(repository, handoff, breaker, captchaAi, jobs, engine, events, clock);
+          new PollJob(repository, transitions, outcomes, captchaAi, jobs, engine, events, clock);
       SubmitJob submitJob =
           new SubmitJob(
               repository,
+              transitions,
               gate,
               handoff,
+              outcomes,
               breaker,
               captchaAi,
               jobs,
-              pollJob,
               waits,
-              planCheck,
               engine,
               events,
               clock);
-      pollJob.carryOnWith(submitJob);
+      Carrier carrier = new Carrier(submitJob, pollJob, repository, transitions, jobs, clock);
+      submitJob.carryOnWith(carrier);
+      pollJob.carryOnWith(carrier);
       if (pingbackSecret != null) {
         PingbackUrls urls = new PingbackUrls(pingbackUrl, pingbackSecret);
-        Pingbacks pingbacks =
-            new Pingbacks(urls, repository, handoff, breaker, jobs, engine, events, clock);
+        Pingbacks pingbacks = new Pingbacks(urls, repository, outcomes, clock);
         submitJob.pushTo(urls);
         pollJob.pushOn(urls.sendsUrls());
         inside.add(pingbacks);

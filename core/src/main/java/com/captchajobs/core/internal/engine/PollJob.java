@@ -5,15 +5,14 @@ import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.config.EngineSettings;
-import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -24,13 +23,13 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
  * task id at its intended instant. Token: stored with its expiry, the slot handed to the next
  * waiting solve. Not ready: the next poll 5 s after this call (or its intended instant, if later),
  * until the solve timeout; then the task is stale: it is given up (its slot stays taken a while, as
- * after a lost reply) and the solve is submitted afresh. A transient failure is retried by JobRunr
- * on the same task id. Whatever the trouble, past {@code captchaai.solve-deadline} the solve is
- * FAILED with {@code DEADLINE_EXCEEDED}.
+ * after a lost reply) and the solve is submitted afresh. What an answer or an error code does is
+ * {@link TaskOutcomes}' to decide: a transient failure is retried by JobRunr on the same task id;
+ * whatever the trouble, past {@code captchaai.solve-deadline} the solve is FAILED with {@code
+ * DEADLINE_EXCEEDED}.
  *
  * <p>A token frees the solve's slot; when a solve waits for one, this job keeps the hand-off and
- * submits that solve itself ({@link SubmitJob#carryOn}), so the freed slot is at work again at
- * once.
+ * submits that solve itself ({@link Carrier}), so the freed slot is at work again at once.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
@@ -47,6 +46,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
 
   private final SolveRepository repository;
+  private final SolveTransitions transitions;
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
   private final EngineSettings settings;
@@ -54,24 +54,25 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final Clock clock;
   private final TaskOutcomes outcomes;
   private volatile boolean pushOn;
-  private volatile SubmitJob submitJob;
+  private volatile Carrier onward;
 
   public PollJob(
       SolveRepository repository,
-      SlotHandoff handoff,
-      Breaker breaker,
+      SolveTransitions transitions,
+      TaskOutcomes outcomes,
       CaptchaAiClient client,
       SolveJobs jobs,
       EngineSettings settings,
       EngineEvents events,
       Clock clock) {
     this.repository = repository;
+    this.transitions = transitions;
+    this.outcomes = outcomes;
     this.client = client;
     this.jobs = jobs;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.outcomes = new TaskOutcomes(repository, handoff, breaker, jobs, settings, events, clock);
   }
 
   /**
@@ -84,36 +85,36 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   /**
-   * The submit job that carries on with a slot this job frees (the two call each other: a submit
-   * job makes its first poll itself, a poll job submits the solve its token freed a slot for).
+   * Carries on with a slot this job frees (a submit job makes its first poll itself, a poll job
+   * submits the solve its token freed a slot for).
    */
-  public void carryOnWith(SubmitJob submitJob) {
-    this.submitJob = submitJob;
+  public void carryOnWith(Carrier carrier) {
+    this.onward = carrier;
   }
 
   @Override
   public void run(PollJobRequest request) throws InterruptedException {
     JobContext context = ThreadLocalJobContext.getJobContext();
     UUID runningJob = context == null ? null : context.getJobId();
-    SubmitJob next = submitJob;
-    Optional<FleetGate.Handoff> taken = poll(request, next == null ? null : runningJob);
-    if (taken.isPresent()) {
-      next.carryOn(taken.get(), runningJob);
+    Carrier next = onward;
+    Step step = poll(request, next == null ? null : runningJob);
+    if (next != null) {
+      step = next.goOn(step, runningJob);
     }
+    step.endJob();
   }
 
   /**
    * Makes the poll of {@code request}. With a {@code carrier} (the running job, else null), a token
-   * that frees a slot for a waiting solve may return that hand-off: the carrier must then submit
-   * that solve ({@link SubmitJob#carryOn}).
+   * that frees a slot for a waiting solve may return that hand-off ({@link Step.Carry}): the
+   * carrier must then submit that solve ({@link Carrier}).
    */
-  Optional<FleetGate.Handoff> poll(PollJobRequest request, UUID carrier)
-      throws InterruptedException {
+  Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
     if (solve == null
         || solve.status() != SolveState.SUBMITTED
         || solve.submits() != request.submitNo()) {
-      return Optional.empty(); // stale: solved, failed or resubmitted meanwhile
+      return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     if (waitUntil(notBeforeTheProviderAllows(solve, request, intended)) && pushOn) {
@@ -121,7 +122,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       if (solve == null
           || solve.status() != SolveState.SUBMITTED
           || solve.submits() != request.submitNo()) {
-        return Optional.empty(); // the push came first
+        return Step.DONE; // the push came first
       }
     }
     Instant called = clock.instant();
@@ -130,30 +131,23 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       result = client.get(solve.taskId());
     } catch (CaptchaAiException e) {
       record(solve, request, intended, called, e.errorCode());
-      onPollError(solve, request, e);
-      return Optional.empty();
+      return outcomes.taskError(solve, request.submitNo(), e);
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, request, intended, called, "SOLVED");
-      return onSolved(solve, request, solved, carrier);
+      return outcomes
+          .solved(
+              solve,
+              request.submitNo(),
+              request.pollNo(),
+              solved.token(),
+              solved.userAgent(),
+              carrier,
+              false)
+          .next();
     }
     record(solve, request, intended, called, "CAPCHA_NOT_READY");
-    onNotReady(solve, request, called.isAfter(intended) ? called : intended);
-    return Optional.empty();
-  }
-
-  private Optional<FleetGate.Handoff> onSolved(
-      Solve solve, PollJobRequest request, PollResult.Solved solved, UUID carrier) {
-    return outcomes
-        .solved(
-            solve,
-            request.submitNo(),
-            request.pollNo(),
-            solved.token(),
-            solved.userAgent(),
-            carrier,
-            false)
-        .handoff();
+    return onNotReady(solve, request, called.isAfter(intended) ? called : intended);
   }
 
   /**
@@ -171,7 +165,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
    */
   private Instant notBeforeTheProviderAllows(
       Solve solve, PollJobRequest request, Instant intended) {
-    return repository
+    return transitions
         .lastPoll(solve.id(), request.submitNo())
         .map(last -> nextCallAfter(last.calledAt(), settings))
         .filter(earliest -> earliest.isAfter(intended))
@@ -189,39 +183,26 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
    * allows one poll per task every 5 s. A call is seldom more than milliseconds late, so the rhythm
    * drifts by that much.
    */
-  private void onNotReady(Solve solve, PollJobRequest request, Instant called) {
+  private Step onNotReady(Solve solve, PollJobRequest request, Instant called) {
     Instant next = nextCallAfter(called, settings);
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
-      failIfPastDeadline(solve);
-      submitAfresh(solve, request, TIMEOUT, true);
-      return;
+      return outcomes
+          .pastDeadline(solve)
+          .orElseGet(() -> outcomes.submitAfresh(solve, request.submitNo(), TIMEOUT, true));
     }
     int nextPoll = request.pollNo() + 1;
-    if (!repository.markPolled(
+    if (transitions.markPolled(
         solve.id(),
         solve.taskId(),
         SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll))) {
-      return; // the solve ended or runs another task now: no next poll of this one
-    }
-    jobs.poll(solve, request.submitNo(), nextPoll, next);
-  }
-
-  private void onPollError(Solve solve, PollJobRequest request, CaptchaAiException e) {
-    outcomes.error(solve, request.submitNo(), e);
-  }
-
-  private void submitAfresh(
-      Solve solve, PollJobRequest request, String reason, boolean providerMayStillWork) {
-    outcomes.submitAfresh(solve, request.submitNo(), reason, providerMayStillWork);
-  }
-
-  private void failIfPastDeadline(Solve solve) {
-    outcomes.failIfPastDeadline(solve);
+      jobs.poll(solve, request.submitNo(), nextPoll, next);
+    } // else the solve ended or runs another task now: no next poll of this one
+    return Step.DONE;
   }
 
   private void record(
       Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
-    repository.recordPoll(
+    transitions.recordPoll(
         solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
     events.polled(solve.type(), Duration.between(intended, called));
   }

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,22 +9,32 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Releases a solve's slot and hands free slots to waiting solves at once, inside the job that frees
+ * Frees a solve's slot and hands free slots to waiting solves at once, inside the job that frees
  * them. A running job keeps one hand-off for itself and submits that solve in its own thread (see
- * {@link SubmitJob#carryOn}): the next in.php follows within milliseconds, whatever the node's job
- * backlog. Any other hand-off gets a submit job, enqueued now and fetched at once by a node with an
- * idle thread.
+ * {@link Carrier}): the next in.php follows within milliseconds, whatever the node's job backlog.
+ * Any other hand-off gets a submit job, enqueued now and fetched at once by a node with an idle
+ * thread.
+ *
+ * <p><b>Freeing a slot.</b> A solve's slot is freed only here, and freeing hands it on: {@link
+ * #release} (or {@link #releaseAndTakeOne} for a job that carries on) frees it and pairs what is
+ * free with the waiting solves in the same step. The one exception is {@link #giveBack}, for a
+ * provider without a free thread: a hand-off would only meet the same answer, so the slot waits for
+ * the next hand-off. A slot whose task may still run at the provider is not freed but held by a
+ * phantom ({@link #holdForAbandonedTask}). {@link FleetGate#release} has no other caller; the
+ * repair pass alone takes back slots nobody freed ({@link FleetGate#reclaim}, {@link
+ * FleetGate#releasePhantoms}) and hands them on through {@link #handOff} in the same pass. Which of
+ * these an outcome calls for is {@link TaskOutcomes}' to decide.
  */
 public final class SlotHandoff {
 
   private final FleetGate gate;
   private final SolveJobs jobs;
-  private final SolveRepository repository;
+  private final SolveTransitions transitions;
 
-  public SlotHandoff(FleetGate gate, SolveJobs jobs, SolveRepository repository) {
+  public SlotHandoff(FleetGate gate, SolveJobs jobs, SolveTransitions transitions) {
     this.gate = gate;
     this.jobs = jobs;
-    this.repository = repository;
+    this.transitions = transitions;
   }
 
   /** Frees the solve's slot (idempotent) and hands what is free to the waiting solves. */
@@ -34,11 +44,20 @@ public final class SlotHandoff {
   }
 
   /**
+   * Frees the solve's slot without handing it on: the provider has no free thread now (thread
+   * saturation), so a waiting solve handed the slot would only meet the same answer. The next
+   * hand-off (another job's, or the repair pass's) passes it on.
+   */
+  public void giveBack(UUID solveId) {
+    gate.release(solveId);
+  }
+
+  /**
    * Frees the solve's slot and, while this node has a worker thread to spare, hands it to the next
-   * waiting solve for the running job {@code carrier} to submit itself ({@link SubmitJob#carryOn}),
-   * with the solve's submit lock taken and the carrier recorded as its job. Only one slot is handed
-   * here: a slot another job frees meanwhile is that job's to hand on, so every job keeps the slot
-   * it frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
+   * waiting solve for the running job {@code carrier} to submit itself ({@link Carrier}), with the
+   * solve's submit lock taken and the carrier recorded as its job. Only one slot is handed here: a
+   * slot another job frees meanwhile is that job's to hand on, so every job keeps the slot it
+   * frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
    * waiting to be fetched) this is {@link #release}.
    */
   public Optional<FleetGate.Handoff> releaseAndTakeOne(UUID solveId, UUID carrier) {
@@ -52,7 +71,8 @@ public final class SlotHandoff {
 
   /**
    * The solve gives its slot up, but the slot stays taken by a phantom holder for {@code hold}: a
-   * task of it may still run at the provider (see {@link FleetGate#holdAfterLostSubmit}).
+   * task of it may still run at the provider (see {@link FleetGate#holdAfterLostSubmit}). Nothing
+   * is freed, so nothing is handed on.
    */
   public void holdForAbandonedTask(UUID solveId, Duration hold) {
     gate.holdAfterLostSubmit(solveId, hold);
@@ -88,8 +108,8 @@ public final class SlotHandoff {
     Optional<FleetGate.Handoff> kept = Optional.empty();
     if (!selfGotSlot && carrier != null && !others.isEmpty() && jobs.threadToSpare()) {
       FleetGate.Handoff h = others.remove(0);
-      repository.setJob(h.solveId(), carrier);
-      if (repository.lockForSubmit(h.solveId(), SubmitJob.SUBMIT_LOCK)) {
+      transitions.setJob(h.solveId(), carrier);
+      if (transitions.lockForSubmit(h.solveId(), SubmitJob.SUBMIT_LOCK)) {
         kept = Optional.of(h);
       } else {
         others.add(h); // another run of its submit is at it: a job of its own retries
@@ -102,7 +122,7 @@ public final class SlotHandoff {
   /** Gives the handed solve a submit job of its own, recorded before it exists. */
   private void start(FleetGate.Handoff h) {
     UUID jobId = SolveJobs.jobId(h.solveId(), "handoff:" + h.waits());
-    repository.setJob(h.solveId(), jobId);
+    transitions.setJob(h.solveId(), jobId);
     jobs.submit(jobId, h.solveId(), h.type(), h.businessKey(), h.freedAtEpochMilli());
   }
 }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.retry.JobLabels;
 import com.captchajobs.core.internal.store.Solve;
 import java.time.Clock;

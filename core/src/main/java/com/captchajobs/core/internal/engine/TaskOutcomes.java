@@ -1,72 +1,100 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.config.EngineSettings;
-import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.push.Pingbacks;
-import com.captchajobs.core.internal.retry.PermanentSolveException;
+import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.SolveDeadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the provider's answer about a task does to its solve, whichever way the answer came: polled
- * by {@link PollJob} or pushed to {@link Pingbacks}. One path for both, so that a pushed answer is
- * stored, expired, notified, webhooked and frees its slot exactly like a polled one, and a pushed
- * error code is classified like a polled one.
+ * What an outcome does to a solve, in one place, whichever way it came: an in.php reply ({@link
+ * SubmitJob}), a res.php reply ({@link PollJob}) or a pushed one ({@link Pingbacks}). So a pushed
+ * answer is stored, expired, notified, webhooked and frees its slot exactly like a polled one, and
+ * an error code is classified once (see "How a solve moves" in docs/architecture.md):
+ *
+ * <ul>
+ *   <li><b>answer</b>: the token stored with its expiry, the slot freed and handed on;
+ *   <li><b>credential</b>, <b>permanent</b>: the breaker opened for a credential code (on a node
+ *       that has one); the solve FAILED, its slot freed and handed on: {@link Step.Failed};
+ *   <li><b>transient</b>: {@link Step.Retry} of the same step (a lost in.php reply holds the slot
+ *       by a phantom first);
+ *   <li><b>thread saturation</b>: the solve waits for a provider thread, no retry spent, its slot
+ *       given back without a hand-off;
+ *   <li><b>deadline</b>: past {@code captchaai.solve-deadline}, FAILED as a dead job; the slot is
+ *       freed only when no task of the solve can be in flight.
+ * </ul>
+ *
+ * Slots are freed through {@link SlotHandoff} only (its class comment states the rule). Every
+ * method returns the {@link Step} the job goes on with; nothing here throws for an outcome.
  */
 public final class TaskOutcomes {
 
   private static final Logger log = LoggerFactory.getLogger(TaskOutcomes.class);
 
   private final SolveRepository repository;
+  private final SolveTransitions transitions;
   private final SlotHandoff handoff;
   private final Breaker breaker;
+  private final PlanCheck planCheck;
   private final SolveJobs jobs;
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
 
+  /**
+   * @param breaker the fleet-wide breaker; null on a node without a key (it only receives pushes)
+   * @param planCheck told of thread saturation; null on a node without a key
+   */
   public TaskOutcomes(
       SolveRepository repository,
+      SolveTransitions transitions,
       SlotHandoff handoff,
       Breaker breaker,
+      PlanCheck planCheck,
       SolveJobs jobs,
       EngineSettings settings,
       EngineEvents events,
       Clock clock) {
     this.repository = repository;
+    this.transitions = transitions;
     this.handoff = handoff;
     this.breaker = breaker;
+    this.planCheck = planCheck;
     this.jobs = jobs;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.deadline = new SolveDeadline(repository, settings, events, clock);
+    this.deadline = new SolveDeadline(transitions, settings, events, clock);
   }
 
-  /** What storing an answer did. */
-  public record Stored(boolean stored, Optional<FleetGate.Handoff> handoff) {
-    static final Stored NOTHING = new Stored(false, Optional.empty());
+  /** What an answer did: whether it was stored, and what the job goes on with. */
+  public record Stored(boolean stored, Step next) {
+    static final Stored NOTHING = new Stored(false, Step.DONE);
   }
 
   /**
    * Stores the answer of the solve's submission {@code submitNo} (task {@code solve.taskId()}),
    * unless it may be past its use (then the solve is submitted afresh). Stored only while the solve
    * is SUBMITTED with that very task id, so an answer for an old task never lands on a new one.
-   * With a {@code carrier} (the running job), the freed slot may come back as a hand-off the
-   * carrier must submit itself.
+   * With a {@code carrier} (the running job), the freed slot may come back as a {@link Step.Carry}.
    *
    * @param polls the res.php calls made on the task so far
    * @param pushed whether the answer was pushed by the provider, not found by a poll
@@ -80,12 +108,15 @@ public final class TaskOutcomes {
       UUID carrier,
       boolean pushed) {
     if (mayBePastItsUse(solve, submitNo)) {
-      failIfPastDeadline(solve);
+      Optional<Step> failed = pastDeadline(solve);
+      if (failed.isPresent()) {
+        return new Stored(false, failed.get());
+      }
       submitAfresh(solve, submitNo, PollJob.ANSWER_TOO_OLD, false);
       return Stored.NOTHING;
     }
     Optional<Instant> stored =
-        repository.markSolved(
+        transitions.markSolved(
             solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), !pushed);
     if (stored.isEmpty() && (pushed || !stillRuns(solve))) {
       // Stored already (by a poll or an earlier push), or the solve runs another task now
@@ -96,25 +127,27 @@ public final class TaskOutcomes {
     // A polled answer of the solve's own task frees the provider's thread even when the row moved
     // on meanwhile (a deadline failed it): its slot is released as it always was.
     Instant solvedAt = stored.orElseGet(clock::instant);
-    if (pushed) {
-      log.info(
-          "Solve {} ({}) SOLVED by push after {} poll(s)", solve.businessKey(), solve.id(), polls);
-    } else {
-      log.info("Solve {} ({}) SOLVED after {} poll(s)", solve.businessKey(), solve.id(), polls);
-    }
+    log.info(
+        "Solve {} ({}) SOLVED{} after {} poll(s)",
+        solve.businessKey(),
+        solve.id(),
+        pushed ? " by push" : "",
+        polls);
     events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
-    if (carrier != null) {
-      return new Stored(stored.isPresent(), handoff.releaseAndTakeOne(solve.id(), carrier));
+    if (carrier == null) {
+      handoff.release(solve.id());
+      return new Stored(stored.isPresent(), Step.DONE);
     }
-    handoff.release(solve.id());
-    return new Stored(stored.isPresent(), Optional.empty());
+    Step next =
+        handoff.releaseAndTakeOne(solve.id(), carrier).<Step>map(Step.Carry::new).orElse(Step.DONE);
+    return new Stored(stored.isPresent(), next);
   }
 
   /** Whether the solve's row still names this task (whatever its status). */
   private boolean stillRuns(Solve solve) {
     return repository
         .find(solve.id())
-        .map(row -> java.util.Objects.equals(row.taskId(), solve.taskId()))
+        .map(row -> Objects.equals(row.taskId(), solve.taskId()))
         .orElse(false);
   }
 
@@ -131,61 +164,142 @@ public final class TaskOutcomes {
     if (!solve.submittedAt().plus(late).isBefore(now)) {
       return false; // the usual case: no query
     }
-    Instant notReady = repository.lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
+    Instant notReady = transitions.lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
     return notReady.plus(late).isBefore(now);
   }
 
   /**
-   * An error code for the task, classified once by the client: unsolvable is submitted once more, a
-   * task the provider forgot is submitted afresh, a permanent code fails the solve (a credential
-   * code also opens the breaker, when this node has one) and throws {@link
-   * PermanentSolveException}; a transient one rethrows {@code e} for a retry on the same task.
+   * An error code for the solve's task (polled or pushed), classified once by the client:
+   * unsolvable is submitted once more, a task the provider forgot is submitted afresh, a permanent
+   * code fails the solve, and a transient one is retried on the same task. An outcome for a task
+   * the solve no longer runs leaves its current submission alone.
    */
-  public void error(Solve solve, int submitNo, CaptchaAiException e) {
+  public Step taskError(Solve solve, int submitNo, CaptchaAiException e) {
     ErrorClass errorClass = e.errorClass();
     events.error(e.errorCode(), errorClass);
     if (errorClass == ErrorClass.UNSOLVABLE
         && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
       var jobId = SolveJobs.jobId(solve.id(), "resubmit:" + (solve.unsolvableResubmits() + 1));
-      if (!repository.forgetTask(solve.id(), solve.taskId(), true, e.errorCode(), jobId)) {
-        return; // not the solve's task any more: its current submission is left alone
+      if (transitions.forgetTask(solve.id(), solve.taskId(), true, e.errorCode(), jobId)) {
+        handoff.release(solve.id());
+        log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
+        jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
       }
-      handoff.release(solve.id());
-      log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());
-      jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
-      return;
+      return Step.DONE;
     }
     if (PollJob.TASK_GONE.equals(e.errorCode())) {
       // The provider no longer knows the task (it forgets old ones): nothing to wait for there.
-      failIfPastDeadline(solve);
-      submitAfresh(solve, submitNo, PollJob.TASK_GONE, false);
-      return;
-    }
-    if (errorClass == ErrorClass.CREDENTIAL && breaker != null) {
-      breaker.open(e.errorCode(), "res.php answered " + e.errorCode());
-      log.error("Breaker OPEN: CaptchaAI rejected the API key ({})", e.errorCode());
+      return pastDeadline(solve)
+          .orElseGet(() -> submitAfresh(solve, submitNo, PollJob.TASK_GONE, false));
     }
     if (e.permanent()) {
-      if (!repository.markFailed(solve.id(), solve.taskId(), e.errorCode(), errorClass)) {
-        return; // not the solve's task any more: its current submission is left alone
-      }
-      handoff.release(solve.id());
-      log.warn(
-          "Solve {} ({}) FAILED: {} ({})",
-          solve.businessKey(),
-          solve.id(),
-          e.errorCode(),
-          errorClass);
-      throw new PermanentSolveException(solve.id(), e.errorCode(), errorClass);
+      return permanent(solve, e, "res.php");
     }
-    failIfPastDeadline(solve);
+    Optional<Step> failed = pastDeadline(solve);
+    if (failed.isPresent()) {
+      return failed.get();
+    }
     log.warn(
         "Solve {} ({}) poll failed with {} ({}), will retry the same task",
         solve.businessKey(),
         solve.id(),
         e.errorCode(),
         errorClass);
-    throw e;
+    return new Step.Retry(e);
+  }
+
+  /**
+   * An error code or a lost reply of in.php, for a solve without a task: thread saturation waits
+   * for a thread, a permanent code fails the solve, a transient one is retried (a reply lost on the
+   * way may have created a task anyway: its slot stays taken a while).
+   */
+  public Step submitError(Solve solve, CaptchaAiException e) {
+    ErrorClass errorClass = e.errorClass();
+    events.error(e.errorCode(), errorClass);
+    if (errorClass == ErrorClass.THREADS) {
+      // Not a failure of the solve: it waits for a provider thread, no retry spent.
+      long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
+      transitions.waitForThread(
+          solve.id(), settings.threadWait().plusMillis(jitter), e.errorCode());
+      handoff.giveBack(solve.id());
+      log.info(
+          "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
+          solve.businessKey(),
+          solve.id(),
+          e.errorCode());
+      if (planCheck != null) {
+        planCheck.afterThreadsError(e.errorCode());
+      }
+      return Step.DONE;
+    }
+    if (e.permanent()) {
+      return permanent(solve, e, "in.php");
+    }
+    transitions.markRetrying(solve.id(), e.errorCode(), errorClass);
+    if (e instanceof CaptchaAiTransportException) {
+      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
+    }
+    handoff.release(solve.id()); // hands on what is free, the held slot aside
+    log.warn(
+        "Solve {} ({}) in.php failed with {} ({}), will retry",
+        solve.businessKey(),
+        solve.id(),
+        e.errorCode(),
+        errorClass);
+    return new Step.Retry(e);
+  }
+
+  /**
+   * In.php created task {@code taskId}, but its id could not be stored ({@code cause}): treated as
+   * a lost reply. The slot is held by a phantom and the submit lock extended, both for {@code
+   * captchaai.lost-submit-hold}, so no new in.php call comes before; the job is retried.
+   */
+  public Step taskIdLost(Solve solve, String taskId, RuntimeException cause) {
+    log.error(
+        "Solve {} ({}) task {} was created by in.php but its id could not be stored: treated as a"
+            + " lost reply, slot held and no new submission for {}",
+        solve.businessKey(),
+        solve.id(),
+        taskId,
+        settings.lostSubmitHold());
+    try {
+      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
+      transitions.holdAfterLostTaskId(
+          solve.id(), settings.lostSubmitHold(), SubmitJob.LOST_TASK_ID);
+    } catch (RuntimeException e) {
+      // The submit lock taken before in.php still stands for its own span.
+      log.warn("Solve {} ({}): could not record the hold: {}", solve.businessKey(), solve.id(), e);
+    }
+    events.error(SubmitJob.LOST_TASK_ID, ErrorClass.TRANSIENT);
+    return new Step.Retry(new SubmitJob.TaskIdNotStoredException(solve.id(), cause));
+  }
+
+  /** A permanent code: a credential code opens the breaker first; then the solve fails. */
+  private Step permanent(Solve solve, CaptchaAiException e, String call) {
+    if (e.errorClass() == ErrorClass.CREDENTIAL && breaker != null) {
+      breaker.open(e.errorCode(), call + " answered " + e.errorCode());
+      log.error(
+          "Breaker OPEN: CaptchaAI rejected the API key ({}); no node submits until an"
+              + " operator closes it",
+          e.errorCode());
+    }
+    return fail(solve, e.errorCode(), e.errorClass());
+  }
+
+  /**
+   * Fails the solve for good, frees its slot and hands it on. A solve with a task fails only while
+   * it still runs that task (else nothing changes: {@link Step#DONE}); one without fails unless it
+   * was solved meanwhile.
+   */
+  public Step fail(Solve solve, String code, ErrorClass errorClass) {
+    if (solve.taskId() == null) {
+      transitions.markFailed(solve.id(), code, errorClass);
+    } else if (!transitions.markFailed(solve.id(), solve.taskId(), code, errorClass)) {
+      return Step.DONE; // not the solve's task any more: its current submission is left alone
+    }
+    handoff.release(solve.id());
+    log.warn("Solve {} ({}) FAILED: {} ({})", solve.businessKey(), solve.id(), code, errorClass);
+    return new Step.Failed(solve.id(), code, errorClass);
   }
 
   /**
@@ -193,10 +307,10 @@ public final class TaskOutcomes {
    * the old task, its slot stays taken by a phantom holder for {@code captchaai.lost-submit-hold},
    * and the solve queues for a slot like any other.
    */
-  void submitAfresh(Solve solve, int submitNo, String reason, boolean providerMayStillWork) {
+  Step submitAfresh(Solve solve, int submitNo, String reason, boolean providerMayStillWork) {
     UUID jobId = SolveJobs.jobId(solve.id(), "stale:" + submitNo);
-    if (!repository.forgetTask(solve.id(), solve.taskId(), false, reason, jobId)) {
-      return; // not the solve's task any more: its current submission is left alone
+    if (!transitions.forgetTask(solve.id(), solve.taskId(), false, reason, jobId)) {
+      return Step.DONE; // not the solve's task any more: its current submission is left alone
     }
     if (providerMayStillWork) {
       handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
@@ -217,13 +331,19 @@ public final class TaskOutcomes {
           default -> "the provider no longer knows it";
         });
     jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);
+    return Step.DONE;
   }
 
   /**
-   * Ends the solve as a dead job when its deadline passed; the task keeps its slot till its lease
-   * ends.
+   * Past its deadline the solve ends FAILED as a dead job ({@link Step.Failed}); its slot is freed
+   * only when no task of it can be in flight, else it stays taken until its lease ends. Empty
+   * within the deadline.
    */
-  void failIfPastDeadline(Solve solve) {
-    deadline.enforce(solve, () -> {});
+  public Optional<Step> pastDeadline(Solve solve) {
+    Optional<Step.Failed> failed = deadline.failIfPast(solve);
+    if (failed.isPresent() && solve.taskId() == null) {
+      handoff.release(solve.id());
+    }
+    return failed.map(Step.class::cast);
   }
 }

@@ -6,6 +6,7 @@ import com.captchajobs.core.client.InvalidTaskException;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveFields;
+import com.captchajobs.core.internal.store.SolveInserts;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import java.util.UUID;
 public final class SolveEnqueuer {
 
   private final SolveRepository repository;
+  private final SolveInserts inserts;
   private final SolveJobs jobs;
   private final String node;
   private final Duration lease;
@@ -34,8 +36,14 @@ public final class SolveEnqueuer {
    * @param node this node's name, recorded on a slot a new solve takes
    * @param lease how long such a slot is held for the solve's submit job to confirm it
    */
-  public SolveEnqueuer(SolveRepository repository, SolveJobs jobs, String node, Duration lease) {
+  public SolveEnqueuer(
+      SolveRepository repository,
+      SolveInserts inserts,
+      SolveJobs jobs,
+      String node,
+      Duration lease) {
     this.repository = repository;
+    this.inserts = inserts;
     this.jobs = jobs;
     this.node = node;
     this.lease = lease;
@@ -113,8 +121,8 @@ public final class SolveEnqueuer {
     CaptchaTask task = CaptchaTask.of(type, params == null ? Map.of() : params);
     String hash = payloadHash(type, task.params(), priority, callbackUrl);
     UUID id = UUID.randomUUID();
-    SolveRepository.NewSolve solve =
-        new SolveRepository.NewSolve(
+    SolveInserts.NewSolve solve =
+        new SolveInserts.NewSolve(
             id,
             businessKey,
             type,
@@ -126,7 +134,7 @@ public final class SolveEnqueuer {
             client);
     Optional<SolveState> stored;
     if (maxUnfinished > 0) {
-      switch (repository.insertUnderCap(solve, node, lease, maxUnfinished)) {
+      switch (inserts.insertUnderCap(solve, node, lease, maxUnfinished)) {
         case QUEUED -> stored = Optional.of(SolveState.QUEUED);
         case WAITING_FOR_THREAD -> stored = Optional.of(SolveState.WAITING_FOR_THREAD);
         case OVER_CAP -> {
@@ -135,7 +143,7 @@ public final class SolveEnqueuer {
         default -> stored = Optional.empty();
       }
     } else {
-      stored = repository.insertQueuedOrWaiting(solve, node, lease);
+      stored = inserts.insertQueuedOrWaiting(solve, node, lease);
     }
     if (stored.isPresent()) {
       if (stored.get() == SolveState.QUEUED) {

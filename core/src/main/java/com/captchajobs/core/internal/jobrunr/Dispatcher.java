@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.jobrunr;
 
-import com.captchajobs.core.internal.engine.JobsReady;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.lang.reflect.Field;
 import java.sql.Connection;

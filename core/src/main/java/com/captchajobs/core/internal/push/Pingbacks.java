@@ -2,14 +2,9 @@ package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.client.CaptchaAiApiException;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
-import com.captchajobs.core.internal.engine.SlotHandoff;
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.TaskOutcomes;
-import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
-import com.captchajobs.core.internal.retry.PermanentSolveException;
+import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
@@ -81,19 +76,13 @@ public final class Pingbacks {
 
   /**
    * @param urls the signatures pushes are checked against
+   * @param outcomes what a counted answer or code does, as for a polled one
    */
   public Pingbacks(
-      PingbackUrls urls,
-      SolveRepository repository,
-      SlotHandoff handoff,
-      Breaker breaker,
-      SolveJobs jobs,
-      EngineSettings settings,
-      EngineEvents events,
-      Clock clock) {
+      PingbackUrls urls, SolveRepository repository, TaskOutcomes outcomes, Clock clock) {
     this.urls = urls;
     this.repository = repository;
-    this.outcomes = new TaskOutcomes(repository, handoff, breaker, jobs, settings, events, clock);
+    this.outcomes = outcomes;
     this.clock = clock;
   }
 
@@ -108,12 +97,7 @@ public final class Pingbacks {
    */
   public Verdict receive(
       String solveId, String submitNo, String signature, String taskId, String code) {
-    Verdict verdict;
-    try {
-      verdict = handle(solveId, submitNo, signature, taskId, code);
-    } catch (PermanentSolveException e) {
-      verdict = Verdict.FAILED; // recorded and the slot freed; the exception is for poll jobs
-    }
+    Verdict verdict = handle(solveId, submitNo, signature, taskId, code);
     if (verdict == Verdict.REFUSED) {
       refused();
     } else {
@@ -156,16 +140,19 @@ public final class Pingbacks {
       return Verdict.REFUSED; // an old or unknown task, or a replay after the solve moved on
     }
     if (!isCode(code)) {
-      return outcomes.solved(solve, submitNo, solve.polls(), code, null, null, true).stored()
-          ? Verdict.STORED
-          : Verdict.REFUSED;
+      TaskOutcomes.Stored answer =
+          outcomes.solved(solve, submitNo, solve.polls(), code, null, null, true);
+      if (answer.next() instanceof Step.Failed) {
+        return Verdict.FAILED; // possibly too old, and past the deadline: the solve failed
+      }
+      return answer.stored() ? Verdict.STORED : Verdict.REFUSED;
     }
     ErrorClass errorClass = ErrorClass.of(code);
     if (!errorClass.permanent()) {
       return Verdict.NOTED; // transient or not ready: the fallback poll goes on
     }
-    outcomes.error(solve, submitNo, new CaptchaAiApiException(code, taskId));
-    return Verdict.FAILED;
+    outcomes.taskError(solve, submitNo, new CaptchaAiApiException(code, taskId));
+    return Verdict.FAILED; // recorded and acted on; the step is for poll jobs
   }
 
   /** An answer or a code: not empty, not too long, no control characters. */

@@ -1,7 +1,6 @@
 package com.captchajobs.core.internal.retry;
 
 import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.internal.engine.SubmitJob;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +84,7 @@ public class PermanentErrorRetryFilter extends RetryFilter {
 
   /**
    * The wait before the first retry of a step that failed outside a job of its own (a solve carried
-   * by another solve's job, see {@link SubmitJob#carryOn}): like this filter's first retry, 5 to
+   * by another solve's job, see the engine's {@code Carrier}): like this filter's first retry, 5 to
    * 6.25 s.
    */
   public static Duration firstRetryWait() {

@@ -3,27 +3,29 @@ package com.captchajobs.core.internal.time;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.config.EngineSettings;
-import com.captchajobs.core.internal.retry.PermanentSolveException;
+import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue or from its last
  * operator requeue, on the database clock): the submit and poll jobs ask it before each attempt,
- * and past the deadline it ends the solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED},
- * thrown as a dead job. A solve well within its deadline by the engine's clock (the database's, see
- * {@link DatabaseClock}) costs no statement; near or past it, the database decides (a requeued
- * solve, whose life restarted at the requeue, always asks it).
+ * and past the deadline it ends the solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, a
+ * dead job (what becomes of its slot is the engine's {@code TaskOutcomes}' to say). A solve well
+ * within its deadline by the engine's clock (the database's, see {@link DatabaseClock}) costs no
+ * statement; near or past it, the database decides (a requeued solve, whose life restarted at the
+ * requeue, always asks it).
  */
 public final class SolveDeadline {
 
   private static final Logger log = LoggerFactory.getLogger(SolveDeadline.class);
 
-  private final SolveRepository repository;
+  private final SolveTransitions transitions;
   private final EngineSettings settings;
   private final EngineEvents events;
   private final Clock clock;
@@ -32,36 +34,30 @@ public final class SolveDeadline {
   static final Duration MARGIN = Duration.ofSeconds(5);
 
   public SolveDeadline(
-      SolveRepository repository, EngineSettings settings, EngineEvents events, Clock clock) {
-    this.repository = repository;
+      SolveTransitions transitions, EngineSettings settings, EngineEvents events, Clock clock) {
+    this.transitions = transitions;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
   }
 
-  /**
-   * Returns when the solve is within its deadline; otherwise fails it, runs {@code onFailed} (the
-   * caller's slot policy) and throws.
-   *
-   * @throws PermanentSolveException when this call failed the solve
-   */
-  public void enforce(Solve solve, Runnable onFailed) {
+  /** Empty when the solve is within its deadline; otherwise fails it and says so. */
+  public Optional<Step.Failed> failIfPast(Solve solve) {
     if (solve.createdAt() != null
         && solve
             .createdAt()
             .plus(settings.solveDeadline())
             .minus(MARGIN)
             .isAfter(clock.instant())) {
-      return;
+      return Optional.empty();
     }
-    if (!repository.failIfPastDeadline(
+    if (!transitions.failIfPastDeadline(
         solve.id(),
         settings.solveDeadline(),
         EngineSettings.DEADLINE_EXCEEDED,
         ErrorClass.DEADLINE)) {
-      return;
+      return Optional.empty();
     }
-    onFailed.run();
     events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
     log.warn(
         "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
@@ -69,7 +65,7 @@ public final class SolveDeadline {
         solve.id(),
         EngineSettings.DEADLINE_EXCEEDED,
         settings.solveDeadline());
-    throw new PermanentSolveException(
-        solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    return Optional.of(
+        new Step.Failed(solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE));
   }
 }

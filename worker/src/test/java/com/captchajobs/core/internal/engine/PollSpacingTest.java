@@ -1,10 +1,9 @@
 package com.captchajobs.core.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
@@ -109,8 +108,7 @@ class PollSpacingTest {
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     PollJobRequest request = new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli());
     sim.injectNext(Endpoint.RES, Fault.HTML_502);
-    assertThatThrownBy(() -> node.bean(PollJob.class).poll(request, null))
-        .isInstanceOf(CaptchaAiException.class);
+    assertThat(node.bean(PollJob.class).poll(request, null)).isInstanceOf(Step.Retry.class);
 
     // JobRunr may start the retry up to its poll interval early: here, at once.
     node.bean(PollJob.class).poll(request, null);

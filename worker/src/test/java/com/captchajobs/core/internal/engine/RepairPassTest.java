@@ -229,7 +229,7 @@ class RepairPassTest {
     Instant farAway = Instant.now().plus(Duration.ofDays(3650));
     for (UUID id : open) {
       UUID jobId = SolveJobs.pollJobId(id, 1, 1);
-      repository.setJob(id, jobId);
+      jdbc.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
       jobs.poll(repository.find(id).orElseThrow(), 1, 1, farAway);
     }
     jdbc.update("ANALYZE captchajobs.cj_jobrunr_jobs");

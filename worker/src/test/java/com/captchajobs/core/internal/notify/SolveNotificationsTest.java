@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.worker.testing.BlackholeProxy;
 import java.sql.Connection;
@@ -29,6 +30,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 class SolveNotificationsTest {
 
   SolveRepository repository;
+  SolveTransitions transitions;
   SolveNotifications notifications;
   String url;
 
@@ -39,6 +41,7 @@ class SolveNotificationsTest {
     dataSource.setUrl(url);
     Schema.defaultSchema().migrate(dataSource);
     repository = new SolveRepository(dataSource, Schema.defaultSchema());
+    transitions = new SolveTransitions(dataSource, Schema.defaultSchema());
     notifications =
         new SolveNotifications(
                 () -> DriverManager.getConnection(url),
@@ -87,8 +90,8 @@ class SolveNotificationsTest {
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
 
     insertQueued(id, "notify-1");
-    repository.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
-    repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+    transitions.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
+    transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
     // A reconnect on a busy machine (liveness check timed out) re-delivers the row's current
@@ -119,7 +122,7 @@ class SolveNotificationsTest {
     notifications.dropConnection();
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
     assertThat(seen).contains(SolveState.QUEUED); // the re-check after reconnecting
-    repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+    transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
 
     subscription.close();
@@ -151,7 +154,7 @@ class SolveNotificationsTest {
         rs.next();
         assertThat(rs.getInt(1)).isEqualTo(1);
       }
-      repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+      transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
       await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
     } finally {
@@ -177,7 +180,7 @@ class SolveNotificationsTest {
         listening.subscribe(id, seen::add);
 
         proxy.blackholeOpen(); // neither end learns that nothing gets through any more
-        repository.markFailed(id, "ERROR_X", ErrorClass.REQUEST, Instant.now());
+        transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
         long started = System.nanoTime();
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));

@@ -1,8 +1,8 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.jobrunr;
 
 /**
- * Told when {@link SolveJobs} created a job that is ready to run now, so that a worker with idle
- * threads fetches it at once rather than at JobRunr's next poll (see "Dispatch" in
+ * Told when the engine's {@code SolveJobs} created a job that is ready to run now, so that a worker
+ * with idle threads fetches it at once rather than at JobRunr's next poll (see "Dispatch" in
  * docs/architecture.md). A hint only: JobRunr's own poll stays the durable path.
  */
 public interface JobsReady {

@@ -1,0 +1,181 @@
+package com.captchajobs.core.internal.engine;
+
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.retry.Step;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running job going on with more work in its own thread (step 5 of "How a solve moves" in
+ * docs/architecture.md): a submit job makes its solve's first poll when that is due within the poll
+ * lead, and a job whose step freed a slot (a token found, its own solve parked) submits the solve
+ * that slot was handed to, makes that one's first poll, and so on with the slot that poll frees.
+ * The next in.php then follows within milliseconds instead of after JobRunr fetched a job for it,
+ * which on a busy node takes seconds.
+ *
+ * <p>A carried solve's recorded job is the running one until its task id is stored. Its trouble
+ * never fails the running job, whose outcome stays its own solve's: the carried solve gets a job of
+ * its own that goes on from where it stands (a submit or poll retried after a pause like JobRunr's
+ * first retry, or its permanent failure reported as a dead job).
+ */
+public final class Carrier {
+
+  private static final Logger log = LoggerFactory.getLogger(Carrier.class);
+
+  /** The step name of the job that reports a carried solve's permanent failure. */
+  private static final String FAILURE_REPORT = "failed";
+
+  private final SubmitJob submitJob;
+  private final PollJob pollJob;
+  private final SolveRepository repository;
+  private final SolveTransitions transitions;
+  private final SolveJobs jobs;
+  private final Clock clock;
+
+  public Carrier(
+      SubmitJob submitJob,
+      PollJob pollJob,
+      SolveRepository repository,
+      SolveTransitions transitions,
+      SolveJobs jobs,
+      Clock clock) {
+    this.submitJob = submitJob;
+    this.pollJob = pollJob;
+    this.repository = repository;
+    this.transitions = transitions;
+    this.jobs = jobs;
+    this.clock = clock;
+  }
+
+  /** The job that reports the permanent failure of a solve that failed while carried. */
+  static UUID failureReportJob(UUID solveId) {
+    return SolveJobs.jobId(solveId, FAILURE_REPORT);
+  }
+
+  /**
+   * Goes on, in the running job {@code runningJob}, from its own solve's step: makes the first poll
+   * the step left to it, then carries on with a slot handed to it. Returns the own solve's last
+   * step, for the job's edge; the own solve's trouble is the job's.
+   */
+  public Step goOn(Step own, UUID runningJob) throws InterruptedException {
+    Step step = own;
+    if (step instanceof Step.FirstPoll first) {
+      step = pollJob.poll(request(first), runningJob);
+    }
+    if (step instanceof Step.Carry carry) {
+      carryOn(carry.handoff(), runningJob);
+    }
+    return step;
+  }
+
+  /**
+   * Carries on with the solve a slot was just handed to (recorded as carried by {@code runningJob},
+   * its submit lock taken: see {@link SlotHandoff#releaseAndTakeOne}) until a solve's next step is
+   * a job of its own. Never throws for a carried solve's trouble.
+   */
+  public void carryOn(FleetGate.Handoff handoff, UUID runningJob) throws InterruptedException {
+    FleetGate.Handoff h = handoff;
+    while (h != null) {
+      FleetGate.Handoff carried = h;
+      Step step;
+      try {
+        step = submitJob.submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
+      } catch (RuntimeException e) {
+        detach(carried.solveId(), false, e.toString(), () -> retrySubmit(carried));
+        return;
+      }
+      if (isTrouble(step)) {
+        detach(carried.solveId(), step, () -> retrySubmit(carried));
+        return;
+      }
+      if (step instanceof Step.FirstPoll first) {
+        PollJobRequest poll = request(first);
+        try {
+          step = pollJob.poll(poll, runningJob);
+        } catch (InterruptedException e) { // the node is stopping
+          detach(carried.solveId(), false, e.toString(), () -> retryPoll(poll, Duration.ZERO));
+          Thread.currentThread().interrupt();
+          throw e;
+        } catch (RuntimeException e) {
+          detach(carried.solveId(), false, e.toString(), () -> retryPoll(poll, retryPause()));
+          return;
+        }
+        if (isTrouble(step)) {
+          detach(carried.solveId(), step, () -> retryPoll(poll, retryPause()));
+          return;
+        }
+      }
+      h = step instanceof Step.Carry carry ? carry.handoff() : null;
+    }
+  }
+
+  private static boolean isTrouble(Step step) {
+    return step instanceof Step.Failed || step instanceof Step.Retry;
+  }
+
+  private void detach(UUID solveId, Step trouble, Runnable retry) {
+    String cause = trouble instanceof Step.Retry r ? r.cause().toString() : trouble.toString();
+    detach(solveId, trouble instanceof Step.Failed, cause, retry);
+  }
+
+  /**
+   * Gives a carried solve whose step failed a job of its own: a permanent failure (already
+   * recorded) is reported by a job that fails with it, anything else retried by {@code retry}. If
+   * even that cannot be stored, the repair pass finds the solve once the running job has ended.
+   */
+  private void detach(UUID solveId, boolean failed, String cause, Runnable retry) {
+    try {
+      if (failed) {
+        UUID reportJob = failureReportJob(solveId);
+        Solve solve = repository.find(solveId).orElseThrow();
+        transitions.setJob(solveId, reportJob);
+        jobs.submit(reportJob, solveId, solve.type(), solve.businessKey(), 0);
+      } else {
+        log.info(
+            "Solve {}: a step carried by another job failed ({}), retrying in a job of its own",
+            solveId,
+            cause);
+        retry.run();
+      }
+    } catch (RuntimeException again) {
+      log.warn(
+          "Solve {}: no job of its own after {} ({}); the repair pass will give it one",
+          solveId,
+          cause,
+          again.toString());
+    }
+  }
+
+  private void retrySubmit(FleetGate.Handoff h) {
+    UUID jobId = UUID.randomUUID(); // stored before the job exists, like every job id
+    transitions.setJob(h.solveId(), jobId);
+    jobs.submitLater(jobId, h.solveId(), h.type(), h.businessKey(), retryPause());
+  }
+
+  private void retryPoll(PollJobRequest poll, Duration pause) {
+    Solve solve = repository.find(poll.solveId()).orElseThrow();
+    UUID jobId = UUID.randomUUID();
+    transitions.setJob(solve.id(), jobId);
+    Instant at = clock.instant().plus(pause);
+    Instant intended = Instant.ofEpochMilli(poll.intendedAtEpochMilli());
+    jobs.poll(jobId, solve, poll.submitNo(), poll.pollNo(), at.isAfter(intended) ? at : intended);
+  }
+
+  /** Like JobRunr's first retry of a failed job of ours. */
+  private static Duration retryPause() {
+    return PermanentErrorRetryFilter.firstRetryWait();
+  }
+
+  private static PollJobRequest request(Step.FirstPoll first) {
+    return new PollJobRequest(
+        first.solveId(), first.submitNo(), 1, first.intendedAt().toEpochMilli());
+  }
+}

@@ -1,0 +1,176 @@
+package com.captchajobs.core.internal.store;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * New solves as the enqueue side stores them (step 1 of "How a solve moves" in
+ * docs/architecture.md): one statement inserts the row under its business key and takes a free slot
+ * of the gate for it when no solve waits for one.
+ */
+public final class SolveInserts {
+
+  private static final ObjectMapper json = JsonMapper.builder().build();
+
+  private final Db db;
+
+  public SolveInserts(DataSource dataSource, Schema schema) {
+    this.db = new Db(dataSource, schema);
+  }
+
+  /** A new solve as the enqueue side stores it, owned by {@code client}. */
+  public record NewSolve(
+      UUID id,
+      String businessKey,
+      CaptchaType type,
+      Map<String, String> params,
+      String payloadHash,
+      int priority,
+      String callbackUrl,
+      UUID jobId,
+      String client) {
+
+    /** A solve of the Java API client. */
+    public NewSolve(
+        UUID id,
+        String businessKey,
+        CaptchaType type,
+        Map<String, String> params,
+        String payloadHash,
+        int priority,
+        String callbackUrl,
+        UUID jobId) {
+      this(
+          id,
+          businessKey,
+          type,
+          params,
+          payloadHash,
+          priority,
+          callbackUrl,
+          jobId,
+          SolveRepository.JAVA_API_CLIENT);
+    }
+  }
+
+  /**
+   * Inserts the solve unless its business key exists, in one statement: QUEUED holding a slot of
+   * the gate when one is free and no solve waits for a slot, otherwise WAITING_FOR_THREAD. The slot
+   * is taken here, leased to {@code node} for {@code lease}, so that the solve's submit job finds
+   * it held and a burst of new solves is not handed slots one job at a time; a waiting solve needs
+   * no job: a freed slot is handed to it. Empty when the business key exists.
+   */
+  public Optional<SolveState> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
+    return db.queryOne(
+        INSERT_QUEUED_OR_WAITING,
+        rs -> SolveState.valueOf(rs.getString(1)),
+        insertArgs(s, node, lease));
+  }
+
+  /** What {@link #insertUnderCap} did. */
+  public enum CappedInsert {
+    /** Stored QUEUED (holding a slot). */
+    QUEUED,
+    /** Stored WAITING_FOR_THREAD. */
+    WAITING_FOR_THREAD,
+    /** Nothing stored: the client already uses the business key. */
+    KEY_EXISTS,
+    /** Nothing stored: the client already has {@code maxUnfinished} unfinished solves. */
+    OVER_CAP
+  }
+
+  /**
+   * As {@link #insertQueuedOrWaiting}, only while the client has fewer than {@code maxUnfinished}
+   * unfinished solves. The count and the insert run in one transaction under an advisory lock per
+   * client, so concurrent enqueues of one client (on any node) are counted one after the other and
+   * the cap holds exactly; other clients are not held up. A business key the client already uses is
+   * {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
+   */
+  public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
+    return db.underLock(
+        "unfinished:" + s.client(),
+        tx -> {
+          int unfinished = tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
+          if (unfinished >= maxUnfinished) {
+            boolean exists =
+                !tx.query(
+                        "SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?",
+                        rs -> 1,
+                        s.client(),
+                        s.businessKey())
+                    .isEmpty();
+            return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
+          }
+          List<SolveState> stored =
+              tx.query(
+                  INSERT_QUEUED_OR_WAITING,
+                  rs -> SolveState.valueOf(rs.getString(1)),
+                  insertArgs(s, node, lease));
+          if (stored.isEmpty()) {
+            return CappedInsert.KEY_EXISTS;
+          }
+          return stored.get(0) == SolveState.QUEUED
+              ? CappedInsert.QUEUED
+              : CappedInsert.WAITING_FOR_THREAD;
+        });
+  }
+
+  /** Counts a client's solves not yet final (queued, waiting, submitted). */
+  static final String COUNT_UNFINISHED =
+      "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
+          + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')";
+
+  private Object[] insertArgs(NewSolve s, String node, Duration lease) {
+    return new Object[] {
+      s.id(),
+      s.client(),
+      s.businessKey(),
+      s.type(),
+      toJson(new TreeMap<>(s.params())),
+      s.payloadHash(),
+      s.priority(),
+      s.callbackUrl(),
+      s.jobId(),
+      node,
+      lease.toMillis()
+    };
+  }
+
+  private static final String INSERT_QUEUED_OR_WAITING =
+      "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
+          + "   WHERE (solve_id IS NULL OR lease_until < now())"
+          + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
+          + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
+          + "       AND (not_before IS NULL OR not_before <= now()))"
+          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
+          + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+          + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
+          + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
+          + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
+          + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
+          + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
+          + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
+          + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
+          + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+          + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
+          + "   RETURNING g.slot_no)"
+          + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
+
+  private static String toJson(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Could not write JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+package com.captchajobs.core.internal.store;
+
+import com.captchajobs.core.client.ErrorClass;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The engine's writes as a solve moves (see "How a solve moves" in docs/architecture.md): its
+ * status changes, its submit lock, the job expected to move it next, and the record of its polls.
+ * Every method is one statement, so every change is committed before the caller does anything else
+ * (the task id in particular: invariant 3). Instants that are compared with others (updated_at,
+ * expiries, not_before, submit locks, deadlines) are written and compared on the database's clock
+ * ({@code now()}), never a node's (invariant 11). A change that belongs to one task names it
+ * ({@code task_id = ?}): an outcome of an old task never lands on a newer one (invariant 9).
+ */
+public final class SolveTransitions {
+
+  private final Db db;
+
+  public SolveTransitions(DataSource dataSource, Schema schema) {
+    this.db = new Db(dataSource, schema);
+  }
+
+  /** Parks a solve that found no free slot; false when it is no longer waiting to submit. */
+  public boolean markWaiting(UUID id) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD', waiting_since = now(),"
+                + " thread_waits = thread_waits + 1, updated_at = now()"
+                + " WHERE id = ? AND status = 'QUEUED'",
+            id)
+        == 1;
+  }
+
+  /**
+   * The provider had no free thread: wait {@code wait} (database clock) and submit again later,
+   * without spending a retry.
+   */
+  public void waitForThread(UUID id, Duration wait, String code) {
+    db.update(
+        "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD',"
+            + " not_before = now() + ? * interval '1 millisecond',"
+            + " waiting_since = now(), thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
+            + " updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
+        wait.toMillis(),
+        code,
+        id);
+  }
+
+  /**
+   * Takes the right to move this solve through the gate and in.php, for at most {@code hold}: false
+   * when another run of its submit job holds it, or the solve no longer waits to be submitted. Runs
+   * of one solve's submit job are thereby serialised; a crash leaves the lock to expire.
+   */
+  public boolean lockForSubmit(UUID id, Duration hold) {
+    return db.update(
+            "UPDATE captchajobs.solve SET submit_lock_until = now() + ? * interval '1 millisecond'"
+                + " WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD') AND task_id IS NULL"
+                + " AND (submit_lock_until IS NULL OR submit_lock_until < now())",
+            hold.toMillis(),
+            id)
+        == 1;
+  }
+
+  /** Gives the submit lock back; a no-op when an outcome already cleared it. */
+  public void unlockSubmit(UUID id) {
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = NULL WHERE id = ? AND submit_lock_until IS NOT NULL",
+        id);
+  }
+
+  /**
+   * Commits the provider task id first, before any poll is scheduled.
+   *
+   * @param pollJobId the job that makes the first poll: the running one, or a poll job created
+   *     right after this commit
+   * @param slotFreedAt when the slot this submit used was freed, if it was handed over: recorded
+   *     with the task id (freed slot to in.php), in the same statement
+   */
+  public void markSubmitted(
+      UUID id, String taskId, Instant at, UUID pollJobId, Instant slotFreedAt) {
+    db.update(
+        "WITH handoff AS (INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at)"
+            + "   SELECT ?, ?::timestamptz, ? WHERE ?::timestamptz IS NOT NULL)"
+            + " UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
+            + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
+            + " submit_lock_until = NULL, job_id = ?, updated_at = now() WHERE id = ?",
+        id,
+        slotFreedAt,
+        at,
+        slotFreedAt,
+        taskId,
+        at,
+        pollJobId,
+        id);
+  }
+
+  /**
+   * After a task id that could not be stored: no run of the submit job may call in.php before
+   * {@code hold} ends (the submit lock is extended), the code kept for the record.
+   */
+  public void holdAfterLostTaskId(UUID id, Duration hold, String code) {
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = now() + ? * interval '1 millisecond',"
+            + " not_before = now() + ? * interval '1 millisecond', error_code = ?,"
+            + " error_class = 'TRANSIENT', updated_at = now() WHERE id = ? AND task_id IS NULL",
+        hold.toMillis(),
+        hold.toMillis(),
+        code,
+        id);
+  }
+
+  /**
+   * Counts a res.php call that did not end the solve ({@code nextJobId} is the next poll), only
+   * while the solve still runs task {@code taskId}; false (nothing changed, no next poll is due)
+   * when it was given up or replaced.
+   */
+  public boolean markPolled(UUID id, String taskId, UUID nextJobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET polls = polls + 1, job_id = ?, updated_at = now()"
+                + " WHERE id = ? AND task_id = ? AND status = 'SUBMITTED'",
+            nextJobId,
+            id,
+            taskId)
+        == 1;
+  }
+
+  /** Records the JobRunr job that is expected to move the solve next. */
+  public void setJob(UUID id, UUID jobId) {
+    db.update("UPDATE captchajobs.solve SET job_id = ? WHERE id = ?", jobId, id);
+  }
+
+  /**
+   * Stores the token; solved and expiry instants are on the database clock ({@code ttl} after now),
+   * like every check of them. Stored only for the current submission's task, {@code taskId}: an
+   * answer for an older task of the solve (polled late or pushed) never lands on a newer one.
+   * Returns the stored solve instant, empty when the row was no longer SUBMITTED with that task.
+   *
+   * @param polled whether a res.php call found it (counted in {@code polls}), not a push
+   */
+  public Optional<Instant> markSolved(
+      UUID id, String taskId, String token, String userAgent, Duration ttl, boolean polled) {
+    return db.queryOne(
+        "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
+            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + ?, updated_at = now()"
+            + " WHERE id = ? AND status = 'SUBMITTED' AND task_id = ? RETURNING solved_at",
+        rs -> Db.instant(rs, "solved_at"),
+        token,
+        userAgent,
+        ttl.toMillis(),
+        polled ? 1 : 0,
+        id,
+        taskId);
+  }
+
+  /** Ends the solve with a classified error; a solved or claimed row is never failed. */
+  public void markFailed(UUID id, String code, ErrorClass errorClass) {
+    db.update(
+        "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+            + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+            + " WHERE id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
+        code,
+        errorClass,
+        id);
+  }
+
+  /**
+   * Ends the solve with a classified error of task {@code taskId}: nothing changes when the solve
+   * no longer runs that task (given up, or requeued and submitted afresh). True when it failed now.
+   */
+  public boolean markFailed(UUID id, String taskId, String code, ErrorClass errorClass) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+                + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+                + " WHERE id = ? AND task_id = ? AND status NOT IN ('SOLVED', 'CLAIMED', 'EXPIRED')",
+            code,
+            errorClass,
+            id,
+            taskId)
+        == 1;
+  }
+
+  /**
+   * Fails an unfinished solve whose life, {@code deadline} from its creation (or its last operator
+   * requeue, which starts a fresh life) on the database clock, is over; true when this call failed
+   * it.
+   */
+  public boolean failIfPastDeadline(
+      UUID id, Duration deadline, String code, ErrorClass errorClass) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'FAILED', error_code = ?, error_class = ?,"
+                + " token = NULL, submit_lock_until = NULL, updated_at = now()"
+                + " WHERE id = ? AND status IN ('QUEUED', 'SUBMITTED', 'WAITING_FOR_THREAD')"
+                + " AND coalesce(requeued_at, created_at) < now() - ? * interval '1 millisecond'",
+            code,
+            errorClass,
+            id,
+            deadline.toMillis())
+        == 1;
+  }
+
+  /** A transient in.php failure: back to QUEUED, the last error kept for the record. */
+  public void markRetrying(UUID id, String code, ErrorClass errorClass) {
+    db.update(
+        "UPDATE captchajobs.solve SET status = 'QUEUED', error_code = ?, error_class = ?,"
+            + " submit_lock_until = NULL, updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
+        code,
+        errorClass,
+        id);
+  }
+
+  /**
+   * Forgets a task that can no longer be resumed so that a fresh submission may follow, only while
+   * the solve still runs task {@code taskId}; false (nothing changed) when it was given up or
+   * replaced meanwhile.
+   *
+   * @param jobId the submit job that follows, or null when the caller goes on itself
+   */
+  public boolean forgetTask(UUID id, String taskId, boolean unsolvable, String code, UUID jobId) {
+    return db.update(
+            "UPDATE captchajobs.solve SET status = 'QUEUED', task_id = NULL, submitted_at = NULL,"
+                + " unsolvable_resubmits = unsolvable_resubmits + ?, error_code = ?, job_id = ?,"
+                + " updated_at = now() WHERE id = ? AND task_id = ? AND status = 'SUBMITTED'",
+            unsolvable ? 1 : 0,
+            code,
+            jobId,
+            id,
+            taskId)
+        == 1;
+  }
+
+  /** The last poll recorded for a submission: its number and when res.php was called. */
+  public record LastPoll(int pollNo, Instant calledAt) {}
+
+  /** The last poll recorded for a submission, empty when it was never polled. */
+  public Optional<LastPoll> lastPoll(UUID id, int submitNo) {
+    return db.queryOne(
+        "SELECT poll_no, called_at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
+            + " ORDER BY poll_no DESC LIMIT 1",
+        rs -> new LastPoll(rs.getInt("poll_no"), Db.instant(rs, "called_at")),
+        id,
+        submitNo);
+  }
+
+  /**
+   * When the provider last said "not ready" for a submission, or empty: the answer found after it
+   * is at most this old.
+   */
+  public Optional<Instant> lastNotReadyAt(UUID id, int submitNo) {
+    return db.queryOne(
+        "SELECT called_at AS at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
+            + " AND outcome = 'CAPCHA_NOT_READY' ORDER BY called_at DESC LIMIT 1",
+        rs -> Db.instant(rs, "at"),
+        id,
+        submitNo);
+  }
+
+  /**
+   * Records a poll: intended versus actual res.php call; a retry of the same poll keeps the later
+   * call.
+   */
+  public void recordPoll(
+      UUID id, int submitNo, int pollNo, Instant intendedAt, Instant calledAt, String outcome) {
+    db.update(
+        "INSERT INTO captchajobs.poll (solve_id, submit_no, poll_no, intended_at, called_at, outcome)"
+            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (solve_id, submit_no, poll_no) DO UPDATE"
+            // a retry of the same poll: the later call is the one the provider's 5 s count from
+            + " SET called_at = GREATEST(poll.called_at, EXCLUDED.called_at),"
+            + " outcome = EXCLUDED.outcome",
+        id,
+        submitNo,
+        pollNo,
+        intendedAt,
+        calledAt,
+        outcome);
+  }
+}

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -87,7 +87,7 @@ class RestFlowTest {
         + "\",\"type\":\"TURNSTILE\",\"sitekey\":\""
         + SITEKEY
         + "\",\"pageUrl\":\""
-        + Solves.pageUrl(businessKey)
+        + SolveProbe.pageUrl(businessKey)
         + "\"}";
   }
 
@@ -117,13 +117,13 @@ class RestFlowTest {
         api.post(
             "/api/solves",
             turnstile("rest-idem")
-                .replace(Solves.pageUrl("rest-idem"), "https://other.example.test/"));
+                .replace(SolveProbe.pageUrl("rest-idem"), "https://other.example.test/"));
     BadRequestsTest.assertProblem(conflict, 409, "businessKey");
     assertThat(Api.json(conflict).get("existingId").stringValue()).isEqualTo(id);
 
     awaitStatus(id, "SOLVED");
     api.post("/api/solves", turnstile("rest-idem"));
-    assertThat(sim.stats().submitsByPageUrl().get(Solves.pageUrl("rest-idem"))).isEqualTo(1L);
+    assertThat(sim.stats().submitsByPageUrl().get(SolveProbe.pageUrl("rest-idem"))).isEqualTo(1L);
   }
 
   @Test
@@ -155,7 +155,7 @@ class RestFlowTest {
     String body =
         "{\"businessKey\":\"rest-expiry\",\"type\":\"RECAPTCHA_V2\",\"sitekey\":"
             + "\"6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf\",\"pageUrl\":\""
-            + Solves.pageUrl("rest-expiry")
+            + SolveProbe.pageUrl("rest-expiry")
             + "\"}";
     String id = Api.json(api.post("/api/solves", body)).get("id").stringValue();
     Instant expiresAt = Instant.parse(awaitStatus(id, "SOLVED").get("expiresAt").stringValue());

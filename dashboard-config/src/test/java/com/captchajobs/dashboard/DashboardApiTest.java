@@ -7,8 +7,8 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -49,13 +49,13 @@ class DashboardApiTest {
         WorkerNode.start(
             db, sim.baseUrl(), KEY, Map.of("captchaai.first-poll-wait.TURNSTILE", "1s"));
     dashboard = DashboardNode.start(db, Map.of());
-    Solves solves = new Solves(worker);
+    SolveProbe solves = worker.probe();
     solvedId = solves.turnstile(SOLVED);
     failedId =
         solves.enqueue(
             FAILED,
             CaptchaType.TURNSTILE,
-            Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl(FAILED)));
+            Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl(FAILED)));
     solves.awaitStatus(solvedId, SolveState.SOLVED);
     solves.awaitStatus(failedId, SolveState.FAILED);
     // read before anyone claims it: claiming clears the column

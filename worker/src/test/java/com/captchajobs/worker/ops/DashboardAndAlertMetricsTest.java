@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -147,7 +147,7 @@ class DashboardAndAlertMetricsTest {
         // the plan has one thread for a cap of three: the submits that overlap the first task meet
         // ERROR_ZERO_BALANCE (a plan of none would read as a key that does not exist)
         sim.setThreads(KEY, 1);
-        Solves solves = new Solves(node);
+        SolveProbe solves = node.probe();
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
           ids.add(solves.turnstile("dash-" + i));

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import com.captchajobs.worker.testing.WorkerProcess;
 import java.nio.file.Files;
@@ -73,7 +73,7 @@ class GracefulShutdownTest {
         workers.add(WorkerProcess.start("grace-a", db, sim.baseUrl(), KEY, workerProps()));
         workers.add(WorkerProcess.start("grace-b", db, sim.baseUrl(), KEY, workerProps()));
         workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
+        SolveProbe solves = app.probe();
         StorageProvider storage = app.bean(StorageProvider.class);
         List<UUID> servers = List.of(serverId(solves, "grace-a"), serverId(solves, "grace-b"));
         List<UUID> ids = new ArrayList<>();
@@ -154,7 +154,7 @@ class GracefulShutdownTest {
     }
   }
 
-  static UUID serverId(Solves solves, String name) {
+  static UUID serverId(SolveProbe solves, String name) {
     return UUID.fromString(
         solves
             .jdbc()

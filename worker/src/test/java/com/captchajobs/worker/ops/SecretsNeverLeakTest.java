@@ -11,10 +11,10 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -74,19 +74,19 @@ class SecretsNeverLeakTest {
         List<String> tokens = new ArrayList<>();
 
         sim.injectNext(Endpoint.IN, Fault.HTML_502);
-        UUID retried = turnstile(enqueuer, "ops-retried", Solves.pageUrl("ops-retried"));
+        UUID retried = turnstile(enqueuer, "ops-retried", SolveProbe.pageUrl("ops-retried"));
         await()
             .atMost(Duration.ofSeconds(30))
             .until(() -> history(node, retried).stream().anyMatch(s -> s instanceof FailedState));
 
-        UUID solved = turnstile(enqueuer, "ops-solved", Solves.pageUrl("ops-solved"));
-        UUID claimed = turnstile(enqueuer, "ops-claimed", Solves.pageUrl("ops-claimed"));
+        UUID solved = turnstile(enqueuer, "ops-solved", SolveProbe.pageUrl("ops-solved"));
+        UUID claimed = turnstile(enqueuer, "ops-claimed", SolveProbe.pageUrl("ops-claimed"));
         UUID permanent =
             enqueuer
                 .enqueue(
                     "ops-permanent",
                     CaptchaType.TURNSTILE,
-                    Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("ops-permanent")),
+                    Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("ops-permanent")),
                     0,
                     null)
                 .id();
@@ -101,7 +101,7 @@ class SecretsNeverLeakTest {
                         "sitekey",
                         "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                         "pageUrl",
-                        Solves.pageUrl("ops-expired")),
+                        SolveProbe.pageUrl("ops-expired")),
                     0,
                     null)
                 .id();
@@ -115,7 +115,7 @@ class SecretsNeverLeakTest {
                         "sitekey",
                         "0x4AAAAAAADnPIDROrmt1Wwj",
                         "pageUrl",
-                        Solves.pageUrl("ops-breaker")),
+                        SolveProbe.pageUrl("ops-breaker")),
                     0,
                     null)
                 .id();

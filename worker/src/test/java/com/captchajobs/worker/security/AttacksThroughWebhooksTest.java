@@ -13,8 +13,8 @@ import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookJobRequest;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -235,11 +235,11 @@ class AttacksThroughWebhooksTest {
                 client,
                 key,
                 CaptchaType.TURNSTILE,
-                Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl(key)),
+                Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
                 0,
                 callbackUrl)
             .id();
-    new Solves(node).awaitStatus(id, SolveState.SOLVED);
+    node.probe().awaitStatus(id, SolveState.SOLVED);
     return id;
   }
 }

@@ -6,8 +6,8 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.upkeep.Retention;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +55,7 @@ class DataDoesNotLingerTest {
 
   @Test
   void proxyCredentialsAndCookiesAreAbsentFromEveryTableOnceTheSolveIsFinal() {
-    Solves solves = new Solves(node);
+    SolveProbe solves = node.probe();
     UUID id =
         solves.enqueue(
             "linger-1",
@@ -64,7 +64,7 @@ class DataDoesNotLingerTest {
                 "sitekey",
                 "0x4AAAAAAADnPIDROrmt1Wwj",
                 "pageUrl",
-                Solves.pageUrl("linger-1"),
+                SolveProbe.pageUrl("linger-1"),
                 "proxy",
                 "user:" + PROXY_PASSWORD + "@203.0.113.7:8080",
                 "proxyType",

@@ -11,8 +11,8 @@ import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookTrigger;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.io.IOException;
 import java.time.Duration;
@@ -181,7 +181,7 @@ class SlowWebhookReceiversTest {
             SolveRepository.JAVA_API_CLIENT,
             key,
             CaptchaType.TURNSTILE,
-            Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl(key)),
+            Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
             0,
             callbackUrl)
         .id();

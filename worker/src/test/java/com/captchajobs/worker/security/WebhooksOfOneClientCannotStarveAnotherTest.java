@@ -10,8 +10,8 @@ import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.io.IOException;
 import java.time.Duration;
@@ -159,7 +159,7 @@ class WebhooksOfOneClientCannotStarveAnotherTest {
             client,
             key,
             CaptchaType.TURNSTILE,
-            Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", Solves.pageUrl(key)),
+            Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
             0,
             "http://127.0.0.1:" + receiver.port() + path)
         .id();

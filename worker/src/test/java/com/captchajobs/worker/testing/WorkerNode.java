@@ -1,7 +1,10 @@
 package com.captchajobs.worker.testing;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.WorkerApplication;
 import java.io.IOException;
@@ -12,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -87,6 +91,12 @@ public final class WorkerNode implements AutoCloseable {
         .part(type)
         .orElseThrow(
             () -> new IllegalArgumentException("no bean or engine part " + type.getName()));
+  }
+
+  /** Enqueue, await and read rows on this node's engine. */
+  public SolveProbe probe() {
+    return new SolveProbe(
+        bean(SolveEnqueuer.class), bean(SolveRepository.class), bean(DataSource.class));
   }
 
   public ConfigurableApplicationContext context() {

@@ -1,13 +1,23 @@
 package com.captchajobs.core.internal.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
+import com.captchajobs.core.testing.Sql;
+import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -19,16 +29,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release,
- * reclaim.
+ * reclaim; and its priority order on a worker, where a solve waits for a thread.
  */
 class FleetGateTest {
 
   HikariDataSource dataSource;
-  JdbcTemplate jdbc;
+  Sql jdbc;
 
   @BeforeEach
   void freshDatabase() {
@@ -38,7 +47,7 @@ class FleetGateTest {
     dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
     dataSource.setMaximumPoolSize(30);
     Schema.defaultSchema().migrate(dataSource);
-    jdbc = new JdbcTemplate(dataSource);
+    jdbc = new Sql(dataSource);
     // The gate's reclaim reads JobRunr's server table; a minimal stand-in for it here.
     jdbc.execute(
         "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
@@ -221,5 +230,72 @@ class FleetGateTest {
     }
     assertThat(gate.dispatch()).hasSize(3);
     assertThat(gate.capacity()).isEqualTo(3);
+  }
+
+  /** The end-to-end test's account: one thread of ours, five of the provider's. */
+  static final String SATURATION_KEY = "saturationKeySATURATIONkey123456";
+
+  @Test
+  void aHighPrioritySolveEnqueuedBehindABacklogIsSubmittedBeforeIt() {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder()
+                .account(SATURATION_KEY, 5)
+                .solveTime("turnstile", Duration.ofMillis(800), Duration.ofMillis(800))
+                .build()
+                .start();
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                sim,
+                SATURATION_KEY,
+                Map.of("captchaai.threads", "1", "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
+      SolveProbe solves = node.probe();
+      SolveEnqueuer enqueuer = node.part(SolveEnqueuer.class);
+      List<UUID> backlog = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        backlog.add(solves.turnstile("backlog-" + i));
+      }
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  backlog.stream()
+                          .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+                          .count()
+                      >= 3);
+      UUID urgent =
+          enqueuer
+              .enqueue(
+                  "checkout-urgent",
+                  CaptchaType.TURNSTILE,
+                  Map.of(
+                      "sitekey",
+                      "0x4AAAAAAADnPIDROrmt1Wwj",
+                      "pageUrl",
+                      SolveProbe.pageUrl("checkout-urgent")),
+                  10,
+                  null)
+              .id();
+      // Once the urgent solve has reached the queue (parked, or straight through), every backlog
+      // solve still waiting then must be submitted after it.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> solves.get(urgent).status() != SolveState.QUEUED);
+      List<UUID> waitingWhenUrgentQueued =
+          backlog.stream()
+              .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+              .toList();
+
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  backlog.stream().allMatch(id -> solves.get(id).status().isFinal())
+                      && solves.get(urgent).status().isFinal());
+      Solve first = solves.get(urgent);
+      assertThat(waitingWhenUrgentQueued).isNotEmpty();
+      assertThat(waitingWhenUrgentQueued)
+          .allSatisfy(id -> assertThat(solves.get(id).submittedAt()).isAfter(first.submittedAt()));
+    }
   }
 }

@@ -1,10 +1,9 @@
-package com.captchajobs.worker.testing;
+package com.captchajobs.core.testing;
 
 import com.captchajobs.simulator.SimulatorStats;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.Map;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Figures of a finished run, read from our tables and the simulator's statistics; their percentiles
@@ -17,20 +16,20 @@ public final class FleetFigures {
   /**
    * Poll lateness in seconds: actual res.php call minus its intended instant, first attempts only.
    */
-  public static List<Double> pollLateness(JdbcTemplate jdbc) {
+  public static List<Double> pollLateness(Sql jdbc) {
     return jdbc.queryForList(
         "SELECT EXTRACT(EPOCH FROM (called_at - intended_at))::float8 FROM captchajobs.poll",
         Double.class);
   }
 
   /** Freed slot → next in.php of a waiting solve, in seconds. */
-  public static List<Double> handoffDelays(JdbcTemplate jdbc) {
+  public static List<Double> handoffDelays(Sql jdbc) {
     return jdbc.queryForList(
         "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff",
         Double.class);
   }
 
-  public static long jobrunrJobs(JdbcTemplate jdbc) {
+  public static long jobrunrJobs(Sql jdbc) {
     return jdbc.queryForObject(
         "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE recurringjobid IS NULL",
         Long.class);
@@ -40,7 +39,7 @@ public final class FleetFigures {
    * Gate-slot utilisation while a backlog waited: the time solves held slots (submit → token
    * stored) within [first submit, last submit] over capacity × that window.
    */
-  public static double gateUtilisationUnderBacklog(JdbcTemplate jdbc, int capacity) {
+  public static double gateUtilisationUnderBacklog(Sql jdbc, int capacity) {
     Map<String, Object> window =
         jdbc.queryForMap(
             "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");
@@ -63,7 +62,7 @@ public final class FleetFigures {
 
   /** Provider-thread utilisation over the same window, from the simulator's in-flight series. */
   public static double providerUtilisationUnderBacklog(
-      JdbcTemplate jdbc, SimulatorStats stats, int capacity) {
+      Sql jdbc, SimulatorStats stats, int capacity) {
     Map<String, Object> window =
         jdbc.queryForMap(
             "SELECT min(submitted_at) AS t0, max(submitted_at) AS t1 FROM captchajobs.solve WHERE submitted_at IS NOT NULL");

@@ -7,11 +7,11 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,23 +22,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A slot freed by a token goes to the next waiting solve inside the job that freed it: that solve's
- * in.php follows in the same thread, without a JobRunr job of its own, so no fetch by JobRunr
- * stands between the two. One slot, so every solve after the first waits for one.
+ * The slot hand-off: a slot freed by a token goes to the next waiting solve inside the job that
+ * freed it: that solve's in.php follows in the same thread, without a JobRunr job of its own, so no
+ * fetch by JobRunr stands between the two. One slot, so every solve after the first waits for one.
  */
-class FreedSlotHandoffTest {
+class SlotHandoffTest {
 
   static final String KEY = "handoffKeyHANDOFFkey123456789012";
 
   static CaptchaAiSimulator sim;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
 
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.onFreshDatabase(
+        EngineNode.onFreshDatabase(
             sim,
             KEY,
             Map.of(
@@ -46,7 +46,7 @@ class FreedSlotHandoffTest {
                 "captchaai.first-poll-wait.TURNSTILE", "1s",
                 "captchaai.min-first-poll-wait", "1s",
                 "captchaai.provider-check-interval", "1h"));
-    solves = new Solves(node);
+    solves = node.probe();
   }
 
   @AfterAll
@@ -57,7 +57,7 @@ class FreedSlotHandoffTest {
 
   @BeforeEach
   void allSlotsFree() {
-    await().until(() -> node.bean(FleetGate.class).inFlight() == 0);
+    await().until(() -> node.part(FleetGate.class).inFlight() == 0);
   }
 
   @Test
@@ -85,7 +85,7 @@ class FreedSlotHandoffTest {
         solves.enqueue(
             "handoff-rejected",
             CaptchaType.TURNSTILE,
-            Map.of("sitekey", "invalid", "pageUrl", Solves.pageUrl("handoff-rejected")));
+            Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("handoff-rejected")));
 
     assertThat(solves.awaitStatus(first, SolveState.SOLVED, Duration.ofSeconds(25))).isNotNull();
     Solve failed = solves.awaitStatus(rejected, SolveState.FAILED, Duration.ofSeconds(25));

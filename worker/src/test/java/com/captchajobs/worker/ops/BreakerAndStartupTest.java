@@ -1,22 +1,16 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.worker.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,9 +18,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-/** A rejected key stops every node; a cap above the plan stops the worker at start. */
+/**
+ * The breaker and the start of a worker node as an operator sees them: a rejected key reports the
+ * node DOWN on the management port, the Actuator endpoint closes the breaker, and a dashboard
+ * without credentials stops the node at start. The breaker itself is core's {@code BreakerTest}.
+ */
 @ExtendWith(OutputCaptureExtension.class)
-class BreakerAndPreflightTest {
+class BreakerAndStartupTest {
 
   static final String GOOD_KEY = "breakerGoodKeyBREAKERgoodKey1234";
 
@@ -52,34 +50,6 @@ class BreakerAndPreflightTest {
   }
 
   @Test
-  void aWrongKeyOpensTheBreakerAndASecondNodeThenMakesNoInPhpCall() {
-    String db = EmbeddedPostgresSupport.newDatabase();
-    Map<String, String> noPreflight = Map.of("captchaai.preflight", "false");
-    try (WorkerNode first = WorkerNode.start(db, sim.baseUrl(), UNKNOWN_KEY, noPreflight)) {
-      Solves solves = new Solves(first);
-      long rejectedBefore = sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST");
-      UUID one = solves.turnstile("breaker-1");
-      Solve failed = solves.awaitStatus(one, SolveState.FAILED);
-      assertThat(failed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
-      assertThat(failed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
-      assertThat(first.bean(Breaker.class).openState()).isPresent();
-      long rejectedAfterFirst = sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST");
-      assertThat(rejectedAfterFirst).isEqualTo(rejectedBefore + 1);
-
-      try (WorkerNode second = WorkerNode.start(db, sim.baseUrl(), UNKNOWN_KEY, noPreflight)) {
-        first.close();
-        UUID two = new Solves(second).turnstile("breaker-2");
-        Solve alsoFailed = new Solves(second).awaitStatus(two, SolveState.FAILED);
-
-        assertThat(alsoFailed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
-        assertThat(alsoFailed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
-        assertThat(sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST")).isEqualTo(rejectedAfterFirst);
-        assertThat(sim.stats().submitsByPageUrl()).doesNotContainKey(Solves.pageUrl("breaker-2"));
-      }
-    }
-  }
-
-  @Test
   void aNodeStartedWithARejectedKeyStartsWithTheBreakerOpenAndReportsDown(CapturedOutput output)
       throws Exception {
     try (WorkerNode node = WorkerNode.onFreshDatabase(sim, UNKNOWN_KEY, Map.of())) {
@@ -93,26 +63,6 @@ class BreakerAndPreflightTest {
           .doesNotContain(UNKNOWN_KEY);
       assertThat(node.bean(Breaker.class).openState()).isPresent();
       assertThat(output.getAll()).contains("rejected the API key").doesNotContain(UNKNOWN_KEY);
-    }
-  }
-
-  @Test
-  void anOperatorClosingTheBreakerLetsSubmissionsResume() {
-    String db = EmbeddedPostgresSupport.newDatabase();
-    try (WorkerNode node = WorkerNode.start(db, sim.baseUrl(), GOOD_KEY, Map.of())) {
-      Breaker breaker = node.bean(Breaker.class);
-      breaker.open("ERROR_IP_NOT_ALLOWED", "test");
-      Solves solves = new Solves(node);
-      assertThat(
-              solves
-                  .awaitStatus(solves.turnstile("breaker-closed-1"), SolveState.FAILED)
-                  .errorCode())
-          .isEqualTo("ERROR_IP_NOT_ALLOWED");
-
-      assertThat(breaker.closeBreaker()).isTrue();
-      assertThat(
-              solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveState.SOLVED).submits())
-          .isEqualTo(1);
     }
   }
 
@@ -151,12 +101,5 @@ class BreakerAndPreflightTest {
                     sim, GOOD_KEY, Map.of("captchajobs.dashboard.enabled", "true")))
         .hasStackTraceContaining("captchajobs.dashboard.username")
         .hasStackTraceContaining("captchajobs.dashboard.password");
-  }
-
-  @Test
-  void preflightRefusesACapAboveThePlan() {
-    assertThatThrownBy(
-            () -> WorkerNode.onFreshDatabase(sim, GOOD_KEY, Map.of("captchaai.threads", "10")))
-        .hasStackTraceContaining("captchaai.threads=10 exceeds the plan's 5 threads");
   }
 }

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.retry.Step;
+import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.RequestRecord;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,11 +25,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * CaptchaAI allows one res.php call per task every 5 s. A poll made late (after an outage, a crash
- * or a busy spell) and a task resumed after a crash must still keep that distance from the call
- * before: the next poll is timed from the call, not from where the rhythm should have been.
+ * The poll job. CaptchaAI allows one res.php call per task every 5 s. A poll made late (after an
+ * outage, a crash or a busy spell) and a task resumed after a crash must still keep that distance
+ * from the call before: the next poll is timed from the call, not from where the rhythm should have
+ * been. A poll that meets a transient failure is retried on the same task.
  */
-class PollSpacingTest {
+class PollJobTest {
 
   static final String KEY = "spacingKeySPACINGkeySPACINGkey12";
 
@@ -36,8 +38,8 @@ class PollSpacingTest {
   static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
 
   static CaptchaAiSimulator sim;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
 
   @BeforeAll
   static void start() {
@@ -49,14 +51,14 @@ class PollSpacingTest {
             .build()
             .start();
     node =
-        WorkerNode.onFreshDatabase(
+        EngineNode.onFreshDatabase(
             sim,
             KEY,
             Map.of(
                 // far off, so that the test makes the first poll itself
                 "captchaai.first-poll-wait.TURNSTILE", "60s",
                 "captchaai.provider-check-interval", "1h"));
-    solves = new Solves(node);
+    solves = node.probe();
   }
 
   @AfterAll
@@ -70,12 +72,12 @@ class PollSpacingTest {
       throws Exception {
     UUID id = solves.turnstile("spacing-late");
     solves.awaitStatus(id, SolveState.SUBMITTED);
-    StorageProvider storage = node.bean(StorageProvider.class);
+    StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
     // What a poll job that starts 20 s after its intended instant does.
     long intended = Instant.now().minusSeconds(20).toEpochMilli();
-    node.bean(PollJob.class).poll(new PollJobRequest(id, 1, 1, intended), null);
+    node.part(PollJob.class).poll(new PollJobRequest(id, 1, 1, intended), null);
 
     awaitCalledAt(id, 2);
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
@@ -85,33 +87,34 @@ class PollSpacingTest {
   void aTaskResumedRightAfterAPollIsPolledAgainFiveSecondsAfterThatCall() throws Exception {
     UUID id = solves.turnstile("spacing-resumed");
     solves.awaitStatus(id, SolveState.SUBMITTED);
-    StorageProvider storage = node.bean(StorageProvider.class);
+    StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
-    node.bean(PollJob.class).poll(new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli()), null);
+    node.part(PollJob.class).poll(new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli()), null);
     // The crash: the next poll job is lost just after the call.
     UUID next = SolveJobs.pollJobId(id, 1, 2);
     await().atMost(Duration.ofSeconds(10)).until(() -> exists(storage, next));
     storage.deletePermanently(next);
 
-    node.bean(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
+    node.part(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
 
     awaitCalledAt(id, 2);
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
-    assertThat(sim.stats().submitsByPageUrl()).containsEntry(Solves.pageUrl("spacing-resumed"), 1L);
+    assertThat(sim.stats().submitsByPageUrl())
+        .containsEntry(SolveProbe.pageUrl("spacing-resumed"), 1L);
   }
 
   @Test
   void aPollRetriedRightAfterAFailedCallWaitsFiveSecondsAfterThatCall() throws Exception {
     UUID id = solves.turnstile("spacing-retried");
     solves.awaitStatus(id, SolveState.SUBMITTED);
-    StorageProvider storage = node.bean(StorageProvider.class);
+    StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     PollJobRequest request = new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli());
     sim.injectNext(Endpoint.RES, Fault.HTML_502);
-    assertThat(node.bean(PollJob.class).poll(request, null)).isInstanceOf(Step.Retry.class);
+    assertThat(node.part(PollJob.class).poll(request, null)).isInstanceOf(Step.Retry.class);
 
     // JobRunr may start the retry up to its poll interval early: here, at once.
-    node.bean(PollJob.class).poll(request, null);
+    node.part(PollJob.class).poll(request, null);
 
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
   }
@@ -162,5 +165,50 @@ class PollSpacingTest {
             id,
             pollNo)
         .toInstant();
+  }
+
+  /** The account of the tests that run on a lifecycle node of their own. */
+  static final String LIFECYCLE_KEY = "lifecycleKeyLIFECYCLEkey12345678";
+
+  static long submitsFor(CaptchaAiSimulator sim, String businessKey) {
+    return sim.stats().submitsByPageUrl().getOrDefault(SolveProbe.pageUrl(businessKey), 0L);
+  }
+
+  @Test
+  void aTransientPollFailureIsRetriedOnTheSameTaskId() {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder().account(LIFECYCLE_KEY, 5).timeScale(0.05).build().start();
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                sim,
+                LIFECYCLE_KEY,
+                Map.of(
+                    "captchaai.first-poll-wait.TURNSTILE", "1s",
+                    "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                    // long, so that the first poll is a job of its own the crash tests can remove
+                    "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
+                    "captchaai.first-poll-wait.IMAGE", "15s",
+                    // no periodic threadsinfo call to take a fault injected for a poll
+                    "captchaai.provider-check-interval", "1h",
+                    "captchaai.stuck-after", "3s",
+                    "logging.level.com.captchajobs", "DEBUG"))) {
+      SolveProbe solves = node.probe();
+      UUID id = solves.turnstile("lifecycle-transient-res");
+      Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+      sim.injectNext(Endpoint.RES, Fault.HTML_500);
+      Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
+
+      assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+      assertThat(solved.submits()).isEqualTo(1);
+      assertThat(submitsFor(sim, "lifecycle-transient-res")).isEqualTo(1);
+      List<String> outcomes =
+          solves
+              .jdbc()
+              .queryForList(
+                  "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no",
+                  String.class,
+                  id);
+      assertThat(outcomes).contains("HTTP_500");
+    }
   }
 }

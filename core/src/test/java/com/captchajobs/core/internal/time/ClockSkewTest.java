@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,11 +7,11 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -19,8 +19,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * One clock: a worker whose own clock runs 60 s ahead of the database's. Expiries and leases are
@@ -32,31 +30,28 @@ class ClockSkewTest {
   static final Duration AHEAD = Duration.ofSeconds(60);
 
   /** The skewed node's clock. */
-  @Configuration(proxyBeanMethods = false)
-  static class AheadClock {
-    @Bean
-    Clock clock() {
-      return Clock.offset(Clock.systemUTC(), AHEAD);
-    }
+  static Clock aheadClock() {
+    return Clock.offset(Clock.systemUTC(), AHEAD);
   }
 
   static CaptchaAiSimulator sim;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
 
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.onFreshDatabase(
-            sim,
+        EngineNode.start(
+            EmbeddedPostgresSupport.newDatabase(),
+            sim.baseUrl(),
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.TURNSTILE", "1s",
                 "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
                 "captchaai.reconcile-interval", "1h"),
-            AheadClock.class);
-    solves = new Solves(node);
+            aheadClock());
+    solves = node.probe();
   }
 
   @AfterAll
@@ -84,19 +79,19 @@ class ClockSkewTest {
                 "sitekey",
                 "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                 "pageUrl",
-                Solves.pageUrl("skew-lease")));
+                SolveProbe.pageUrl("skew-lease")));
     solves.awaitStatus(waiting, SolveState.SUBMITTED);
-    FleetGate gate = node.bean(FleetGate.class);
+    FleetGate gate = node.part(FleetGate.class);
     assertThat(gate.holds(waiting)).isTrue();
 
-    Reconciler reconciler = node.bean(Reconciler.class);
+    Reconciler reconciler = node.part(Reconciler.class);
     for (int i = 0; i < 3; i++) {
       assertThat(reconciler.reconcile()).isTrue();
     }
 
     assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
     assertThat(gate.holds(waiting)).isTrue();
-    assertThat(node.bean(com.captchajobs.core.CaptchaJobs.class).solves().claim(id).token())
+    assertThat(node.part(com.captchajobs.core.CaptchaJobs.class).solves().claim(id).token())
         .isNotBlank();
     Solve solved = solves.awaitStatus(waiting, SolveState.SOLVED, Duration.ofSeconds(60));
     Boolean stored =
@@ -119,7 +114,7 @@ class ClockSkewTest {
     assertThat(submittedOnDatabaseClock)
         .as("submitted_at, computed on the node, is on the database clock too")
         .isTrue();
-    assertThat(node.bean(DatabaseClock.class).offset())
+    assertThat(node.part(DatabaseClock.class).offset())
         .as("the engine measured this node's clock 60 s ahead of the database's")
         .isBetween(AHEAD.negated().minusSeconds(2), AHEAD.negated().plusSeconds(2));
     assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(90)));

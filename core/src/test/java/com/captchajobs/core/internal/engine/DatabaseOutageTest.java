@@ -5,11 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.BlackholeProxy;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
+import com.captchajobs.core.testing.Sql;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.BlackholeProxy;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The database goes away while polls are due. The embedded PostgreSQL cannot be restarted, so the
@@ -33,8 +33,8 @@ class DatabaseOutageTest {
 
   static CaptchaAiSimulator sim;
   static BlackholeProxy proxy;
-  static WorkerNode node;
-  static JdbcTemplate direct;
+  static EngineNode node;
+  static Sql direct;
 
   @BeforeAll
   static void start() throws Exception {
@@ -43,9 +43,11 @@ class DatabaseOutageTest {
     int port = Integer.parseInt(url.replaceAll(".*://[^:/]+:(\\d+)/.*", "$1"));
     proxy = new BlackholeProxy(port);
     String proxied = url.replace(":" + port + "/", ":" + proxy.port() + "/");
-    direct = new JdbcTemplate(new DriverManagerDataSource(url));
+    PGSimpleDataSource past = new PGSimpleDataSource();
+    past.setUrl(url);
+    direct = new Sql(past);
     node =
-        WorkerNode.start(
+        EngineNode.start(
             proxied,
             sim.baseUrl(),
             KEY,
@@ -65,7 +67,7 @@ class DatabaseOutageTest {
 
   @Test
   void theFirstSubmitComesWithinTenSecondsOfTheDatabaseComingBack() {
-    Solves solves = new Solves(node);
+    SolveProbe solves = node.probe();
     // twice the cap: five wait for a slot
     List<UUID> ids = enqueueRecaptchaV3(solves, "dbback", 10);
     await().atMost(Duration.ofSeconds(30)).until(() -> solvesIn("SUBMITTED", "dbback") == 5);
@@ -92,7 +94,7 @@ class DatabaseOutageTest {
 
   @Test
   void aDatabaseOutageWhilePollsAreDueLosesNoToken() {
-    Solves solves = new Solves(node);
+    SolveProbe solves = node.probe();
     List<UUID> ids = enqueueRecaptchaV3(solves, "dbdown", 4);
     await()
         .atMost(Duration.ofSeconds(30))
@@ -123,7 +125,7 @@ class DatabaseOutageTest {
   }
 
   /** {@code count} reCAPTCHA v3 solves enqueued, named {@code prefix-0}, {@code prefix-1}, …. */
-  private static List<UUID> enqueueRecaptchaV3(Solves solves, String prefix, int count) {
+  private static List<UUID> enqueueRecaptchaV3(SolveProbe solves, String prefix, int count) {
     List<UUID> ids = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       ids.add(
@@ -134,7 +136,7 @@ class DatabaseOutageTest {
                   "sitekey",
                   "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                   "pageUrl",
-                  Solves.pageUrl(prefix + "-" + i))));
+                  SolveProbe.pageUrl(prefix + "-" + i))));
     }
     return ids;
   }

@@ -1,4 +1,4 @@
-package com.captchajobs.worker.testing;
+package com.captchajobs.core.testing;
 
 import static org.awaitility.Awaitility.await;
 
@@ -13,19 +13,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Test helpers around a node's beans: enqueue, wait for a status, read rows. */
-public final class Solves {
+/**
+ * A test's hands on a node's engine, below the public {@link com.captchajobs.core.Solves}: enqueue
+ * through the engine's enqueuer, wait for an engine status, read rows. Get one from {@link
+ * EngineNode#probe()} (or a Spring node's {@code probe()}).
+ */
+public final class SolveProbe {
 
   private final SolveEnqueuer enqueuer;
   private final SolveRepository repository;
-  private final JdbcTemplate jdbc;
+  private final Sql jdbc;
 
-  public Solves(WorkerNode node) {
-    this.enqueuer = node.bean(SolveEnqueuer.class);
-    this.repository = node.bean(SolveRepository.class);
-    this.jdbc = new JdbcTemplate(node.bean(DataSource.class));
+  public SolveProbe(SolveEnqueuer enqueuer, SolveRepository repository, DataSource dataSource) {
+    this.enqueuer = enqueuer;
+    this.repository = repository;
+    this.jdbc = new Sql(dataSource);
   }
 
   /** The page URL a test uses for a business key: the simulator counts submits per page URL. */
@@ -73,7 +76,7 @@ public final class Solves {
         "SELECT token FROM captchajobs.solve WHERE id = ?", String.class, id);
   }
 
-  public JdbcTemplate jdbc() {
+  public Sql jdbc() {
     return jdbc;
   }
 

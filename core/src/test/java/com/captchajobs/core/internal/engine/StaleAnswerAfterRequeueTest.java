@@ -7,9 +7,9 @@ import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -46,7 +46,7 @@ class StaleAnswerAfterRequeueTest {
 
   CaptchaAiSimulator sim;
   Relay relay;
-  WorkerNode node;
+  EngineNode node;
 
   @BeforeEach
   void start() throws IOException {
@@ -59,7 +59,7 @@ class StaleAnswerAfterRequeueTest {
             .start();
     relay = new Relay(sim.baseUrl());
     node =
-        WorkerNode.start(
+        EngineNode.start(
             EmbeddedPostgresSupport.newDatabase(),
             relay.baseUrl(),
             KEY,
@@ -78,7 +78,7 @@ class StaleAnswerAfterRequeueTest {
 
   @Test
   void aPollOfTheTaskARequeueReplacedStoresNoAnswerAndLeavesTheNewSubmissionRunning() {
-    Solves solves = new Solves(node);
+    SolveProbe solves = node.probe();
     UUID id = solves.turnstile("stale-answer");
     await().atMost(Duration.ofSeconds(30)).until(() -> relay.heldTask.get() != null);
     String oldTask = relay.heldTask.get();
@@ -92,7 +92,7 @@ class StaleAnswerAfterRequeueTest {
             "UPDATE captchajobs.solve SET status = 'FAILED', error_code = 'DEADLINE_EXCEEDED',"
                 + " error_class = 'DEADLINE' WHERE id = ?",
             id);
-    assertThat(node.bean(OperatorQueries.class).requeue(id, node.bean(SolveJobs.class)))
+    assertThat(node.part(OperatorQueries.class).requeue(id, node.part(SolveJobs.class)))
         .isPresent();
     await()
         .atMost(Duration.ofSeconds(30))

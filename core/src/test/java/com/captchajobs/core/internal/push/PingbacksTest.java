@@ -1,18 +1,20 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.CapturedOutput;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.OutputCapture;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.PushRecord;
 import com.captchajobs.simulator.TaskRecord;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -36,8 +38,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Answers pushed by the provider (docs/pingback.md), end to end over sockets: the simulator pushes
@@ -45,8 +45,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * node's controller does. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s);
  * reCAPTCHA v2 tasks take a minute, so a test can push to a solve that is still waiting.
  */
-@ExtendWith(OutputCaptureExtension.class)
-class PingbackTest {
+@ExtendWith(OutputCapture.class)
+class PingbacksTest {
 
   static final String KEY = "pingbackKeyPINGBACKkeyPINGBACK12";
   static final String SECRET = "pingback-secret-of-the-test-fleet-0123456789";
@@ -54,11 +54,11 @@ class PingbackTest {
 
   static CaptchaAiSimulator sim;
   static HttpServer receiver;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
   static volatile Pingbacks pingbacks;
 
-  /** Solves whose real pushes the receiver loses, as the network may. */
+  /** SolveProbe whose real pushes the receiver loses, as the network may. */
   static final Set<UUID> lose = ConcurrentHashMap.newKeySet();
 
   @BeforeAll
@@ -71,10 +71,10 @@ class PingbackTest {
             .build()
             .start();
     receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
-    receiver.createContext(Pingbacks.PATH + "/", PingbackTest::receive);
+    receiver.createContext(Pingbacks.PATH + "/", PingbacksTest::receive);
     receiver.start();
     node =
-        WorkerNode.onFreshDatabase(
+        EngineNode.onFreshDatabase(
             sim,
             KEY,
             Map.of(
@@ -84,8 +84,8 @@ class PingbackTest {
                 SECRET,
                 "captchaai.provider-check-interval",
                 "1h"));
-    pingbacks = node.bean(Pingbacks.class);
-    solves = new Solves(node);
+    pingbacks = node.part(Pingbacks.class);
+    solves = node.probe();
   }
 
   @AfterAll
@@ -191,14 +191,15 @@ class PingbackTest {
         .atMost(Duration.ofSeconds(20))
         .until(() -> solves.get(id).submits() == 2 && solves.get(id).taskId() != null);
     assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
-    assertThat(sim.stats().submitsByPageUrl()).containsEntry(Solves.pageUrl("push-unsolvable"), 2L);
+    assertThat(sim.stats().submitsByPageUrl())
+        .containsEntry(SolveProbe.pageUrl("push-unsolvable"), 2L);
   }
 
   @Test
   void theFallbackPollOfAPushedSolveEndsWithoutCallingResPhp() {
     UUID id = solves.turnstile("push-no-poll");
     solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
-    StorageProvider storage = node.bean(StorageProvider.class);
+    StorageProvider storage = node.part(StorageProvider.class);
     UUID fallback = SolveJobs.pollJobId(id, 1, 1);
 
     // the fallback poll job wakes up at its instant, sees the solve answered and calls nothing
@@ -223,12 +224,12 @@ class PingbackTest {
             "sitekey",
             "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
             "pageUrl",
-            Solves.pageUrl(businessKey)));
+            SolveProbe.pageUrl(businessKey)));
   }
 
   private static TaskRecord taskOf(String businessKey) {
     return sim.tasks().stream()
-        .filter(t -> Solves.pageUrl(businessKey).equals(t.pageUrl()))
+        .filter(t -> SolveProbe.pageUrl(businessKey).equals(t.pageUrl()))
         .reduce((a, b) -> b)
         .orElseThrow();
   }

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.worker.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.PushRecord;
 import com.captchajobs.simulator.TaskRecord;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import com.captchajobs.worker.testing.WorkerProcess;
 import com.sun.net.httpserver.HttpServer;
@@ -104,7 +104,7 @@ class PeersWorkloadWithPushTest {
           workers.add(WorkerProcess.start("peers-w" + i, db, sim.baseUrl(), KEY, props));
         }
         workers.forEach(WorkerProcess::awaitUp);
-        Solves solves = new Solves(app);
+        SolveProbe solves = app.probe();
         long start = System.nanoTime();
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < SOLVES; i++) {
@@ -127,7 +127,7 @@ class PeersWorkloadWithPushTest {
                                         ids.stream()
                                             .filter(
                                                 id ->
-                                                    Solves.pageUrl(solves.get(id).businessKey())
+                                                    SolveProbe.pageUrl(solves.get(id).businessKey())
                                                         .equals(t.pageUrl()))
                                             .findFirst()
                                             .orElseThrow())

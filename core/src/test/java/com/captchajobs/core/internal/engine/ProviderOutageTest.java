@@ -7,12 +7,10 @@ import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Fault;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
-import com.captchajobs.worker.testing.WorkerProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A provider outage (every call answered by an HTML 502 page), time scaled: outages of minutes
  * become seconds, and so do the solve timeout, the lost-submit hold, the backoff and the deadline.
- * The recovery test runs the issue's scenario: 30 solves on two worker JVMs and an app node.
+ * The issue's scenario on two worker JVMs and an app node is the worker module's {@code
+ * FleetThroughAProviderOutageTest}.
  */
 class ProviderOutageTest {
 
@@ -35,15 +34,9 @@ class ProviderOutageTest {
   static final int CAP = 5;
   static final Duration DEADLINE = Duration.ofSeconds(45);
 
-  /** Four minutes of outage at the scale of the engine's times here (1 : 20). */
-  static final Duration OUTAGE = Duration.ofSeconds(12);
-
-  /** Five minutes after recovery, at the same scale, plus slack for two JVMs on a busy machine. */
-  static final Duration RECOVERY = Duration.ofSeconds(60);
-
   static CaptchaAiSimulator sim;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
 
   /** The engine's times, scaled: a 4-minute outage becomes 12 s. */
   static Map<String, String> scaledTimes() {
@@ -63,68 +56,14 @@ class ProviderOutageTest {
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, CAP).timeScale(0.05).build().start();
-    node = WorkerNode.onFreshDatabase(sim, KEY, scaledTimes());
-    solves = new Solves(node);
+    node = EngineNode.onFreshDatabase(sim, KEY, scaledTimes());
+    solves = node.probe();
   }
 
   @AfterAll
   static void stop() {
     node.close();
     sim.close();
-  }
-
-  @Test
-  void
-      afterAProviderOutageEverySolveOnTwoWorkerJvmsIsSolvedWithinTheRecoveryWindowAtMostTwiceSubmitted() {
-    try (CaptchaAiSimulator provider =
-        CaptchaAiSimulator.builder().account(KEY, CAP).timeScale(0.05).build().start()) {
-      String db = EmbeddedPostgresSupport.newDatabase();
-      List<WorkerProcess> workers = new ArrayList<>();
-      try (WorkerNode app =
-          WorkerNode.start(
-              db, provider.baseUrl(), KEY, Map.of("captchajobs.worker.enabled", "false"))) {
-        for (int i = 0; i < 2; i++) {
-          workers.add(
-              WorkerProcess.start("outage-w" + i, db, provider.baseUrl(), KEY, scaledTimes()));
-        }
-        workers.forEach(WorkerProcess::awaitUp);
-        Solves fleet = new Solves(app);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-          ids.add(fleet.turnstile("outage-" + i));
-        }
-        await()
-            .atMost(Duration.ofSeconds(60))
-            .until(() -> provider.stats().acceptedSubmits() >= 10);
-        provider.startOutage(Fault.HTML_502);
-        await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(1)).until(() -> true);
-        provider.endOutage();
-
-        long recovered = System.nanoTime();
-        await()
-            .atMost(RECOVERY)
-            .pollInterval(Duration.ofMillis(200))
-            .until(() -> ids.stream().allMatch(id -> fleet.get(id).status().isFinal()));
-        long millis = (System.nanoTime() - recovered) / 1_000_000;
-
-        System.out.println(
-            "PROVIDER OUTAGE "
-                + OUTAGE.toSeconds()
-                + " s, 30 solves, 2 worker JVMs, cap "
-                + CAP
-                + ": all final "
-                + millis
-                + " ms after recovery; submits by page "
-                + provider.stats().submitsByPageUrl()
-                + "; max in flight "
-                + provider.stats().maxInFlight());
-        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveState.SOLVED);
-        assertThat(provider.stats().submitsByPageUrl().values()).allMatch(n -> n <= 2);
-        assertThat(provider.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
-      } finally {
-        workers.forEach(WorkerProcess::close);
-      }
-    }
   }
 
   @Test
@@ -138,8 +77,8 @@ class ProviderOutageTest {
       props.put("captchaai.reconcile-interval", "2s");
       props.put("captchaai.solve-deadline", "10m");
       props.put("captchaai.provider-check-interval", "1h");
-      try (WorkerNode worker = WorkerNode.onFreshDatabase(provider, KEY, props)) {
-        Solves fleet = new Solves(worker);
+      try (EngineNode worker = EngineNode.onFreshDatabase(provider, KEY, props)) {
+        SolveProbe fleet = worker.probe();
         List<UUID> ids = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
           ids.add(fleet.turnstile("restart-" + i));
@@ -175,7 +114,7 @@ class ProviderOutageTest {
     }
   }
 
-  private static int held(Solves fleet) {
+  private static int held(SolveProbe fleet) {
     return fleet
         .jdbc()
         .queryForObject(
@@ -184,7 +123,7 @@ class ProviderOutageTest {
             Integer.class);
   }
 
-  private static int phantoms(Solves fleet) {
+  private static int phantoms(SolveProbe fleet) {
     return fleet
         .jdbc()
         .queryForObject(
@@ -205,7 +144,7 @@ class ProviderOutageTest {
           solves
               .jdbc()
               .queryForObject("SELECT job_id FROM captchajobs.solve WHERE id = ?", UUID.class, id);
-      StorageProvider storage = node.bean(StorageProvider.class);
+      StorageProvider storage = node.part(StorageProvider.class);
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> storage.getJobById(jobId).getState() == StateName.FAILED);

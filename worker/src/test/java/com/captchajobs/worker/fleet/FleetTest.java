@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.worker.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.FleetFigures;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.SimulatorStats;
 import com.captchajobs.simulator.TaskRecord;
-import com.captchajobs.worker.testing.FleetFigures;
-import com.captchajobs.worker.testing.Solves;
 import com.captchajobs.worker.testing.WorkerNode;
 import com.captchajobs.worker.testing.WorkerProcess;
 import java.time.Duration;
@@ -57,7 +57,7 @@ class FleetTest {
   @Test
   void threeWorkerJvmsNeverExceedThePlanAndSolveEverythingOnce() {
     try (Fleet fleet = new Fleet("fleet", 3, 60, Duration.ofMillis(400), Duration.ofMillis(1200))) {
-      Solves solves = fleet.solves;
+      SolveProbe solves = fleet.solves;
       List<UUID> ids = fleet.ids;
 
       fleet.awaitEverySolveSolved(Duration.ofMinutes(3), Duration.ofMillis(200));
@@ -74,7 +74,7 @@ class FleetTest {
   void killingAWorkerMidRunLosesNoSolveResubmitsOnlyRepliesItDiedBeforeStoringAndFreesItsSlots() {
     try (Fleet fleet =
         new Fleet("chaos", 2, 30, Duration.ofMillis(1500), Duration.ofMillis(3000))) {
-      Solves solves = fleet.solves;
+      SolveProbe solves = fleet.solves;
       List<UUID> ids = fleet.ids;
       await()
           .atMost(Duration.ofMinutes(2))
@@ -128,7 +128,7 @@ class FleetTest {
   @Test
   void aKilledWorkersRunningSolvesAndTheirSlotsAreBackWithinFiveSecondsWithoutANewInPhp() {
     try (Fleet fleet = new Fleet("dead", 2, 10, Duration.ofMillis(6000), Duration.ofMillis(9000))) {
-      Solves solves = fleet.solves;
+      SolveProbe solves = fleet.solves;
       List<UUID> ids = fleet.ids;
       StorageProvider storage = fleet.app.bean(StorageProvider.class);
       // Wait until the victim is running polls of submitted solves (jobs waiting in its threads).
@@ -146,7 +146,7 @@ class FleetTest {
       for (UUID id : victims) {
         assertThat(fleet.sim.stats().submitsByPageUrl())
             .as("in.php calls of a solve the victim was polling")
-            .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
+            .containsEntry(SolveProbe.pageUrl(solves.get(id).businessKey()), 1L);
       }
       assertThat(fleet.sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
       System.out.printf(
@@ -183,7 +183,7 @@ class FleetTest {
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(100))
             .until(() -> "master-w0".equals(masterName(storage)));
-        Solves solves = new Solves(app);
+        SolveProbe solves = app.probe();
 
         workers.get(0).kill();
         long killedAt = System.nanoTime();
@@ -201,7 +201,7 @@ class FleetTest {
             .until(() -> solves.get(id).status().isFinal());
         assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
         assertThat(sim.stats().submitsByPageUrl())
-            .containsEntry(Solves.pageUrl(solves.get(id).businessKey()), 1L);
+            .containsEntry(SolveProbe.pageUrl(solves.get(id).businessKey()), 1L);
         System.out.printf(
             "[fleet] kill -9 of JobRunr's master: the survivor is master after %.1f s%n", seconds);
       } finally {
@@ -224,7 +224,7 @@ class FleetTest {
   void aWorkerFrozenForEightSecondsKeepsItsRunningSolvesAndNothingIsSubmittedTwice()
       throws Exception {
     try (Fleet fleet = new Fleet("slow", 2, 10, Duration.ofMillis(6000), Duration.ofMillis(9000))) {
-      Solves solves = fleet.solves;
+      SolveProbe solves = fleet.solves;
       List<UUID> ids = fleet.ids;
       StorageProvider storage = fleet.app.bean(StorageProvider.class);
       List<UUID> frozen = awaitSubmittedSolvesRunningOn(storage, solves, "slow-w0");
@@ -254,7 +254,7 @@ class FleetTest {
 
   /** Waits until {@code node} runs submitted solves (jobs waiting in its threads): those. */
   static List<UUID> awaitSubmittedSolvesRunningOn(
-      StorageProvider storage, Solves solves, String node) {
+      StorageProvider storage, SolveProbe solves, String node) {
     List<UUID> running = new ArrayList<>();
     await()
         .atMost(Duration.ofMinutes(1))
@@ -269,7 +269,7 @@ class FleetTest {
   }
 
   /** Submitted solves whose recorded job is PROCESSING on the server named {@code node}. */
-  static List<UUID> submittedSolvesRunOn(StorageProvider storage, Solves solves, String node) {
+  static List<UUID> submittedSolvesRunOn(StorageProvider storage, SolveProbe solves, String node) {
     List<UUID> running = new ArrayList<>();
     for (Job job :
         storage.getJobList(StateName.PROCESSING, new AmountRequest("updatedAt:ASC", 500))) {
@@ -291,7 +291,7 @@ class FleetTest {
    * a live job elsewhere.
    */
   static boolean everyHeldSlotAndRunningSolveIsOffTheVictim(
-      StorageProvider storage, Solves solves, String node) {
+      StorageProvider storage, SolveProbe solves, String node) {
     for (Job job :
         storage.getJobList(StateName.PROCESSING, new AmountRequest("updatedAt:ASC", 500))) {
       if (job.getJobState() instanceof ProcessingState p && node.equals(p.getServerName())) {
@@ -321,7 +321,7 @@ class FleetTest {
     return true;
   }
 
-  static void printFigures(String run, Solves solves, SimulatorStats stats) {
+  static void printFigures(String run, SolveProbe solves, SimulatorStats stats) {
     List<Double> handoff = FleetFigures.handoffDelays(solves.jdbc());
     List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
     long solved =
@@ -365,7 +365,7 @@ class FleetTest {
     final CaptchaAiSimulator sim;
     final List<WorkerProcess> workers = new ArrayList<>();
     final WorkerNode app;
-    final Solves solves;
+    final SolveProbe solves;
     final List<UUID> ids = new ArrayList<>();
 
     Fleet(String name, int workerCount, int solveCount, Duration fastest, Duration slowest) {
@@ -384,7 +384,7 @@ class FleetTest {
         }
         workers.forEach(WorkerProcess::awaitUp);
         app = node;
-        solves = new Solves(app);
+        solves = app.probe();
         for (int i = 0; i < solveCount; i++) {
           ids.add(solves.turnstile(name + "-" + i));
         }

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.stats.Percentiles;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.FleetFigures;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.SimulatorStats;
-import com.captchajobs.worker.testing.FleetFigures;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +34,8 @@ class PollRhythmTest {
                 .solveTime("turnstile", Duration.ofSeconds(6), Duration.ofSeconds(16))
                 .build()
                 .start();
-        WorkerNode node =
-            WorkerNode.onFreshDatabase(
+        EngineNode node =
+            EngineNode.onFreshDatabase(
                 sim,
                 KEY,
                 Map.of(
@@ -45,7 +45,7 @@ class PollRhythmTest {
                     "5s",
                     "captchaai.learn-after-solves",
                     "1000"))) {
-      Solves solves = new Solves(node);
+      SolveProbe solves = node.probe();
       List<UUID> ids = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
         ids.add(solves.turnstile("rhythm-" + i));

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.util.List;
@@ -12,13 +13,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /** The gate's fleet-wide reading: one reporter at a time, and who holds which slot. */
 class FleetGateReadingTest {
 
   HikariDataSource dataSource;
-  JdbcTemplate jdbc;
+  Sql jdbc;
 
   @BeforeEach
   void freshDatabase() {
@@ -26,7 +26,7 @@ class FleetGateReadingTest {
     dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
     dataSource.setMaximumPoolSize(4);
     Schema.defaultSchema().migrate(dataSource);
-    jdbc = new JdbcTemplate(dataSource);
+    jdbc = new Sql(dataSource);
     jdbc.execute(
         "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
   }

@@ -1,4 +1,4 @@
-package com.captchajobs.worker.testing;
+package com.captchajobs.core.testing;
 
 import java.io.IOException;
 import java.io.InputStream;

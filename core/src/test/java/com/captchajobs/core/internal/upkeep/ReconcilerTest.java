@@ -1,17 +1,17 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.upkeep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
-import com.captchajobs.worker.testing.Solves;
-import com.captchajobs.worker.testing.WorkerNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,38 +20,40 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The repair pass cannot be defeated: every repair of a solve gets a job id of its own, and no
- * number of wedged rows hides another. Its own pass is driven by the test (a long interval keeps
- * the node's schedule out of the way).
+ * The repair pass (the reconciler) cannot be defeated: every repair of a solve gets a job id of its
+ * own, and no number of wedged rows hides another. Its own pass is driven by the test (a long
+ * interval keeps the node's schedule out of the way), except where a solve a crash left without any
+ * job is resumed by the node's scheduled pass.
  */
-class RepairPassTest {
+class ReconcilerTest {
 
   static final String KEY = "repairKeyREPAIRkeyREPAIRkey12345";
   static final Set<String> LIVE = Set.of("SCHEDULED", "ENQUEUED", "PROCESSING", "AWAITING");
 
   static CaptchaAiSimulator sim;
-  static WorkerNode node;
-  static Solves solves;
+  static EngineNode node;
+  static SolveProbe solves;
   static Reconciler reconciler;
 
   @BeforeAll
   static void start() {
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
     node =
-        WorkerNode.onFreshDatabase(
+        EngineNode.onFreshDatabase(
             sim,
             KEY,
             Map.of(
                 "captchaai.first-poll-wait.RECAPTCHA_V3", "20s",
                 "captchaai.stuck-after", "1s",
                 "captchaai.reconcile-interval", "1h"));
-    solves = new Solves(node);
-    reconciler = node.bean(Reconciler.class);
+    solves = node.probe();
+    reconciler = node.part(Reconciler.class);
   }
 
   @AfterAll
@@ -105,7 +107,7 @@ class RepairPassTest {
             "sitekey",
             "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
             "pageUrl",
-            Solves.pageUrl(businessKey)));
+            SolveProbe.pageUrl(businessKey)));
   }
 
   @Test
@@ -152,14 +154,15 @@ class RepairPassTest {
         .isBetween(1, 2);
     Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60));
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
-    assertThat(sim.stats().submitsByPageUrl().get(Solves.pageUrl("repair-twice"))).isEqualTo(1L);
+    assertThat(sim.stats().submitsByPageUrl().get(SolveProbe.pageUrl("repair-twice")))
+        .isEqualTo(1L);
   }
 
   @Test
   void onlyOneNodeRunsTheRepairPassAtATime() throws Exception {
     var started = new java.util.concurrent.CountDownLatch(1);
     var release = new java.util.concurrent.CountDownLatch(1);
-    SolveRepository repository = node.bean(SolveRepository.class);
+    SolveRepository repository = node.part(SolveRepository.class);
     Thread holder =
         new Thread(
             () ->
@@ -221,8 +224,8 @@ class RepairPassTest {
             + " repeat('0', 64), 'SUBMITTED', 'bench' || g, now(), now() - interval '1 minute',"
             + " now() - interval '1 minute' FROM generate_series(1, 1000) g");
     jdbc.update("ANALYZE captchajobs.solve");
-    SolveJobs jobs = node.bean(SolveJobs.class);
-    SolveRepository repository = node.bean(SolveRepository.class);
+    SolveJobs jobs = node.part(SolveJobs.class);
+    SolveRepository repository = node.part(SolveRepository.class);
     List<UUID> open =
         jdbc.queryForList(
             "SELECT id FROM captchajobs.solve WHERE business_key LIKE 'bench-open-%'", UUID.class);
@@ -240,7 +243,7 @@ class RepairPassTest {
       assertThat(reconciler.reconcile()).isTrue();
       passMicros.add((System.nanoTime() - t0) / 1000);
     }
-    assertThat(open).allMatch(RepairPassTest::liveJob);
+    assertThat(open).allMatch(ReconcilerTest::liveJob);
 
     jdbc.update(
         "UPDATE captchajobs.cj_jobrunr_jobs SET state = 'SUCCEEDED' WHERE id IN"
@@ -284,5 +287,51 @@ class RepairPassTest {
     // The job id is compared as JobRunr stores it (char(36)): j.id is never cast, so its primary
     // key serves the join whenever the planner prefers an index to a hash of the live jobs.
     assertThat(plan).contains("= j.id)").doesNotContain("(j.id)::text");
+  }
+
+  /** The account of the tests that run on a lifecycle node of their own. */
+  static final String LIFECYCLE_KEY = "lifecycleKeyLIFECYCLEkey12345678";
+
+  static long submitsFor(CaptchaAiSimulator sim, String businessKey) {
+    return sim.stats().submitsByPageUrl().getOrDefault(SolveProbe.pageUrl(businessKey), 0L);
+  }
+
+  @Test
+  void aSolveACrashLeftWithoutAnyJobIsResumedByTheRepairPass() {
+    try (CaptchaAiSimulator sim =
+            CaptchaAiSimulator.builder().account(LIFECYCLE_KEY, 5).timeScale(0.05).build().start();
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                sim,
+                LIFECYCLE_KEY,
+                Map.of(
+                    "captchaai.first-poll-wait.TURNSTILE", "1s",
+                    "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                    // long, so that the first poll is a job of its own the crash tests can remove
+                    "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
+                    "captchaai.first-poll-wait.IMAGE", "15s",
+                    // no periodic threadsinfo call to take a fault injected for a poll
+                    "captchaai.provider-check-interval", "1h",
+                    "captchaai.stuck-after", "3s",
+                    "logging.level.com.captchajobs", "DEBUG"))) {
+      SolveProbe solves = node.probe();
+      UUID id =
+          solves.enqueue(
+              "lifecycle-orphan",
+              CaptchaType.RECAPTCHA_V3,
+              Map.of(
+                  "sitekey",
+                  "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                  "pageUrl",
+                  SolveProbe.pageUrl("lifecycle-orphan")));
+      Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+      // The crash: the poll job is gone and nobody reruns the submit job.
+      node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+
+      Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+
+      assertThat(solved.taskId()).isEqualTo(submitted.taskId());
+      assertThat(submitsFor(sim, "lifecycle-orphan")).isEqualTo(1);
+    }
   }
 }

@@ -1,0 +1,131 @@
+package com.captchajobs.core.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.CapturedOutput;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.OutputCapture;
+import com.captchajobs.core.testing.SolveProbe;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A solve's whole life on real JobRunr, real PostgreSQL and the simulator over HTTP: queued,
+ * submitted, solved, failed for good; what each job does on its own is in the job's test ({@code
+ * SubmitJobTest}, {@code PollJobTest}, {@code PermanentErrorRetryFilterTest}, {@code
+ * ReconcilerTest}).
+ */
+@ExtendWith(OutputCapture.class)
+class SolveLifecycleTest {
+
+  static final String KEY = "lifecycleKeyLIFECYCLEkey12345678";
+
+  static CaptchaAiSimulator sim;
+  static EngineNode node;
+  static SolveProbe solves;
+
+  @BeforeAll
+  static void start() {
+    sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    node =
+        EngineNode.onFreshDatabase(
+            sim,
+            KEY,
+            Map.of(
+                "captchaai.first-poll-wait.TURNSTILE", "1s",
+                "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                // long, so that the first poll is a job of its own the crash tests can remove
+                "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
+                "captchaai.first-poll-wait.IMAGE", "15s",
+                // no periodic threadsinfo call to take a fault injected for a poll
+                "captchaai.provider-check-interval", "1h",
+                "captchaai.stuck-after", "3s",
+                "logging.level.com.captchajobs", "DEBUG"));
+    solves = node.probe();
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+    sim.close();
+  }
+
+  static long submitsFor(String businessKey) {
+    return sim.stats().submitsByPageUrl().getOrDefault(SolveProbe.pageUrl(businessKey), 0L);
+  }
+
+  @Test
+  void aSolveGoesFromQueuedThroughSubmittedToSolvedAndStoresItsTokenWithAnExpiry() {
+    UUID id = solves.turnstile("lifecycle-1");
+    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+
+    assertThat(solved.taskId()).isNotBlank();
+    assertThat(solved.submittedAt()).isNotNull();
+    assertThat(solves.token(id)).isNotBlank();
+    assertThat(solved.expiresAt()).isEqualTo(solved.solvedAt().plus(Duration.ofSeconds(270)));
+    assertThat(solved.submits()).isEqualTo(1);
+    assertThat(submitsFor("lifecycle-1")).isEqualTo(1);
+    List<String> seen =
+        solves
+            .jdbc()
+            .queryForList(
+                "SELECT outcome FROM captchajobs.poll WHERE solve_id = ? ORDER BY poll_no",
+                String.class,
+                id);
+    assertThat(seen).last().isEqualTo("SOLVED");
+  }
+
+  @Test
+  void anUnsolvableTaskIsSubmittedOnceMoreThenFails() {
+    UUID id =
+        solves.enqueue(
+            "lifecycle-unsolvable",
+            CaptchaType.TURNSTILE,
+            Map.of(
+                "sitekey",
+                "0x4AAAAAAADnPIDROrmt1Wwj",
+                "pageUrl",
+                "https://shop.example.test/unsolvable/lifecycle"));
+    Solve failed = solves.awaitStatus(id, SolveState.FAILED, Duration.ofSeconds(90));
+
+    assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
+    assertThat(failed.errorClass()).isEqualTo(ErrorClass.UNSOLVABLE);
+    assertThat(failed.submits()).isEqualTo(2);
+    assertThat(sim.stats().submitsByPageUrl().get("https://shop.example.test/unsolvable/lifecycle"))
+        .isEqualTo(2L);
+  }
+
+  @Test
+  void theApiKeyAppearsNowhereInJobsTablesOrLogs(CapturedOutput output) {
+    UUID ok = solves.turnstile("lifecycle-secrets-ok");
+    UUID bad =
+        solves.enqueue(
+            "lifecycle-secrets-bad",
+            CaptchaType.TURNSTILE,
+            Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("lifecycle-secrets-bad")));
+    solves.awaitStatus(ok, SolveState.SOLVED);
+    solves.awaitStatus(bad, SolveState.FAILED);
+
+    List<String> stored = solves.everyStoredText();
+    assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));
+    assertThat(output.getAll()).contains("lifecycle-secrets-ok").doesNotContain(KEY);
+    String token = solves.token(ok);
+    assertThat(
+            solves
+                .jdbc()
+                .queryForList("SELECT jobAsJson FROM captchajobs.cj_jobrunr_jobs", String.class))
+        .isNotEmpty()
+        .noneMatch(json -> json.contains(token));
+  }
+}

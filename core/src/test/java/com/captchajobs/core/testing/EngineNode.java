@@ -1,0 +1,307 @@
+package com.captchajobs.core.testing;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker node in plain Java inside the test JVM: {@link CaptchaJobs} with its own JobRunr server
+ * on a pooled data source, and no Spring. Tests configure it with the property names operators use
+ * ({@code captchaai.*}, {@code captchajobs.*}); {@link #configure} turns them into builder calls,
+ * the one place in the tests that builds an engine.
+ *
+ * <pre>{@code
+ * try (EngineNode node =
+ *     EngineNode.onFreshDatabase(simulator, KEY, Map.of("captchaai.threads", "1"))) {
+ *   SolveProbe solves = node.probe();
+ *   solves.awaitStatus(solves.turnstile("checkout-1"), SolveState.SOLVED);
+ * }
+ * }</pre>
+ */
+public final class EngineNode implements AutoCloseable {
+
+  /** Connections of a node's pool, as the worker node's tests had them. */
+  public static final int POOL_SIZE = 20;
+
+  private static final Pattern DURATION = Pattern.compile("(-?\\d+)(ns|us|ms|s|m|h|d)?");
+
+  private final CaptchaJobs captchaJobs;
+  private final HikariDataSource dataSource;
+  private final List<Runnable> restore;
+
+  private EngineNode(CaptchaJobs captchaJobs, HikariDataSource dataSource, List<Runnable> restore) {
+    this.captchaJobs = captchaJobs;
+    this.dataSource = dataSource;
+    this.restore = restore;
+  }
+
+  /**
+   * A worker on a fresh database of the embedded PostgreSQL, calling {@code simulator} with {@code
+   * apiKey}: the set-up most engine tests share.
+   */
+  public static EngineNode onFreshDatabase(
+      CaptchaAiSimulator simulator, String apiKey, Map<String, String> properties) {
+    return start(EmbeddedPostgresSupport.newDatabase(), simulator.baseUrl(), apiKey, properties);
+  }
+
+  /** A node on {@code jdbcUrl}; a worker unless {@code captchajobs.worker.enabled=false}. */
+  public static EngineNode start(
+      String jdbcUrl, String baseUrl, String apiKey, Map<String, String> properties) {
+    return start(jdbcUrl, baseUrl, apiKey, properties, Clock.systemUTC());
+  }
+
+  /** Like {@link #start(String, String, String, Map)}, on the given clock of this node. */
+  public static EngineNode start(
+      String jdbcUrl, String baseUrl, String apiKey, Map<String, String> properties, Clock clock) {
+    Map<String, String> unread = new LinkedHashMap<>(properties);
+    List<Runnable> restore = new ArrayList<>();
+    HikariDataSource dataSource = new HikariDataSource();
+    try {
+      dataSource.setJdbcUrl(jdbcUrl);
+      dataSource.setMaximumPoolSize(
+          Integer.parseInt(
+              take(unread, "spring.datasource.hikari.maximum-pool-size", "" + POOL_SIZE)));
+      String connectionTimeout = take(unread, "spring.datasource.hikari.connection-timeout", null);
+      if (connectionTimeout != null) {
+        dataSource.setConnectionTimeout(Long.parseLong(connectionTimeout));
+      }
+      logLevels(unread, restore);
+      CaptchaJobs.Builder builder =
+          CaptchaJobs.builder().dataSource(dataSource).clock(clock).baseUrl(baseUrl);
+      configure(builder, apiKey, unread);
+      if (!unread.isEmpty()) {
+        throw new IllegalArgumentException("EngineNode does not know " + unread.keySet());
+      }
+      return new EngineNode(builder.build(), dataSource, restore);
+    } catch (RuntimeException | Error e) {
+      dataSource.close();
+      restore.forEach(Runnable::run);
+      throw e;
+    }
+  }
+
+  /**
+   * The one translation from the properties of a node to the builder: what the Spring starter does
+   * with them, with the same defaults. {@code captchaai.resume-window} is read by nothing, here as
+   * there. Every key it reads is removed from {@code p}.
+   */
+  private static void configure(CaptchaJobs.Builder builder, String apiKey, Map<String, String> p) {
+    EngineSettings d = EngineSettings.defaults();
+    Map<CaptchaType, Duration> firstPollWaits = new EnumMap<>(d.firstPollWaits());
+    Map<CaptchaType, Duration> tokenTtl = new EnumMap<>(d.tokenTtl());
+    for (String key : List.copyOf(p.keySet())) {
+      if (key.startsWith("captchaai.first-poll-wait.")) {
+        firstPollWaits.put(type(key), duration(take(p, key, null)));
+      } else if (key.startsWith("captchaai.token-ttl.")) {
+        tokenTtl.put(type(key), duration(take(p, key, null)));
+      }
+    }
+    take(p, "captchaai.resume-window", null);
+    builder.settings(
+        new EngineSettings(
+            Integer.parseInt(take(p, "captchaai.threads", "" + d.threads())),
+            duration(p, "captchaai.lease", d.lease()),
+            duration(p, "captchaai.solve-timeout", d.solveTimeout()),
+            duration(p, "captchaai.poll-interval", d.pollInterval()),
+            duration(p, "captchaai.poll-lead", d.pollLead()),
+            firstPollWaits,
+            Integer.parseInt(take(p, "captchaai.learn-after-solves", "" + d.learnAfterSolves())),
+            duration(p, "captchaai.min-first-poll-wait", d.minFirstPollWait()),
+            tokenTtl,
+            Integer.parseInt(
+                take(p, "captchaai.unsolvable-resubmits", "" + d.unsolvableResubmits())),
+            Integer.parseInt(take(p, "captchaai.transient-retries", "" + d.transientRetries())),
+            duration(p, "captchaai.thread-wait", d.threadWait()),
+            duration(p, "captchaai.stuck-after", d.stuckAfter()),
+            duration(p, "captchaai.lost-submit-hold", d.lostSubmitHold()),
+            duration(p, "captchaai.solve-deadline", d.solveDeadline())));
+    builder.schema(take(p, "captchajobs.schema", Schema.DEFAULT));
+    String pingbackSecret = take(p, "captchaai.pingback-secret", null);
+    if (pingbackSecret != null) {
+      builder.pingbackSecret(pingbackSecret);
+    }
+    String pingbackUrl = take(p, "captchaai.pingback-url", null);
+    String nodeName = take(p, "captchajobs.worker.name", null);
+    String webhookSecret = take(p, "captchajobs.webhook.secret", null);
+    String allowedHosts = take(p, "captchajobs.webhook.allowed-hosts", null);
+    String threadsPerClient = take(p, "captchajobs.webhook.threads-per-client", null);
+    // read whether or not the node runs a worker: a node without one ignores them, as on Spring
+    builder
+        .connectTimeout(
+            duration(p, "captchaai.connect-timeout", CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT))
+        .readTimeout(duration(p, "captchaai.read-timeout", CaptchaAiClient.DEFAULT_READ_TIMEOUT))
+        .threadsReserve(Integer.parseInt(take(p, "captchaai.threads-reserve", "0")))
+        .preflight(Boolean.parseBoolean(take(p, "captchaai.preflight", "true")))
+        .maxBackoff(duration(p, "captchaai.max-backoff", CaptchaJobs.Builder.DEFAULT_MAX_BACKOFF))
+        .reconcileInterval(
+            duration(
+                p, "captchaai.reconcile-interval", CaptchaJobs.Builder.DEFAULT_RECONCILE_INTERVAL))
+        .providerCheckInterval(
+            duration(
+                p,
+                "captchaai.provider-check-interval",
+                CaptchaJobs.Builder.DEFAULT_PROVIDER_CHECK_INTERVAL))
+        .jobPollInterval(
+            duration(
+                p,
+                "captchajobs.worker.poll-interval",
+                CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL))
+        .workerCount(
+            Integer.parseInt(
+                take(
+                    p,
+                    "captchajobs.worker.worker-count",
+                    "" + CaptchaJobs.Builder.DEFAULT_WORKER_COUNT)))
+        .shutdownWait(
+            duration(
+                p, "captchajobs.worker.shutdown-wait", CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT))
+        .webhookIncludeToken(
+            Boolean.parseBoolean(take(p, "captchajobs.webhook.include-token", "false")))
+        .webhookTimeout(
+            duration(p, "captchajobs.webhook.timeout", CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT))
+        .webhookRetries(
+            Integer.parseInt(
+                take(
+                    p,
+                    "captchajobs.webhook.retries",
+                    "" + CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES)))
+        .webhookThreads(
+            Integer.parseInt(
+                take(
+                    p,
+                    "captchajobs.webhook.threads",
+                    "" + CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS)))
+        .webhookThreadsPerClient(
+            threadsPerClient == null ? null : Integer.valueOf(threadsPerClient))
+        .webhookBackoff(
+            duration(p, "captchajobs.webhook.backoff", CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF))
+        .webhookMaxBackoff(
+            duration(
+                p,
+                "captchajobs.webhook.max-backoff",
+                CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF))
+        .retention(duration(p, "captchajobs.retention", Duration.ofDays(7)))
+        .retentionInterval(duration(p, "captchajobs.retention-interval", Duration.ofHours(1)));
+    if (allowedHosts != null) {
+      builder.webhookAllowedHosts(Arrays.asList(allowedHosts.split("\\s*,\\s*")));
+    }
+    boolean worker = Boolean.parseBoolean(take(p, "captchajobs.worker.enabled", "true"));
+    if (worker) {
+      builder.apiKey(apiKey);
+      if (pingbackUrl != null && !pingbackUrl.isBlank()) {
+        builder.pingbackUrl(pingbackUrl);
+      }
+      if (webhookSecret != null && !webhookSecret.isBlank()) {
+        builder.webhookSecret(webhookSecret);
+      }
+      if (nodeName != null && !nodeName.isBlank()) {
+        builder.nodeName(nodeName);
+      }
+    }
+  }
+
+  /** {@code logging.level.<logger>=<level>}, for the node's life. */
+  private static void logLevels(Map<String, String> p, List<Runnable> restore) {
+    for (String key : List.copyOf(p.keySet())) {
+      if (key.startsWith("logging.level.")) {
+        Logger logger = (Logger) LoggerFactory.getLogger(key.substring("logging.level.".length()));
+        Level before = logger.getLevel();
+        logger.setLevel(Level.toLevel(take(p, key, null)));
+        restore.add(() -> logger.setLevel(before));
+      }
+    }
+  }
+
+  private static CaptchaType type(String key) {
+    return CaptchaType.valueOf(key.substring(key.lastIndexOf('.') + 1));
+  }
+
+  private static String take(Map<String, String> p, String key, String otherwise) {
+    String value = p.remove(key);
+    return value == null ? otherwise : value;
+  }
+
+  private static Duration duration(Map<String, String> p, String key, Duration otherwise) {
+    String value = take(p, key, null);
+    return value == null ? otherwise : duration(value);
+  }
+
+  /** Spring's simple form ({@code 500ms}, {@code 15s}, {@code 10m}; milliseconds bare) or ISO. */
+  static Duration duration(String text) {
+    Matcher m = DURATION.matcher(text.trim());
+    if (!m.matches()) {
+      return Duration.parse(text.trim());
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "ms" : m.group(2);
+    return switch (unit) {
+      case "ns" -> Duration.ofNanos(n);
+      case "us" -> Duration.ofNanos(n * 1000);
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+  }
+
+  /**
+   * This node's CaptchaJobs, its data source, or else a part of its engine by type (repository,
+   * gate, breaker, jobs, JobRunr storage, ...): internal types, for tests that look inside.
+   */
+  public <T> T part(Class<T> type) {
+    if (type.isInstance(captchaJobs)) {
+      return type.cast(captchaJobs);
+    }
+    if (type.isInstance(dataSource)) {
+      return type.cast(dataSource);
+    }
+    return captchaJobs
+        .part(type)
+        .orElseThrow(() -> new IllegalArgumentException("no engine part " + type.getName()));
+  }
+
+  public CaptchaJobs captchaJobs() {
+    return captchaJobs;
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  /** Enqueue, await and read rows on this node. */
+  public SolveProbe probe() {
+    return new SolveProbe(part(SolveEnqueuer.class), part(SolveRepository.class), dataSource);
+  }
+
+  /** Stops the engine, then closes the pool. */
+  @Override
+  public void close() {
+    try {
+      captchaJobs.close();
+    } finally {
+      dataSource.close();
+      restore.forEach(Runnable::run);
+    }
+  }
+}

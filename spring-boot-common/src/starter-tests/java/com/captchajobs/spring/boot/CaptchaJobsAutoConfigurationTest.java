@@ -857,6 +857,10 @@ class CaptchaJobsAutoConfigurationTest {
       CaptchaJobsProperties captchaJobs, WebhookProperties webhook) {
     assertThat(captchaJobs.isEnabled()).isTrue();
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
+    assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
+    assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getRetentionInterval())
+        .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();
     assertThat(captchaJobs.getWorker().getName()).isNull();
     assertThat(captchaJobs.getWorker().getWorkerCount())

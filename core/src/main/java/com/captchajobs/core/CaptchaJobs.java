@@ -239,8 +239,9 @@ public final class CaptchaJobs implements AutoCloseable {
     /**
      * Migrates the schema and starts this node's parts.
      *
-     * @throws InvalidSettingException naming the builder method of a setting that cannot work
-     * @throws IllegalStateException when the database or the plan refuses
+     * @throws InvalidSettingException naming the builder method of a setting that cannot work, the
+     *     plan's threads included
+     * @throws IllegalStateException when the database refuses
      */
     CaptchaJobs build();
   }

@@ -37,7 +37,7 @@ final class NodeChecks {
     require(
         n.retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
         "{retentionInterval(Duration)} must be at least 1s");
-    new WebhookEgress(n.webhookAllowedHosts, Dns.SYSTEM); // names the key of an entry it refuses
+    allowedHosts(n);
     if (n.runsWorker()) {
       retentionOutlastsWhatItDeletes(n, solve);
     }
@@ -46,6 +46,17 @@ final class NodeChecks {
       require(
           has(n.dashboardUsername) && has(n.dashboardPassword),
           "{dashboard(int, String, String)} needs a username and a password");
+    }
+  }
+
+  /** The egress checks each entry, naming the property; here the builder method is named. */
+  private static void allowedHosts(NodeBuilder n) {
+    try {
+      new WebhookEgress(n.webhookAllowedHosts, Dns.SYSTEM);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingException(
+          e.getMessage()
+              .replace("captchajobs.webhook.allowed-hosts", "{webhookAllowedHosts(Collection)}"));
     }
   }
 

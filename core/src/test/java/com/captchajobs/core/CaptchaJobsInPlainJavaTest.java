@@ -124,6 +124,16 @@ class CaptchaJobsInPlainJavaTest {
             () ->
                 CaptchaJobs.builder()
                     .dataSource(dataSource)
+                    .webhookAllowedHosts(java.util.List.of("recv:http"))
+                    .build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("webhookAllowedHosts(Collection)")
+        .hasMessageContaining("recv:http")
+        .hasMessageNotContaining("captchajobs.webhook.allowed-hosts");
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(dataSource)
                     .apiKey(KEY)
                     .retention(Duration.ofHours(1))
                     .settings(

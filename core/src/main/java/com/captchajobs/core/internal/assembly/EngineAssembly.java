@@ -30,7 +30,9 @@ public final class EngineAssembly {
   /**
    * Migrates the schema and starts the node's parts.
    *
-   * @throws IllegalStateException when the database or the plan refuses
+   * @throws com.captchajobs.core.settings.InvalidSettingException when the plan is smaller than the
+   *     thread cap
+   * @throws IllegalStateException when the database refuses
    */
   public static Engine start(NodeSettings settings) {
     Schema schema = Schema.named(settings.schema());

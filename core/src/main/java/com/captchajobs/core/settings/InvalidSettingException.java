@@ -21,6 +21,8 @@ public final class InvalidSettingException extends IllegalArgumentException {
   private final String template;
 
   /**
+   * A refusal of the settings a template names.
+   *
    * @param template the message with each setting as <code>{method(Type)}</code>
    */
   public InvalidSettingException(String template) {

@@ -9,8 +9,8 @@ import java.util.Map;
  * How the fleet runs solves against CaptchaAI: its thread cap, leases, timeouts, poll rhythm, token
  * lifetimes and retries. Every default is a {@code DEFAULT_} constant here, the one place of them:
  * the Spring Boot starter's {@code captchaai.*} properties start from these constants and map into
- * this type. Built with {@link #builder()}, which refuses settings that cannot work ({@link
- * InvalidSettingException}, naming the builder method).
+ * this type. Built with {@link #builder()}, whose methods describe the components; it refuses
+ * settings that cannot work ({@link InvalidSettingException}, naming the method).
  *
  * <pre>{@code
  * SolveSettings settings = SolveSettings.builder()
@@ -19,8 +19,6 @@ import java.util.Map;
  *     .build();
  * CaptchaJobs.builder().dataSource(dataSource).apiKey(key).settings(settings).build();
  * }</pre>
- *
- * Each component is described on the {@link Builder} method of the same name.
  */
 public record SolveSettings(
     int threads,
@@ -103,6 +101,8 @@ public record SolveSettings(
   }
 
   /**
+   * Settings that can work; a type left out of a map gets its default.
+   *
    * @throws InvalidSettingException naming the builder method of a setting that cannot work
    */
   public SolveSettings {
@@ -317,6 +317,8 @@ public record SolveSettings(
     }
 
     /**
+     * The settings.
+     *
      * @throws InvalidSettingException naming the builder method of a setting that cannot work
      */
     public SolveSettings build() {

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.node.EngineParts;
+import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.net.http.HttpRequest;
@@ -178,7 +180,7 @@ class ApiDescriptionOnTheWireTest {
       check(delete(who, "/api/admin/breakers/unknown-key"));
       check(requeue(who, failed));
     }
-    var breaker = app.getBean(CaptchaJobs.class).worker().orElseThrow().breaker();
+    var breaker = EngineParts.find(app.getBean(CaptchaJobs.class), Breaker.class).orElseThrow();
     breaker.open("ERROR_WRONG_USER_KEY", "test: key revoked");
     try {
       String fingerprint =

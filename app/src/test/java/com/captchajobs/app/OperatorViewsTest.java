@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.SolveStatus;
+import com.captchajobs.core.internal.node.EngineParts;
+import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.net.http.HttpRequest;
@@ -143,7 +145,7 @@ class OperatorViewsTest {
 
   @Test
   void theBreakerIsShownAndClosed() {
-    var breaker = app.getBean(CaptchaJobs.class).worker().orElseThrow().breaker();
+    var breaker = EngineParts.find(app.getBean(CaptchaJobs.class), Breaker.class).orElseThrow();
     breaker.open("ERROR_WRONG_USER_KEY", "test: key revoked");
     try {
       JsonNode rows = Api.json(operator.get("/api/admin/breakers"));

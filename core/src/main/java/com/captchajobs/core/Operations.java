@@ -1,12 +1,12 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.internal.assembly.Engine;
+import com.captchajobs.core.internal.assembly.WorkerParts;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.ops.BreakerRows;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.store.SolveState;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,6 +53,18 @@ public final class Operations {
     this.jobs = jobs;
     this.jobCounts = jobCounts;
     this.worker = worker;
+  }
+
+  /** The operations of a running node; {@code jobCounts} reads its own JobRunr's jobs. */
+  static Operations of(Engine engine, Supplier<Map<String, Long>> jobCounts) {
+    WorkerParts w = engine.worker();
+    return new Operations(
+        engine.operatorQueries(),
+        engine.parts().find(SolveJobs.class).orElseThrow(),
+        jobCounts,
+        w == null
+            ? null
+            : new LocalWorker(engine.operatorQueries(), w.breaker(), w.gate(), w.planCheck()));
   }
 
   /**
@@ -258,12 +270,12 @@ public final class Operations {
 
   /** Every key's breaker that ever opened, by fingerprint. */
   public List<BreakerRow> breakers() {
-    return queries.breakers().stream().map(Operations::breaker).toList();
+    return queries.breakerRows().all().stream().map(Operations::breaker).toList();
   }
 
   /** One key's breaker; empty while it never opened. */
   public Optional<BreakerRow> breaker(String keyFingerprint) {
-    return queries.breakerRow(keyFingerprint).map(Operations::breaker);
+    return queries.breakerRows().of(keyFingerprint).map(Operations::breaker);
   }
 
   /** Closes a key's breaker after the cause is fixed; true when it was open. */
@@ -271,7 +283,7 @@ public final class Operations {
     return queries.breaker(keyFingerprint).closeBreaker();
   }
 
-  private static BreakerRow breaker(OperatorQueries.BreakerRow b) {
+  static BreakerRow breaker(BreakerRows.BreakerRow b) {
     return new BreakerRow(
         b.keyFingerprint(), b.open(), b.errorCode(), b.reason(), b.openedAt(), b.closedAt());
   }
@@ -283,61 +295,4 @@ public final class Operations {
 
   /** The provider did not answer {@code threadsinfo}: since when, and with what code. */
   public record ProviderOutage(Instant since, String errorCode) {}
-
-  /**
-   * This node's worker: its API key's breaker (by fingerprint), the provider's answers to its plan
-   * checks, and its turn as the fleet's reporter of the gate's figures.
-   */
-  public static final class LocalWorker {
-
-    private final OperatorQueries queries;
-    private final Breaker breaker;
-    private final FleetGate gate;
-    private final PlanCheck planCheck;
-
-    LocalWorker(OperatorQueries queries, Breaker breaker, FleetGate gate, PlanCheck planCheck) {
-      this.queries = queries;
-      this.breaker = breaker;
-      this.gate = gate;
-      this.planCheck = planCheck;
-    }
-
-    /** The fingerprint of this worker's API key (never the key). */
-    public String keyFingerprint() {
-      return breaker.fingerprint();
-    }
-
-    /** This key's breaker; empty while it never opened. */
-    public Optional<BreakerRow> breaker() {
-      return queries.breakerRow(keyFingerprint()).map(Operations::breaker);
-    }
-
-    /** Closes this key's breaker after the cause is fixed; true when it was open. */
-    public boolean closeBreaker() {
-      return breaker.closeBreaker();
-    }
-
-    /** The provider's last answer to {@code threadsinfo}; empty before the first. */
-    public Optional<ThreadsInfo> lastPlan() {
-      return Optional.ofNullable(planCheck.last());
-    }
-
-    /** Present while the provider's last {@code threadsinfo} failed for want of an answer. */
-    public Optional<ProviderOutage> providerOutage() {
-      return planCheck.unreachable().map(u -> new ProviderOutage(u.since(), u.errorCode()));
-    }
-
-    /**
-     * The gate's fleet-wide figures when this node is the fleet's reporter of them, empty when
-     * another node is. Reading takes the reporter's lease when it is free or lapsed, and renews it
-     * when this node holds it, so exactly one node reports while it keeps reading at least once per
-     * {@code reporterLease}.
-     */
-    public Optional<Gate> reportGate(Duration reporterLease) {
-      FleetGate.Reading r = gate.read(reporterLease);
-      return r.reporter()
-          ? Optional.of(new Gate(r.capacity(), r.inFlight(), r.waiting()))
-          : Optional.empty();
-    }
-  }
 }

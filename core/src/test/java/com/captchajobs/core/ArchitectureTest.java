@@ -52,6 +52,17 @@ class ArchitectureTest {
   }
 
   @Test
+  void theSettingsDependOnNothingElseOfTheCoreButTheClient() {
+    noClasses()
+        .that()
+        .resideInAPackage("com.captchajobs.core.settings..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.captchajobs.core", "com.captchajobs.core.internal..")
+        .check(CORE);
+  }
+
+  @Test
   void theEngineDoesNotDependOnThePublicApi() {
     noClasses()
         .that()

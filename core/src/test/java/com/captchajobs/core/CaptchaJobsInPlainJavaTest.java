@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.sql.Connection;
@@ -56,8 +57,9 @@ class CaptchaJobsInPlainJavaTest {
                 .baseUrl(simulator.baseUrl())
                 .threads(3)
                 .settings(
-                    EngineSettings.defaults()
-                        .withFirstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1)))
+                    SolveSettings.builder()
+                        .firstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1))
+                        .build())
                 .nodeName("plain-worker")
                 .build();
         CaptchaJobs app = CaptchaJobs.builder().dataSource(dataSource).build()) {
@@ -103,6 +105,59 @@ class CaptchaJobsInPlainJavaTest {
       assertThat(inOurs)
           .isGreaterThanOrEqualTo(12); // ours, Flyway's history, JobRunr's five and a view
     }
+  }
+
+  @Test
+  void aSettingThatCannotWorkIsRefusedNamingTheBuilderMethodBeforeAnythingStarts() {
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(dataSource)
+                    .jobPollInterval(Duration.ofSeconds(2))
+                    .build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage(
+            "jobPollInterval(Duration) must be at least 5s (JobRunr's minimum on SQL storage)");
+    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(dataSource).threads(0).build())
+        .hasMessage("threads(int) must be at least 1");
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(dataSource)
+                    .webhookAllowedHosts(java.util.List.of("recv:http"))
+                    .build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("webhookAllowedHosts(Collection)")
+        .hasMessageContaining("recv:http")
+        .hasMessageNotContaining("captchajobs.webhook.allowed-hosts");
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(dataSource)
+                    .apiKey(KEY)
+                    .retention(Duration.ofHours(1))
+                    .settings(
+                        SolveSettings.builder()
+                            .tokenTtl(CaptchaType.TURNSTILE, Duration.ofHours(2))
+                            .build())
+                    .build())
+        .hasMessage(
+            "retention(Duration) (PT1H) must be longer than"
+                + " tokenTtl(CaptchaType, Duration).TURNSTILE (PT2H)");
+  }
+
+  @Test
+  void aSettingSetOnTheBuilderWinsOverTheSettingsValueWhateverTheOrder() {
+    NodeBuilder threadsFirst =
+        (NodeBuilder) CaptchaJobs.builder().threads(3).maxBackoff(Duration.ofSeconds(9));
+    threadsFirst.settings(
+        SolveSettings.builder().threads(8).threadWait(Duration.ofSeconds(7)).build());
+
+    SolveSettings solve = NodePlan.solveSettings(threadsFirst);
+
+    assertThat(solve.threads()).isEqualTo(3);
+    assertThat(solve.maxBackoff()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(solve.threadWait()).isEqualTo(Duration.ofSeconds(7));
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.zaxxer.hikari.HikariDataSource;
@@ -68,8 +68,9 @@ class DispatchWithoutPollTest {
                 .threads(3)
                 .jobPollInterval(JOBRUNR_POLL)
                 .settings(
-                    EngineSettings.defaults()
-                        .withFirstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1)))
+                    SolveSettings.builder()
+                        .firstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1))
+                        .build())
                 .nodeName("dispatch-worker")
                 .build();
         CaptchaJobs app =

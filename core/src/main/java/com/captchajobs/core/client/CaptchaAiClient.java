@@ -1,8 +1,5 @@
 package com.captchajobs.core.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,11 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import okhttp3.FormBody;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,9 +48,6 @@ public final class CaptchaAiClient {
   private static final Set<String> IGNORED_REPORT_CODES =
       Set.of("ERROR_DUPLICATE_REPORT", "REPORT_NOT_RECORDED");
 
-  /** Replies are a few hundred bytes; anything near this is not CaptchaAI talking. */
-  private static final int MAX_BODY_BYTES = 1024 * 1024;
-
   private final String apiKey;
   private final HttpUrl baseUrl;
   private final Duration connectTimeout;
@@ -72,6 +63,7 @@ public final class CaptchaAiClient {
   private final OkHttpClient httpClient;
   private final HttpUrl inUrl;
   private final HttpUrl resUrl;
+  private final FormPost post;
 
   private CaptchaAiClient(Builder builder) {
     this.apiKey = builder.apiKey;
@@ -84,6 +76,7 @@ public final class CaptchaAiClient {
     this.httpClient = configure(baseHttpClient.newBuilder()).build();
     this.inUrl = baseUrl.newBuilder().addPathSegment("in.php").build();
     this.resUrl = baseUrl.newBuilder().addPathSegment("res.php").build();
+    this.post = new FormPost(httpClient, apiKey);
   }
 
   /**
@@ -138,11 +131,11 @@ public final class CaptchaAiClient {
       fields = new LinkedHashMap<>(fields);
       fields.put("pingback", pingbackUrl);
     }
-    Reply reply = call(inUrl, fields, null);
+    Reply reply = post.call(inUrl, fields, null);
     if (reply instanceof Reply.Ok ok) {
       return ok.value();
     }
-    throw failure(reply, null);
+    throw FormPost.failure(reply, null);
   }
 
   /**
@@ -152,34 +145,34 @@ public final class CaptchaAiClient {
    * @throws CaptchaAiApiException with {@link CaptchaAiException#taskId()} set, for error codes
    */
   public PollResult get(String taskId) {
-    Reply reply = call(resUrl, action("get", requireTaskId(taskId)), taskId);
+    Reply reply = post.call(resUrl, FormPost.action("get", FormPost.requireTaskId(taskId)), taskId);
     if (reply instanceof Reply.Ok ok) {
       return new PollResult.Solved(ok.value(), ok.userAgent());
     }
     if (reply instanceof Reply.Code code && ErrorClass.of(code.code()) == ErrorClass.NOT_READY) {
       return new PollResult.NotReady();
     }
-    throw failure(reply, taskId);
+    throw FormPost.failure(reply, taskId);
   }
 
   /** The key's thread counts (res.php {@code threadsinfo}). */
   public ThreadsInfo threadsInfo() {
-    Reply reply = call(resUrl, action("threadsinfo", null), null);
+    Reply reply = post.call(resUrl, FormPost.action("threadsinfo", null), null);
     if (reply instanceof Reply.Bare bare) {
-      Integer threads = count(bare.object().get("threads"));
-      Integer working = count(bare.object().get("working_threads"));
+      Integer threads = FormPost.count(bare.object().get("threads"));
+      Integer working = FormPost.count(bare.object().get("working_threads"));
       if (threads != null && working != null) {
         return new ThreadsInfo(threads, working);
       }
       throw new CaptchaAiTransportException(
           CaptchaAiTransportException.UNRECOGNISED_BODY, null, "no thread counts", null);
     }
-    throw failure(reply, null);
+    throw FormPost.failure(reply, null);
   }
 
   /** res.php {@code getbalance} as a decimal; sources disagree on its unit, so none is assumed. */
   public BigDecimal balance() {
-    Reply reply = call(resUrl, action("getbalance", null), null);
+    Reply reply = post.call(resUrl, FormPost.action("getbalance", null), null);
     if (reply instanceof Reply.Ok ok) {
       try {
         return new BigDecimal(ok.value().strip());
@@ -188,7 +181,7 @@ public final class CaptchaAiClient {
             CaptchaAiTransportException.UNRECOGNISED_BODY, null, "balance is not a number", null);
       }
     }
-    throw failure(reply, null);
+    throw FormPost.failure(reply, null);
   }
 
   /** Reports a wrong answer; duplicate or unrecorded reports are ignored. */
@@ -202,7 +195,8 @@ public final class CaptchaAiClient {
   }
 
   private void report(String action, String taskId) {
-    Reply reply = call(resUrl, action(action, requireTaskId(taskId)), taskId);
+    Reply reply =
+        post.call(resUrl, FormPost.action(action, FormPost.requireTaskId(taskId)), taskId);
     if (reply instanceof Reply.Ok) {
       return;
     }
@@ -211,84 +205,7 @@ public final class CaptchaAiClient {
       log.debug("{} for task {} not recorded: {}", action, taskId, code.code());
       return;
     }
-    throw failure(reply, taskId);
-  }
-
-  /** POSTs {@code key}, {@code json=1} and the fields as a form and decodes the 2xx body. */
-  private Reply call(HttpUrl url, Map<String, String> fields, String taskId) {
-    FormBody.Builder form = new FormBody.Builder().add("key", apiKey).add("json", "1");
-    fields.forEach(form::add);
-    Request request = new Request.Builder().url(url).post(form.build()).build();
-    try (Response response = httpClient.newCall(request).execute()) {
-      byte[] bytes = response.peekBody(MAX_BODY_BYTES + 1L).bytes();
-      String body = new String(bytes, StandardCharsets.UTF_8);
-      if (!response.isSuccessful()) {
-        String detail = Reply.looksLikeHtml(body) ? "HTML page" : null;
-        throw new CaptchaAiTransportException(
-            CaptchaAiTransportException.httpCode(response.code()), taskId, detail, null);
-      }
-      if (bytes.length > MAX_BODY_BYTES) {
-        throw new CaptchaAiTransportException(
-            CaptchaAiTransportException.UNRECOGNISED_BODY, taskId, "body over 1 MiB", null);
-      }
-      Reply reply = Reply.parse(body);
-      if (reply instanceof Reply.Garbled garbled) {
-        throw new CaptchaAiTransportException(garbled.code(), taskId, garbled.detail(), null);
-      }
-      return reply;
-    } catch (IOException e) {
-      String code =
-          isTimeout(e) ? CaptchaAiTransportException.TIMEOUT : CaptchaAiTransportException.NETWORK;
-      throw new CaptchaAiTransportException(code, taskId, e.getClass().getSimpleName(), e);
-    }
-  }
-
-  private static boolean isTimeout(IOException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof InterruptedIOException && !Thread.currentThread().isInterrupted()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The exception for a reply the caller did not expect: a code, or a shape it cannot use. */
-  private static CaptchaAiException failure(Reply reply, String taskId) {
-    if (reply instanceof Reply.Code code) {
-      return new CaptchaAiApiException(code.code(), taskId);
-    }
-    String shape = reply instanceof Reply.Bare ? "JSON without status" : "unexpected answer";
-    return new CaptchaAiTransportException(
-        CaptchaAiTransportException.UNRECOGNISED_BODY, taskId, shape, null);
-  }
-
-  /** The res.php fields after key and json: action, then id when there is one. */
-  private static Map<String, String> action(String action, String taskId) {
-    Map<String, String> fields = new LinkedHashMap<>();
-    fields.put("action", action);
-    if (taskId != null) {
-      fields.put("id", taskId);
-    }
-    return fields;
-  }
-
-  private static String requireTaskId(String taskId) {
-    if (taskId == null || taskId.isBlank()) {
-      throw new IllegalArgumentException("taskId must not be blank");
-    }
-    return taskId;
-  }
-
-  /** {@code threads} arrives as a string and {@code working_threads} as a number: take both. */
-  private static Integer count(JsonNode node) {
-    if (node == null || !node.isValueNode()) {
-      return null;
-    }
-    try {
-      return Integer.valueOf(node.asText().strip());
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    throw FormPost.failure(reply, taskId);
   }
 
   /** The first 16 hex characters of SHA-256(key): names the key in logs without revealing it. */

@@ -1,6 +1,6 @@
 package com.captchajobs.core.webhook;
 
-import com.captchajobs.core.internal.webhook.WebhookEgress;
+import com.captchajobs.core.internal.egress.WebhookEgress;
 
 /**
  * The entries of {@code captchajobs.webhook.allowed-hosts}: {@code host} is https on 443, {@code

@@ -5,17 +5,17 @@ import ch.qos.logback.classic.Logger;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,35 +106,37 @@ public final class EngineNode implements AutoCloseable {
    * there. Every key it reads is removed from {@code p}.
    */
   private static void configure(CaptchaJobs.Builder builder, String apiKey, Map<String, String> p) {
-    EngineSettings d = EngineSettings.defaults();
-    Map<CaptchaType, Duration> firstPollWaits = new EnumMap<>(d.firstPollWaits());
-    Map<CaptchaType, Duration> tokenTtl = new EnumMap<>(d.tokenTtl());
+    SolveSettings d = SolveSettings.defaults();
+    SolveSettings.Builder settings = d.toBuilder();
     for (String key : List.copyOf(p.keySet())) {
       if (key.startsWith("captchaai.first-poll-wait.")) {
-        firstPollWaits.put(type(key), duration(take(p, key, null)));
+        settings.firstPollWait(type(key), duration(take(p, key, null)));
       } else if (key.startsWith("captchaai.token-ttl.")) {
-        tokenTtl.put(type(key), duration(take(p, key, null)));
+        settings.tokenTtl(type(key), duration(take(p, key, null)));
       }
     }
     take(p, "captchaai.resume-window", null);
     builder.settings(
-        new EngineSettings(
-            Integer.parseInt(take(p, "captchaai.threads", "" + d.threads())),
-            duration(p, "captchaai.lease", d.lease()),
-            duration(p, "captchaai.solve-timeout", d.solveTimeout()),
-            duration(p, "captchaai.poll-interval", d.pollInterval()),
-            duration(p, "captchaai.poll-lead", d.pollLead()),
-            firstPollWaits,
-            Integer.parseInt(take(p, "captchaai.learn-after-solves", "" + d.learnAfterSolves())),
-            duration(p, "captchaai.min-first-poll-wait", d.minFirstPollWait()),
-            tokenTtl,
-            Integer.parseInt(
-                take(p, "captchaai.unsolvable-resubmits", "" + d.unsolvableResubmits())),
-            Integer.parseInt(take(p, "captchaai.transient-retries", "" + d.transientRetries())),
-            duration(p, "captchaai.thread-wait", d.threadWait()),
-            duration(p, "captchaai.stuck-after", d.stuckAfter()),
-            duration(p, "captchaai.lost-submit-hold", d.lostSubmitHold()),
-            duration(p, "captchaai.solve-deadline", d.solveDeadline())));
+        settings
+            .threads(Integer.parseInt(take(p, "captchaai.threads", "" + d.threads())))
+            .lease(duration(p, "captchaai.lease", d.lease()))
+            .solveTimeout(duration(p, "captchaai.solve-timeout", d.solveTimeout()))
+            .pollInterval(duration(p, "captchaai.poll-interval", d.pollInterval()))
+            .pollLead(duration(p, "captchaai.poll-lead", d.pollLead()))
+            .learnAfterSolves(
+                Integer.parseInt(
+                    take(p, "captchaai.learn-after-solves", "" + d.learnAfterSolves())))
+            .minFirstPollWait(duration(p, "captchaai.min-first-poll-wait", d.minFirstPollWait()))
+            .unsolvableResubmits(
+                Integer.parseInt(
+                    take(p, "captchaai.unsolvable-resubmits", "" + d.unsolvableResubmits())))
+            .transientRetries(
+                Integer.parseInt(take(p, "captchaai.transient-retries", "" + d.transientRetries())))
+            .threadWait(duration(p, "captchaai.thread-wait", d.threadWait()))
+            .stuckAfter(duration(p, "captchaai.stuck-after", d.stuckAfter()))
+            .lostSubmitHold(duration(p, "captchaai.lost-submit-hold", d.lostSubmitHold()))
+            .solveDeadline(duration(p, "captchaai.solve-deadline", d.solveDeadline()))
+            .build());
     builder.schema(take(p, "captchajobs.schema", Schema.DEFAULT));
     String pingbackSecret = take(p, "captchaai.pingback-secret", null);
     if (pingbackSecret != null) {
@@ -276,8 +278,7 @@ public final class EngineNode implements AutoCloseable {
     if (type.isInstance(dataSource)) {
       return type.cast(dataSource);
     }
-    return captchaJobs
-        .part(type)
+    return EngineParts.find(captchaJobs, type)
         .orElseThrow(() -> new IllegalArgumentException("no engine part " + type.getName()));
   }
 

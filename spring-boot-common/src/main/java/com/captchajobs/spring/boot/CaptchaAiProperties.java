@@ -1,9 +1,9 @@
 package com.captchajobs.spring.boot;
 
-import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -11,9 +11,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
- * Settings of the CaptchaAI side, under {@code captchaai.*}. Defaults are the library's own
- * constants ({@link CaptchaAiClient}, {@link EngineSettings}); {@link #validate()} rejects bad
- * values at startup with a message naming the key.
+ * Settings of the CaptchaAI side, under {@code captchaai.*}: the one place they are bound. Defaults
+ * are the library's own constants ({@link CaptchaAiClient}, {@link SolveSettings}), the engine's
+ * settings map into one {@link SolveSettings} ({@link #toSettings()}), and {@link #validate()}
+ * rejects bad values at startup with a message naming the key.
  */
 @ConfigurationProperties("captchaai")
 public class CaptchaAiProperties {
@@ -34,16 +35,16 @@ public class CaptchaAiProperties {
   private Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
 
   /** Solves in flight across the whole fleet: the plan's thread count (minus the reserve). */
-  private int threads = EngineSettings.DEFAULT_THREADS;
+  private int threads = SolveSettings.DEFAULT_THREADS;
 
   /** Plan threads kept free for other clients of the same key; checked at worker start. */
-  private int threadsReserve = 0;
+  private int threadsReserve = SolveSettings.DEFAULT_THREADS_RESERVE;
 
   /** Whether a worker refuses to start when the plan has fewer threads than the cap needs. */
-  private boolean preflight = true;
+  private boolean preflight = SolveSettings.DEFAULT_PREFLIGHT;
 
   /** How long a gate slot is held at most: the provider has no cancel call. */
-  private Duration lease = EngineSettings.DEFAULT_LEASE;
+  private Duration lease = SolveSettings.DEFAULT_LEASE;
 
   /**
    * Ignored: nothing reads it. Accepted so that configurations that set it still start, and still
@@ -54,68 +55,68 @@ public class CaptchaAiProperties {
   private Duration resumeWindow = Duration.ofSeconds(135);
 
   /** Time after submission after which a solve without an answer fails with TIMEOUT. */
-  private Duration solveTimeout = EngineSettings.DEFAULT_SOLVE_TIMEOUT;
+  private Duration solveTimeout = SolveSettings.DEFAULT_SOLVE_TIMEOUT;
 
   /** Interval between two res.php polls of one task; at least 5s. */
-  private Duration pollInterval = EngineSettings.DEFAULT_POLL_INTERVAL;
+  private Duration pollInterval = SolveSettings.DEFAULT_POLL_INTERVAL;
 
   /**
    * How much earlier than its intended instant a poll job is scheduled; it waits the rest itself.
    */
-  private Duration pollLead = EngineSettings.DEFAULT_POLL_LEAD;
+  private Duration pollLead = SolveSettings.DEFAULT_POLL_LEAD;
 
   /**
    * Wait before the first poll, per type, before solves of it were seen (the prior); by default the
    * 20th percentile of the type's documented solve-time range.
    */
   private Map<CaptchaType, Duration> firstPollWait =
-      new EnumMap<>(EngineSettings.defaultFirstPollWaits());
+      new EnumMap<>(SolveSettings.defaultFirstPollWaits());
 
   /**
    * How many solves the prior of a type's first-poll wait counts as; every solve seen shrinks the
    * prior's weight ({@code (k × prior + n × learned) / (k + n)}).
    */
-  private int learnAfterSolves = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
+  private int learnAfterSolves = SolveSettings.DEFAULT_LEARN_AFTER_SOLVES;
 
   /** Lower bound of a learned first-poll wait. */
-  private Duration minFirstPollWait = EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT;
+  private Duration minFirstPollWait = SolveSettings.DEFAULT_MIN_FIRST_POLL_WAIT;
 
   /** How long a stored token may be claimed, per type: less than the provider's validity. */
-  private Map<CaptchaType, Duration> tokenTtl = new EnumMap<>(EngineSettings.defaultTokenTtl());
+  private Map<CaptchaType, Duration> tokenTtl = new EnumMap<>(SolveSettings.defaultTokenTtl());
 
   /** Fresh submissions after ERROR_CAPTCHA_UNSOLVABLE before the solve fails. */
-  private int unsolvableResubmits = EngineSettings.DEFAULT_UNSOLVABLE_RESUBMITS;
+  private int unsolvableResubmits = SolveSettings.DEFAULT_UNSOLVABLE_RESUBMITS;
 
   /** JobRunr retries of a job after a transient failure. */
-  private int transientRetries = EngineSettings.DEFAULT_TRANSIENT_RETRIES;
+  private int transientRetries = SolveSettings.DEFAULT_TRANSIENT_RETRIES;
 
   /** Upper bound of one backoff wait after a transient failure. */
-  private Duration maxBackoff = CaptchaJobs.Builder.DEFAULT_MAX_BACKOFF;
+  private Duration maxBackoff = SolveSettings.DEFAULT_MAX_BACKOFF;
 
   /** Wait before a solve submits again after the provider said no thread was free. */
-  private Duration threadWait = EngineSettings.DEFAULT_THREAD_WAIT;
+  private Duration threadWait = SolveSettings.DEFAULT_THREAD_WAIT;
 
   /** A queued or submitted solve unchanged this long and without a live job gets a new one. */
-  private Duration stuckAfter = EngineSettings.DEFAULT_STUCK_AFTER;
+  private Duration stuckAfter = SolveSettings.DEFAULT_STUCK_AFTER;
 
   /**
    * How long a gate slot stays taken after an in.php call whose answer was lost: the task may
    * exist.
    */
-  private Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
+  private Duration lostSubmitHold = SolveSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
   /**
    * The bound on a solve's life, counted from its enqueue on the database clock. Within it a
    * provider outage, timeouts or a stale task lead to the next attempt; past it the solve is FAILED
    * with the code {@code DEADLINE_EXCEEDED} (class {@code deadline}).
    */
-  private Duration solveDeadline = EngineSettings.DEFAULT_SOLVE_DEADLINE;
+  private Duration solveDeadline = SolveSettings.DEFAULT_SOLVE_DEADLINE;
 
   /** Interval of the repair pass (leaked slots, expired tokens, stuck solves, waiting solves). */
-  private Duration reconcileInterval = CaptchaJobs.Builder.DEFAULT_RECONCILE_INTERVAL;
+  private Duration reconcileInterval = SolveSettings.DEFAULT_RECONCILE_INTERVAL;
 
   /** Interval of the threadsinfo check published as metrics. */
-  private Duration providerCheckInterval = CaptchaJobs.Builder.DEFAULT_PROVIDER_CHECK_INTERVAL;
+  private Duration providerCheckInterval = SolveSettings.DEFAULT_PROVIDER_CHECK_INTERVAL;
 
   /**
    * Public base URL where the provider reaches an app node's pingback endpoint, ending in {@code
@@ -134,30 +135,10 @@ public class CaptchaAiProperties {
 
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
-    require(threads >= 1, "captchaai.threads must be at least 1");
-    require(threadsReserve >= 0, "captchaai.threads-reserve must not be negative");
-    require(
-        pollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
-        "captchaai.poll-interval must be at least 5s");
-    require(!pollLead.isNegative(), "captchaai.poll-lead must not be negative");
-    require(
-        solveTimeout.compareTo(pollInterval) > 0,
-        "captchaai.solve-timeout must be longer than captchaai.poll-interval");
+    toSettings();
     require(
         resumeWindow.compareTo(solveTimeout) >= 0,
         "captchaai.resume-window must be at least captchaai.solve-timeout");
-    require(
-        lease.compareTo(solveTimeout) > 0,
-        "captchaai.lease must be longer than captchaai.solve-timeout");
-    require(
-        minFirstPollWait.compareTo(Duration.ofSeconds(1)) >= 0,
-        "captchaai.min-first-poll-wait must be at least 1s");
-    require(
-        solveDeadline.compareTo(solveTimeout) > 0,
-        "captchaai.solve-deadline must be longer than captchaai.solve-timeout");
-    require(unsolvableResubmits >= 0, "captchaai.unsolvable-resubmits must not be negative");
-    require(transientRetries >= 0, "captchaai.transient-retries must not be negative");
-    require(learnAfterSolves >= 1, "captchaai.learn-after-solves must be at least 1");
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
@@ -176,16 +157,6 @@ public class CaptchaAiProperties {
                 && !pingbackUrl.contains("?")
                 && !pingbackUrl.contains("#"),
         "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
-    firstPollWait.forEach(
-        (type, d) ->
-            require(
-                d.compareTo(Duration.ofSeconds(1)) >= 0,
-                "captchaai.first-poll-wait." + type + " must be at least 1s"));
-    tokenTtl.forEach(
-        (type, d) ->
-            require(
-                !d.isNegative() && !d.isZero(),
-                "captchaai.token-ttl." + type + " must be positive"));
   }
 
   private static void require(boolean ok, String message) {
@@ -194,23 +165,39 @@ public class CaptchaAiProperties {
     }
   }
 
-  public EngineSettings toSettings() {
-    return new EngineSettings(
-        threads,
-        lease,
-        solveTimeout,
-        pollInterval,
-        pollLead,
-        firstPollWait,
-        learnAfterSolves,
-        minFirstPollWait,
-        tokenTtl,
-        unsolvableResubmits,
-        transientRetries,
-        threadWait,
-        stuckAfter,
-        lostSubmitHold,
-        solveDeadline);
+  /**
+   * The engine's settings, every one of them mapped here and nowhere else.
+   *
+   * @throws IllegalStateException naming the key of a value that cannot work
+   */
+  public SolveSettings toSettings() {
+    SolveSettings.Builder settings =
+        SolveSettings.builder()
+            .threads(threads)
+            .threadsReserve(threadsReserve)
+            .preflight(preflight)
+            .lease(lease)
+            .solveTimeout(solveTimeout)
+            .solveDeadline(solveDeadline)
+            .pollInterval(pollInterval)
+            .pollLead(pollLead)
+            .learnAfterSolves(learnAfterSolves)
+            .minFirstPollWait(minFirstPollWait)
+            .unsolvableResubmits(unsolvableResubmits)
+            .transientRetries(transientRetries)
+            .maxBackoff(maxBackoff)
+            .threadWait(threadWait)
+            .stuckAfter(stuckAfter)
+            .lostSubmitHold(lostSubmitHold)
+            .reconcileInterval(reconcileInterval)
+            .providerCheckInterval(providerCheckInterval);
+    firstPollWait.forEach(settings::firstPollWait);
+    tokenTtl.forEach(settings::tokenTtl);
+    try {
+      return settings.build();
+    } catch (InvalidSettingException e) {
+      throw PropertyNames.named(e);
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package com.captchajobs.spring.boot;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.settings.InvalidSettingException;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -71,11 +72,6 @@ public class CaptchaJobsAutoConfiguration {
           .baseUrl(captchaAi.getBaseUrl())
           .connectTimeout(captchaAi.getConnectTimeout())
           .readTimeout(captchaAi.getReadTimeout())
-          .threadsReserve(captchaAi.getThreadsReserve())
-          .preflight(captchaAi.isPreflight())
-          .maxBackoff(captchaAi.getMaxBackoff())
-          .reconcileInterval(captchaAi.getReconcileInterval())
-          .providerCheckInterval(captchaAi.getProviderCheckInterval())
           .jobPollInterval(worker.getPollInterval())
           .workerCount(worker.getWorkerCount())
           .shutdownWait(worker.getShutdownWait())
@@ -111,7 +107,11 @@ public class CaptchaJobsAutoConfiguration {
               ? dashboard.getAddress()
               : environment.getProperty("server.address"));
     }
-    return builder.build();
+    try {
+      return builder.build();
+    } catch (InvalidSettingException e) {
+      throw PropertyNames.named(e);
+    }
   }
 
   @Bean

@@ -18,16 +18,16 @@ public class CaptchaJobsProperties {
    * PostgreSQL schema of every CaptchaJobs table, JobRunr's own included; created when missing.
    * Keeps a host application's schema and Flyway history untouched.
    */
-  private String schema = "captchajobs";
+  private String schema = CaptchaJobs.Builder.DEFAULT_SCHEMA;
 
   /**
    * Age after which worker nodes delete final solves, poll timings and slot hand-off rows (one node
    * at a time, hourly).
    */
-  private Duration retention = Duration.ofDays(7);
+  private Duration retention = CaptchaJobs.Builder.DEFAULT_RETENTION;
 
   /** How often a worker node runs the retention pass. */
-  private Duration retentionInterval = Duration.ofHours(1);
+  private Duration retentionInterval = CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL;
 
   private final Worker worker = new Worker();
 

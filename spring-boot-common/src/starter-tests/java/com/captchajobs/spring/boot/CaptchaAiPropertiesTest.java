@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.settings.SolveSettings;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class CaptchaAiPropertiesTest {
@@ -14,7 +18,7 @@ class CaptchaAiPropertiesTest {
   void defaultsAreTheLibrarysOwnConstants() {
     CaptchaAiProperties properties = new CaptchaAiProperties();
 
-    assertThat(properties.toSettings()).isEqualTo(EngineSettings.defaults());
+    assertThat(properties.toSettings()).isEqualTo(SolveSettings.defaults());
     assertThat(properties.getBaseUrl()).isEqualTo(CaptchaAiClient.DEFAULT_BASE_URL);
     assertThat(properties.getConnectTimeout()).isEqualTo(CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT);
     assertThat(properties.getReadTimeout()).isEqualTo(CaptchaAiClient.DEFAULT_READ_TIMEOUT);
@@ -98,5 +102,38 @@ class CaptchaAiPropertiesTest {
     properties.setPingbackSecret("pingbackSECRETpingbackSECRET0123456789");
 
     assertThat(properties.toString()).doesNotContain("pingbackSECRET").contains("***");
+  }
+
+  @Test
+  void aValueTheLibraryRefusesIsNamedByItsKey() {
+    CaptchaAiProperties properties = new CaptchaAiProperties();
+    properties.getFirstPollWait().put(CaptchaType.TURNSTILE, Duration.ofMillis(500));
+
+    assertThatThrownBy(properties::validate)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("captchaai.first-poll-wait.TURNSTILE must be at least 1s");
+  }
+
+  @Test
+  void everySolveSettingIsBoundHereUnderTheKeyThatNamesItInMessages() {
+    for (Method m : SolveSettings.Builder.class.getDeclaredMethods()) {
+      if (!Modifier.isPublic(m.getModifiers()) || m.getName().equals("build")) {
+        continue;
+      }
+      String key = PropertyNames.of(m.getName());
+      assertThat(key).as(m.getName()).startsWith("captchaai.");
+      assertThat(Arrays.stream(CaptchaAiProperties.class.getDeclaredFields()))
+          .as("a field of CaptchaAiProperties bound to " + key)
+          .anyMatch(f -> f.getName().equals(m.getName()));
+    }
+  }
+
+  @Test
+  void theBuildersSettingsOutsideCaptchaaiHaveTheirKeys() {
+    assertThat(PropertyNames.of("jobPollInterval")).isEqualTo("captchajobs.worker.poll-interval");
+    assertThat(PropertyNames.of("webhookThreadsPerClient"))
+        .isEqualTo("captchajobs.webhook.threads-per-client");
+    assertThat(PropertyNames.of("retention")).isEqualTo("captchajobs.retention");
+    assertThat(PropertyNames.of("pingbackSecret")).isEqualTo("captchaai.pingback-secret");
   }
 }

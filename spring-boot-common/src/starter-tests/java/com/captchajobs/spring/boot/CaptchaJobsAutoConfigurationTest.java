@@ -8,6 +8,7 @@ import com.captchajobs.core.Operations;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.spring.boot.actuate.BreakerEndpoint;
@@ -160,7 +161,7 @@ class CaptchaJobsAutoConfigurationTest {
               assertThat(context).hasSingleBean(CaptchaJobs.class).hasSingleBean(Solves.class);
               CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
               assertThat(captchaJobs.runsWorker()).isFalse();
-              assertThat(captchaJobs.worker()).isEmpty();
+              assertThat(captchaJobs.operations().worker()).isEmpty();
               assertThat(captchaJobs.schema()).isEqualTo("captchajobs");
               assertThat(context.getBean(Solves.class)).isSameAs(captchaJobs.solves());
               assertThat(tables(context, "captchajobs"))
@@ -181,7 +182,8 @@ class CaptchaJobsAutoConfigurationTest {
                 assertThat(context).as(type.getName()).doesNotHaveBean(type);
               }
               // its own JobRunr exists, just not as beans
-              assertThat(context.getBean(CaptchaJobs.class).part(StorageProvider.class))
+              assertThat(
+                      EngineParts.find(context.getBean(CaptchaJobs.class), StorageProvider.class))
                   .isPresent();
             });
   }
@@ -282,7 +284,7 @@ class CaptchaJobsAutoConfigurationTest {
         context -> {
           CaptchaJobs captchaJobs = context.getBean(CaptchaJobs.class);
           assertThat(captchaJobs.runsWorker()).isTrue();
-          assertThat(captchaJobs.worker()).isPresent();
+          assertThat(captchaJobs.operations().worker()).isPresent();
           assertThat(context).hasSingleBean(BreakerHealthIndicator.class);
           assertThat(context).hasSingleBean(BreakerEndpoint.class);
 
@@ -873,6 +875,10 @@ class CaptchaJobsAutoConfigurationTest {
       CaptchaJobsProperties captchaJobs, WebhookProperties webhook) {
     assertThat(captchaJobs.isEnabled()).isTrue();
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
+    assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
+    assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getRetentionInterval())
+        .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();
     assertThat(captchaJobs.getWorker().getName()).isNull();
     assertThat(captchaJobs.getWorker().getWorkerCount())

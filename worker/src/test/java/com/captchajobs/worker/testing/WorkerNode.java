@@ -2,6 +2,7 @@ package com.captchajobs.worker.testing;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
@@ -86,9 +87,7 @@ public final class WorkerNode implements AutoCloseable {
     if (context.getBeanProvider(type).getIfAvailable() != null) {
       return context.getBean(type);
     }
-    return context
-        .getBean(CaptchaJobs.class)
-        .part(type)
+    return EngineParts.find(context.getBean(CaptchaJobs.class), type)
         .orElseThrow(
             () -> new IllegalArgumentException("no bean or engine part " + type.getName()));
   }

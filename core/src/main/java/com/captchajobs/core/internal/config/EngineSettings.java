@@ -1,14 +1,16 @@
 package com.captchajobs.core.internal.config;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The engine's timing and limits. Every default is a constant here; {@code captchaai.*} properties
- * start from these constants and a test checks that they match.
+ * The engine's view of {@link SolveSettings}: the settings the jobs read, taken from the public
+ * type by {@link #of}. The defaults are {@link SolveSettings}' constants (the names here are
+ * aliases). A new setting goes into {@link SolveSettings} only, and the code that reads it takes
+ * that type; this record keeps the engine's existing constructors and calls unchanged.
  */
 public record EngineSettings(
     int threads,
@@ -27,105 +29,72 @@ public record EngineSettings(
     Duration lostSubmitHold,
     Duration solveDeadline) {
 
-  public static final int DEFAULT_THREADS = 5;
-  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(180);
-  public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
-  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
-
-  /** How many solves the documented prior of a type's first-poll wait counts as. */
-  public static final int DEFAULT_LEARN_AFTER_SOLVES = 5;
-
-  public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
-  public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
-  public static final int DEFAULT_TRANSIENT_RETRIES = 4;
-  public static final Duration DEFAULT_THREAD_WAIT = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_LOST_SUBMIT_HOLD = Duration.ofSeconds(60);
+  public static final int DEFAULT_THREADS = SolveSettings.DEFAULT_THREADS;
+  public static final Duration DEFAULT_LEASE = SolveSettings.DEFAULT_LEASE;
+  public static final Duration DEFAULT_SOLVE_TIMEOUT = SolveSettings.DEFAULT_SOLVE_TIMEOUT;
+  public static final Duration DEFAULT_POLL_INTERVAL = SolveSettings.DEFAULT_POLL_INTERVAL;
+  public static final Duration DEFAULT_POLL_LEAD = SolveSettings.DEFAULT_POLL_LEAD;
+  public static final int DEFAULT_LEARN_AFTER_SOLVES = SolveSettings.DEFAULT_LEARN_AFTER_SOLVES;
+  public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT =
+      SolveSettings.DEFAULT_MIN_FIRST_POLL_WAIT;
+  public static final int DEFAULT_UNSOLVABLE_RESUBMITS = SolveSettings.DEFAULT_UNSOLVABLE_RESUBMITS;
+  public static final int DEFAULT_TRANSIENT_RETRIES = SolveSettings.DEFAULT_TRANSIENT_RETRIES;
+  public static final Duration DEFAULT_THREAD_WAIT = SolveSettings.DEFAULT_THREAD_WAIT;
+  public static final Duration DEFAULT_STUCK_AFTER = SolveSettings.DEFAULT_STUCK_AFTER;
+  public static final Duration DEFAULT_LOST_SUBMIT_HOLD = SolveSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
   /**
    * The bound on a solve's life from its enqueue (database clock): within it transient trouble
    * leads to the next attempt, past it the solve is FAILED with {@link #DEADLINE_EXCEEDED}.
    */
-  public static final Duration DEFAULT_SOLVE_DEADLINE = Duration.ofMinutes(10);
+  public static final Duration DEFAULT_SOLVE_DEADLINE = SolveSettings.DEFAULT_SOLVE_DEADLINE;
 
   /** The code of a solve failed because its deadline passed. */
   public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
-  /**
-   * The first-poll waits a type starts from before any solve of it was seen: the 20th percentile of
-   * its documented solve-time range ({@link #documentedSolveTimes()}), so that about one task in
-   * five is ready at its first poll from the start (Turnstile 3–9 s: 4.2 s). The minimum first-poll
-   * wait still applies.
-   */
+  /** {@link SolveSettings#defaultFirstPollWaits()}. */
   public static Map<CaptchaType, Duration> defaultFirstPollWaits() {
-    Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
-    documentedSolveTimes()
-        .forEach(
-            (type, range) -> {
-              long min = range.min().toMillis();
-              long max = range.max().toMillis();
-              m.put(type, Duration.ofMillis(min + Math.round(0.2 * (max - min))));
-            });
-    return m;
+    return SolveSettings.defaultFirstPollWaits();
   }
 
   /** A documented range of solve times, the prior of a type's first-poll wait. */
   public record SolveTimes(Duration min, Duration max) {}
 
-  /**
-   * The solve times CaptchaAI publishes per type (see "Timings" in docs/captchaai-contract.md);
-   * {@link FirstPollWaits} starts from them. The simulator's default solve times are the same table
-   * by in.php method; {@code SimulatorSolveTimesMatchTheEngineTest} keeps the two equal.
-   */
+  /** {@link com.captchajobs.core.settings.SolveTimes#documented()}, for the jobs. */
   public static Map<CaptchaType, SolveTimes> documentedSolveTimes() {
     Map<CaptchaType, SolveTimes> m = new EnumMap<>(CaptchaType.class);
-    m.put(CaptchaType.RECAPTCHA_V2, times(12, 40));
-    m.put(CaptchaType.RECAPTCHA_V3, times(3, 8));
-    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, times(15, 45));
-    m.put(CaptchaType.TURNSTILE, times(3, 9));
-    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, times(10, 25));
-    m.put(CaptchaType.IMAGE, times(1, 4));
-    m.put(CaptchaType.GEETEST, times(5, 15));
-    m.put(CaptchaType.GEETEST_V4, times(5, 15));
+    com.captchajobs.core.settings.SolveTimes.documented()
+        .forEach((type, t) -> m.put(type, new SolveTimes(t.min(), t.max())));
     return m;
   }
 
-  private static SolveTimes times(long minSeconds, long maxSeconds) {
-    return new SolveTimes(Duration.ofSeconds(minSeconds), Duration.ofSeconds(maxSeconds));
-  }
-
-  /** How long a stored token may be handed out: shorter than the provider's validity window. */
+  /** {@link SolveSettings#defaultTokenTtl()}. */
   public static Map<CaptchaType, Duration> defaultTokenTtl() {
-    Map<CaptchaType, Duration> m = new EnumMap<>(CaptchaType.class);
-    m.put(CaptchaType.RECAPTCHA_V2, Duration.ofSeconds(90)); // Google: 120 s
-    m.put(CaptchaType.RECAPTCHA_V3, Duration.ofSeconds(90));
-    m.put(CaptchaType.RECAPTCHA_ENTERPRISE, Duration.ofSeconds(90));
-    m.put(CaptchaType.TURNSTILE, Duration.ofSeconds(270)); // Cloudflare: 300 s
-    m.put(CaptchaType.CLOUDFLARE_CHALLENGE, Duration.ofSeconds(600));
-    m.put(CaptchaType.IMAGE, Duration.ofSeconds(300));
-    m.put(CaptchaType.GEETEST, Duration.ofSeconds(90));
-    m.put(CaptchaType.GEETEST_V4, Duration.ofSeconds(90));
-    return m;
+    return SolveSettings.defaultTokenTtl();
   }
 
   public static EngineSettings defaults() {
+    return of(SolveSettings.defaults());
+  }
+
+  /** The engine's view of {@code settings}. */
+  public static EngineSettings of(SolveSettings s) {
     return new EngineSettings(
-        DEFAULT_THREADS,
-        DEFAULT_LEASE,
-        DEFAULT_SOLVE_TIMEOUT,
-        DEFAULT_POLL_INTERVAL,
-        DEFAULT_POLL_LEAD,
-        defaultFirstPollWaits(),
-        DEFAULT_LEARN_AFTER_SOLVES,
-        DEFAULT_MIN_FIRST_POLL_WAIT,
-        defaultTokenTtl(),
-        DEFAULT_UNSOLVABLE_RESUBMITS,
-        DEFAULT_TRANSIENT_RETRIES,
-        DEFAULT_THREAD_WAIT,
-        DEFAULT_STUCK_AFTER,
-        DEFAULT_LOST_SUBMIT_HOLD,
-        DEFAULT_SOLVE_DEADLINE);
+        s.threads(),
+        s.lease(),
+        s.solveTimeout(),
+        s.pollInterval(),
+        s.pollLead(),
+        s.firstPollWaits(),
+        s.learnAfterSolves(),
+        s.minFirstPollWait(),
+        s.tokenTtl(),
+        s.unsolvableResubmits(),
+        s.transientRetries(),
+        s.threadWait(),
+        s.stuckAfter(),
+        s.lostSubmitHold(),
+        s.solveDeadline());
   }
 
   public EngineSettings {
@@ -136,33 +105,17 @@ public record EngineSettings(
     tokenTtl = Map.copyOf(complete(tokenTtl, defaultTokenTtl()));
   }
 
-  /** These settings with another fleet cap. */
-  public EngineSettings withThreads(int threads) {
-    return copy(threads, firstPollWaits, solveDeadline);
-  }
-
   /** These settings with another first-poll wait for one type. */
   public EngineSettings withFirstPollWait(CaptchaType type, Duration wait) {
     Map<CaptchaType, Duration> waits = new EnumMap<>(firstPollWaits);
     waits.put(type, wait);
-    return copy(threads, waits, solveDeadline);
-  }
-
-  /** These settings with another solve deadline. */
-  public EngineSettings withSolveDeadline(Duration solveDeadline) {
-    return copy(threads, firstPollWaits, solveDeadline);
-  }
-
-  /** The one copy of the canonical constructor call behind every {@code with...} method. */
-  private EngineSettings copy(
-      int threads, Map<CaptchaType, Duration> firstPollWaits, Duration solveDeadline) {
     return new EngineSettings(
         threads,
         lease,
         solveTimeout,
         pollInterval,
         pollLead,
-        firstPollWaits,
+        waits,
         learnAfterSolves,
         minFirstPollWait,
         tokenTtl,

@@ -315,41 +315,10 @@ public final class OperatorQueries {
         .flatMap(o -> o);
   }
 
-  /** Every key's breaker row (fingerprints, never keys). */
-  public List<BreakerRow> breakers() {
-    return db.query(
-        "SELECT key_fingerprint, open, error_code, reason, opened_at, closed_at"
-            + " FROM captchajobs.breaker ORDER BY key_fingerprint",
-        OperatorQueries::toBreakerRow);
+  /** The breaker table's rows, for reading (fingerprints, never keys). */
+  public BreakerRows breakerRows() {
+    return new BreakerRows(db);
   }
-
-  /** One key's breaker row; empty while its breaker never opened. */
-  public Optional<BreakerRow> breakerRow(String keyFingerprint) {
-    return db.queryOne(
-        "SELECT key_fingerprint, open, error_code, reason, opened_at, closed_at"
-            + " FROM captchajobs.breaker WHERE key_fingerprint = ?",
-        OperatorQueries::toBreakerRow,
-        keyFingerprint);
-  }
-
-  private static BreakerRow toBreakerRow(java.sql.ResultSet rs) throws java.sql.SQLException {
-    return new BreakerRow(
-        rs.getString("key_fingerprint"),
-        rs.getBoolean("open"),
-        rs.getString("error_code"),
-        rs.getString("reason"),
-        Db.instant(rs, "opened_at"),
-        Db.instant(rs, "closed_at"));
-  }
-
-  /** One key's breaker. */
-  public record BreakerRow(
-      String keyFingerprint,
-      boolean open,
-      String errorCode,
-      String reason,
-      Instant openedAt,
-      Instant closedAt) {}
 
   /** The breaker of a key fingerprint, for closing it. */
   public Breaker breaker(String keyFingerprint) {

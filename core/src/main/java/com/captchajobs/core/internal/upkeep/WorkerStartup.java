@@ -6,6 +6,7 @@ import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,7 +53,7 @@ public final class WorkerStartup implements AutoCloseable {
   /**
    * Checks the plan and sets the fleet cap.
    *
-   * @throws IllegalStateException naming {@code captchaai.threads} when the plan is too small
+   * @throws InvalidSettingException naming {@code threads(int)} when the plan is too small
    */
   public void prepare() {
     preflight();
@@ -89,12 +90,12 @@ public final class WorkerStartup implements AutoCloseable {
         settings.threads(),
         settings.threadsReserve());
     if (settings.threads() > usable) {
-      throw new IllegalStateException(
-          "captchaai.threads="
+      throw new InvalidSettingException(
+          "{threads(int)}="
               + settings.threads()
               + " exceeds the plan's "
               + info.threads()
-              + " threads minus captchaai.threads-reserve="
+              + " threads minus {threadsReserve(int)}="
               + settings.threadsReserve()
               + " (at most "
               + usable

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.webhook;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.fasterxml.jackson.core.JsonProcessingException;

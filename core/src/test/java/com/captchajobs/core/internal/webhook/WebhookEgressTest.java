@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.captchajobs.core.internal.egress.WebhookEgress;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.Operations;
+import com.captchajobs.core.LocalWorker;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 
@@ -11,12 +11,12 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  */
 public class ProviderHealthIndicator implements HealthIndicator {
 
-  private final Operations.LocalWorker worker;
+  private final LocalWorker worker;
 
   /**
    * @param worker this node's worker, whose plan checks tell whether the provider answers
    */
-  public ProviderHealthIndicator(Operations.LocalWorker worker) {
+  public ProviderHealthIndicator(LocalWorker worker) {
     this.worker = worker;
   }
 

@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
-import com.captchajobs.core.Operations;
+import com.captchajobs.core.LocalWorker;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -14,12 +14,12 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "breaker")
 public class BreakerEndpoint {
 
-  private final Operations.LocalWorker worker;
+  private final LocalWorker worker;
 
   /**
    * @param worker this node's worker, whose key's breaker is shown
    */
-  public BreakerEndpoint(Operations.LocalWorker worker) {
+  public BreakerEndpoint(LocalWorker worker) {
     this.worker = worker;
   }
 

@@ -1,7 +1,7 @@
 package com.captchajobs.spring.boot.actuate;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.Operations;
+import com.captchajobs.core.LocalWorker;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,7 +36,7 @@ public class CaptchaJobsActuatorAutoConfiguration {
   }
 
   /** The worker of a node that is told to be one; an application-defined instance may lack it. */
-  public static Operations.LocalWorker workerOf(CaptchaJobs captchaJobs) {
+  public static LocalWorker workerOf(CaptchaJobs captchaJobs) {
     return captchaJobs
         .operations()
         .worker()

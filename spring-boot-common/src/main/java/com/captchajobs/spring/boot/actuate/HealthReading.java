@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
+import com.captchajobs.core.LocalWorker;
 import com.captchajobs.core.Operations;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +15,7 @@ import java.util.Map;
 public record HealthReading(boolean up, Map<String, Object> details) {
 
   /** DOWN while the breaker is open; details show gate use and the last plan check. */
-  public static HealthReading ofBreaker(Operations operations, Operations.LocalWorker worker) {
+  public static HealthReading ofBreaker(Operations operations, LocalWorker worker) {
     Map<String, Object> details = new LinkedHashMap<>();
     var open = worker.breaker().filter(Operations.BreakerRow::open);
     open.ifPresentOrElse(
@@ -41,7 +42,7 @@ public record HealthReading(boolean up, Map<String, Object> details) {
   }
 
   /** DOWN while CaptchaAI does not answer the periodic {@code threadsinfo}. */
-  public static HealthReading ofProvider(Operations.LocalWorker worker) {
+  public static HealthReading ofProvider(LocalWorker worker) {
     return worker
         .providerOutage()
         .map(

@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot.metrics;
 
+import com.captchajobs.core.LocalWorker;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.client.ThreadsInfo;
 import io.micrometer.core.instrument.Gauge;
@@ -35,7 +36,7 @@ public final class EngineGauges implements MeterBinder {
   public static final List<String> JOB_STATES =
       List.of("AWAITING", "SCHEDULED", "ENQUEUED", "PROCESSING", "FAILED", "SUCCEEDED", "DELETED");
 
-  private final Operations.LocalWorker worker;
+  private final LocalWorker worker;
 
   private final Cached<Optional<Operations.Gate>> reading;
   private final Cached<Map<String, Long>> jobs;
@@ -49,7 +50,7 @@ public final class EngineGauges implements MeterBinder {
    * @param operations the fleet's figures: CaptchaJobs' jobs by state and the dead solves
    * @param worker this node's worker: its turn as the reporter, its key's breaker and plan
    */
-  public EngineGauges(Operations operations, Operations.LocalWorker worker) {
+  public EngineGauges(Operations operations, LocalWorker worker) {
     this.worker = worker;
     this.reading = new Cached<>(() -> worker.reportGate(REPORTER_LEASE));
     this.jobs = new Cached<>(operations::jobCounts);

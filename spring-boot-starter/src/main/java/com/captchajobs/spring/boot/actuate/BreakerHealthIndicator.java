@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot.actuate;
 
+import com.captchajobs.core.LocalWorker;
 import com.captchajobs.core.Operations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -8,13 +9,13 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 public class BreakerHealthIndicator implements HealthIndicator {
 
   private final Operations operations;
-  private final Operations.LocalWorker worker;
+  private final LocalWorker worker;
 
   /**
    * @param operations where the gate's figures are read
    * @param worker this node's worker, whose key's breaker and plan are shown
    */
-  public BreakerHealthIndicator(Operations operations, Operations.LocalWorker worker) {
+  public BreakerHealthIndicator(Operations operations, LocalWorker worker) {
     this.operations = operations;
     this.worker = worker;
   }

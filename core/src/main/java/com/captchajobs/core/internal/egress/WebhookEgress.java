@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.webhook;
+package com.captchajobs.core.internal.egress;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;

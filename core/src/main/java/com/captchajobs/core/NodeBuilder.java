@@ -1,0 +1,313 @@
+package com.captchajobs.core;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.assembly.Engine;
+import com.captchajobs.core.internal.assembly.EngineAssembly;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.settings.SolveSettings;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import javax.sql.DataSource;
+
+/**
+ * The {@link CaptchaJobs.Builder}: plain settings, each starting at its default, checked by {@link
+ * NodeChecks} and handed to the engine's assembly as one {@link NodeSettings} ({@link NodePlan}).
+ */
+final class NodeBuilder implements CaptchaJobs.Builder {
+
+  DataSource dataSource;
+  String schema = DEFAULT_SCHEMA;
+  String apiKey;
+  String baseUrl = CaptchaAiClient.DEFAULT_BASE_URL;
+  Duration connectTimeout = CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT;
+  Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
+  CaptchaAiClient client;
+  SolveSettings settings = SolveSettings.defaults();
+  // Set here, these win over the same settings in `settings`, whatever the order of the calls.
+  Integer threads;
+  Integer threadsReserve;
+  Boolean preflight;
+  Duration maxBackoff;
+  Duration reconcileInterval;
+  Duration providerCheckInterval;
+  String nodeName = DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid();
+  Duration jobPollInterval = DEFAULT_JOB_POLL_INTERVAL;
+  int workerCount = DEFAULT_WORKER_COUNT;
+  Duration shutdownWait = DEFAULT_SHUTDOWN_WAIT;
+  String pingbackSecret;
+  String pingbackUrl;
+  String webhookSecret;
+  final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
+  final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
+  boolean webhookIncludeToken = false;
+  Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
+  int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
+  int webhookThreads = DEFAULT_WEBHOOK_THREADS;
+  Integer webhookThreadsPerClient;
+  Duration webhookBackoff = DEFAULT_WEBHOOK_BACKOFF;
+  Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
+  Duration retention = DEFAULT_RETENTION;
+  Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
+  Integer dashboardPort;
+  String dashboardAddress;
+  String dashboardUsername;
+  String dashboardPassword;
+  EngineEvents events = EngineEvents.NONE;
+  Clock clock = Clock.systemUTC();
+
+  @Override
+  public CaptchaJobs.Builder settings(SolveSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder dataSource(DataSource dataSource) {
+    this.dataSource = dataSource;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder schema(String schema) {
+    this.schema = schema;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder apiKey(String apiKey) {
+    this.apiKey = apiKey;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder baseUrl(String baseUrl) {
+    this.baseUrl = baseUrl;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder connectTimeout(Duration connectTimeout) {
+    this.connectTimeout = connectTimeout;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder readTimeout(Duration readTimeout) {
+    this.readTimeout = readTimeout;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder client(CaptchaAiClient client) {
+    this.client = client;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder threads(int threads) {
+    this.threads = threads;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder threadsReserve(int threadsReserve) {
+    this.threadsReserve = threadsReserve;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder preflight(boolean preflight) {
+    this.preflight = preflight;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder maxBackoff(Duration maxBackoff) {
+    this.maxBackoff = maxBackoff;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder reconcileInterval(Duration reconcileInterval) {
+    this.reconcileInterval = reconcileInterval;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder providerCheckInterval(Duration providerCheckInterval) {
+    this.providerCheckInterval = providerCheckInterval;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder nodeName(String nodeName) {
+    this.nodeName = nodeName;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder jobPollInterval(Duration jobPollInterval) {
+    this.jobPollInterval = jobPollInterval;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder workerCount(int workerCount) {
+    this.workerCount = workerCount;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder shutdownWait(Duration shutdownWait) {
+    this.shutdownWait = shutdownWait;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackSecret(String pingbackSecret) {
+    this.pingbackSecret = pingbackSecret;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackUrl(String pingbackUrl) {
+    this.pingbackUrl = pingbackUrl;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookSecret(String webhookSecret) {
+    this.webhookSecret = webhookSecret;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookIncludeToken(boolean webhookIncludeToken) {
+    this.webhookIncludeToken = webhookIncludeToken;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookTimeout(Duration webhookTimeout) {
+    this.webhookTimeout = webhookTimeout;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookRetries(int webhookRetries) {
+    this.webhookRetries = webhookRetries;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookThreads(int webhookThreads) {
+    this.webhookThreads = webhookThreads;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
+    this.webhookThreadsPerClient = webhookThreadsPerClient;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder retention(Duration retention) {
+    this.retention = retention;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder retentionInterval(Duration retentionInterval) {
+    this.retentionInterval = retentionInterval;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder dashboardAddress(String dashboardAddress) {
+    this.dashboardAddress = dashboardAddress;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookBackoff(Duration webhookBackoff) {
+    this.webhookBackoff = Objects.requireNonNull(webhookBackoff, "webhookBackoff");
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
+    this.webhookMaxBackoff = Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff");
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder listener(EngineListener listener) {
+    this.events = EngineEvents.of(Objects.requireNonNull(listener, "listener"));
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookClientSecret(String client, String secret) {
+    webhookClientSecrets.put(client, secret);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookAllowedHosts(Collection<String> hosts) {
+    webhookAllowedHosts.addAll(hosts);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder dashboard(int port, String username, String password) {
+    this.dashboardPort = port;
+    this.dashboardUsername = username;
+    this.dashboardPassword = password;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs build() {
+    SolveSettings solve = NodePlan.solveSettings(this);
+    NodeChecks.check(this, solve);
+    Engine engine = EngineAssembly.start(NodePlan.nodeSettings(this, solve));
+    return new CaptchaJobs(
+        engine,
+        new Solves(
+            engine.enqueuer(),
+            engine.repository(),
+            engine.notifications(),
+            engine.clock(),
+            events,
+            engine.operatorQueries()));
+  }
+
+  /** Whether this node runs a worker: it was given a key or a client. */
+  boolean runsWorker() {
+    return client != null || apiKey != null;
+  }
+
+  private static String host() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (Exception e) {
+      return "localhost";
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package com.captchajobs.core.internal.assembly;
+
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.engine.TaskOutcomes;
+import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.jobrunr.Dispatcher;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.node.DashboardSettings;
+import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.node.Parts;
+import com.captchajobs.core.internal.notify.DedicatedConnections;
+import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveInserts;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.DatabaseClock;
+import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import javax.sql.DataSource;
+
+/**
+ * Builds and starts a node from its settings: the schema, the database clock, our JobRunr, the
+ * enqueue path and the outcome listener on every node; a worker ({@link WorkerAssembly}) where
+ * there is a key; the dashboard where asked. A start that fails stops what it started.
+ */
+public final class EngineAssembly {
+
+  private EngineAssembly() {}
+
+  /**
+   * Migrates the schema and starts the node's parts.
+   *
+   * @throws com.captchajobs.core.settings.InvalidSettingException when the plan is smaller than the
+   *     thread cap
+   * @throws IllegalStateException when the database refuses
+   */
+  public static Engine start(NodeSettings settings) {
+    Schema schema = Schema.named(settings.schema());
+    DataSource dataSource = settings.dataSource();
+    EngineSettings engine = EngineSettings.of(settings.solve());
+    Parts parts = new Parts();
+    try {
+      schema.migrate(dataSource);
+      DatabaseClock clock = parts.stopLater(DatabaseClock.start(dataSource, settings.clock()));
+      // Released after our JobRunr server stopped (parts stop in reverse order): a node that is
+      // still finishing its jobs must not look dead to the others.
+      NodeLiveness liveness =
+          settings.runsWorker()
+              ? parts.stopLater(
+                  new NodeLiveness(
+                      DedicatedConnections.of(dataSource, "captchajobs-liveness")::open, clock))
+              : null;
+      OwnJobRunr jobRunr = parts.stopLater(OwnJobRunr.open(dataSource, schema));
+      SolveRepository repository = new SolveRepository(dataSource, schema);
+      SolveJobs jobs =
+          new SolveJobs(jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries());
+      SolveNotifications notifications =
+          parts.stopLater(SolveNotifications.forDataSource(dataSource, repository).start());
+      OperatorQueries operatorQueries = new OperatorQueries(dataSource, schema);
+      Dispatcher dispatcher = new Dispatcher(dataSource, settings.nodeName());
+      jobs.tellReady(dispatcher);
+      parts.stopLater(dispatcher);
+      SolveEnqueuer enqueuer =
+          new SolveEnqueuer(
+              repository,
+              new SolveInserts(dataSource, schema),
+              jobs,
+              settings.nodeName(),
+              engine.lease());
+      parts.show(
+          clock,
+          repository,
+          jobs,
+          notifications,
+          enqueuer,
+          jobRunr.scheduler(),
+          jobRunr.storage(),
+          operatorQueries);
+      Shared shared =
+          new Shared(
+              settings,
+              engine,
+              schema,
+              clock,
+              jobRunr,
+              repository,
+              jobs,
+              notifications,
+              dispatcher,
+              liveness);
+      if (settings.pingbacks() != null && !settings.runsWorker()) {
+        parts.show(receiverOfPushes(shared));
+      }
+      WorkerParts worker = settings.runsWorker() ? WorkerAssembly.start(shared, parts) : null;
+      DashboardSettings dashboard = settings.dashboard();
+      if (dashboard != null) {
+        jobRunr.startDashboard(
+            dashboard.address(), dashboard.port(), dashboard.username(), dashboard.password());
+      }
+      return new Engine(
+          schema, clock, repository, notifications, enqueuer, operatorQueries, worker, parts);
+    } catch (RuntimeException e) {
+      parts.close();
+      throw e;
+    }
+  }
+
+  /** A node that only receives pushes: it frees and hands on slots like a worker would. */
+  private static Pingbacks receiverOfPushes(Shared s) {
+    NodeSettings settings = s.settings();
+    FleetGate gate =
+        new FleetGate(settings.dataSource(), s.schema(), s.engine().lease(), settings.nodeName());
+    SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
+    TaskOutcomes outcomes =
+        new TaskOutcomes(
+            s.repository(),
+            transitions,
+            new SlotHandoff(gate, s.jobs(), transitions),
+            null,
+            null,
+            s.jobs(),
+            s.engine(),
+            settings.events(),
+            s.clock());
+    return new Pingbacks(
+        new PingbackUrls(null, settings.pingbacks().secret()), s.repository(), outcomes, s.clock());
+  }
+}

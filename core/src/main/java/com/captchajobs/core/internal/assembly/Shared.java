@@ -1,0 +1,38 @@
+package com.captchajobs.core.internal.assembly;
+
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.jobrunr.Dispatcher;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.time.DatabaseClock;
+import com.captchajobs.core.internal.upkeep.NodeLiveness;
+
+/**
+ * The parts every node starts, which a worker builds on.
+ *
+ * @param settings what the node is built from
+ * @param engine the engine's view of the solve settings
+ * @param schema the schema of every table
+ * @param clock the database clock
+ * @param jobRunr our own JobRunr
+ * @param repository the solves
+ * @param jobs schedules submit and poll jobs
+ * @param notifications outcomes pushed by PostgreSQL
+ * @param dispatcher wakes our JobRunr server when jobs are ready
+ * @param liveness this node's liveness lock, on a worker; else null
+ */
+record Shared(
+    NodeSettings settings,
+    EngineSettings engine,
+    Schema schema,
+    DatabaseClock clock,
+    OwnJobRunr jobRunr,
+    SolveRepository repository,
+    SolveJobs jobs,
+    SolveNotifications notifications,
+    Dispatcher dispatcher,
+    NodeLiveness liveness) {}

@@ -1,0 +1,105 @@
+package com.captchajobs.core.internal.assembly;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.Carrier;
+import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.TaskOutcomes;
+import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.node.PingbackSettings;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.FirstPollWaits;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A worker's submit and poll jobs with what they call: the client, the credential breaker, the
+ * fleet gate, the slot hand-off, the learned first-poll waits, the plan check and, with a pingback
+ * secret, the pushes.
+ *
+ * @param client CaptchaAI
+ * @param breaker the credential breaker of this key
+ * @param gate the fleet gate
+ * @param handoff hands a freed slot to the next solve
+ * @param waits the learned first-poll waits
+ * @param planCheck the last threadsinfo answer
+ * @param submitJob the submit job
+ * @param pollJob the poll job
+ * @param pingbacks the receiver of pushes, or null
+ */
+record SolveJobsWiring(
+    CaptchaAiClient client,
+    Breaker breaker,
+    FleetGate gate,
+    SlotHandoff handoff,
+    FirstPollWaits waits,
+    PlanCheck planCheck,
+    SubmitJob submitJob,
+    PollJob pollJob,
+    Pingbacks pingbacks) {
+
+  private static final Logger log = LoggerFactory.getLogger(SolveJobsWiring.class);
+
+  static SolveJobsWiring of(Shared s) {
+    NodeSettings settings = s.settings();
+    EngineSettings engine = s.engine();
+    EngineEvents events = settings.events();
+    SolveRepository repository = s.repository();
+    Clock clock = s.clock();
+    CaptchaAiClient client = settings.client();
+    Breaker breaker = new Breaker(settings.dataSource(), s.schema(), client.keyFingerprint());
+    FleetGate gate =
+        new FleetGate(settings.dataSource(), s.schema(), engine.lease(), settings.nodeName());
+    SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
+    SlotHandoff handoff = new SlotHandoff(gate, s.jobs(), transitions);
+    FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
+    PlanCheck planCheck =
+        new PlanCheck(client, breaker, clock, settings.solve().providerCheckInterval());
+    TaskOutcomes outcomes =
+        new TaskOutcomes(
+            repository, transitions, handoff, breaker, planCheck, s.jobs(), engine, events, clock);
+    PollJob pollJob =
+        new PollJob(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
+    SubmitJob submitJob =
+        new SubmitJob(
+            repository,
+            transitions,
+            gate,
+            handoff,
+            outcomes,
+            breaker,
+            client,
+            s.jobs(),
+            waits,
+            engine,
+            events,
+            clock);
+    // Both jobs carry on with a handed-over solve in their own thread.
+    Carrier carrier = new Carrier(submitJob, pollJob, repository, transitions, s.jobs(), clock);
+    submitJob.carryOnWith(carrier);
+    pollJob.carryOnWith(carrier);
+    Pingbacks pingbacks = null;
+    PingbackSettings push = settings.pingbacks();
+    if (push != null) {
+      PingbackUrls urls = new PingbackUrls(push.url(), push.secret());
+      pingbacks = new Pingbacks(urls, repository, outcomes, clock);
+      submitJob.pushTo(urls);
+      pollJob.pushOn(urls.sendsUrls());
+      if (urls.sendsUrls()) {
+        log.info("Answers are pushed to {} (polling as the fallback)", push.url());
+      }
+    }
+    return new SolveJobsWiring(
+        client, breaker, gate, handoff, waits, planCheck, submitJob, pollJob, pingbacks);
+  }
+}

@@ -1,0 +1,118 @@
+package com.captchajobs.core.internal.assembly;
+
+import com.captchajobs.core.internal.config.EngineSettings;
+import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.node.Parts;
+import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.internal.upkeep.Retention;
+import com.captchajobs.core.internal.upkeep.WorkerStartup;
+import com.captchajobs.core.internal.webhook.WebhookJob;
+import com.captchajobs.core.settings.SolveSettings;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jobrunr.server.BackgroundJobServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts a worker on a started node: the jobs, the preflight and fleet cap, our JobRunr server, the
+ * repair pass with its watch on the other nodes, the webhooks and the retention pass.
+ */
+final class WorkerAssembly {
+
+  private static final Logger log = LoggerFactory.getLogger(WorkerAssembly.class);
+
+  private WorkerAssembly() {}
+
+  static WorkerParts start(Shared s, Parts parts) {
+    NodeSettings settings = s.settings();
+    EngineSettings engine = s.engine();
+    SolveSettings solve = settings.solve();
+    SolveJobsWiring jobs = SolveJobsWiring.of(s);
+    if (jobs.pingbacks() != null) {
+      parts.show(jobs.pingbacks());
+    }
+    Reconciler reconciler =
+        new Reconciler(
+            s.repository(),
+            jobs.gate(),
+            jobs.handoff(),
+            s.jobs(),
+            engine.stuckAfter(),
+            engine.solveDeadline(),
+            s.clock());
+    WebhookJob webhookJob = WebhookAssembly.job(s);
+    WorkerStartup startup =
+        new WorkerStartup(
+            new WorkerStartup.Settings(
+                solve.threads(),
+                solve.threadsReserve(),
+                solve.preflight(),
+                solve.reconcileInterval(),
+                solve.providerCheckInterval()),
+            jobs.gate(),
+            jobs.planCheck(),
+            jobs.breaker(),
+            reconciler);
+    startup.prepare();
+    BackgroundJobServer server =
+        s.jobRunr()
+            .startServer(
+                settings.server(),
+                Map.of(SubmitJob.class, jobs.submitJob(), PollJob.class, jobs.pollJob()),
+                List.of(
+                    new PermanentErrorRetryFilter(
+                        engine.transientRetries(), solve.maxBackoff().toSeconds())));
+    jobs.gate().serverId(server.getId());
+    reconciler.watchNodes(s.liveness(), s.jobRunr().storage(), engine.lostSubmitHold());
+    s.liveness().hold(server.getId(), reconciler::observeServers);
+    reconciler.confirmPhantomsWith(jobs.planCheck()::read);
+    s.dispatcher().fetchInto(server, s.notifications());
+    WebhookAssembly.start(s, webhookJob, parts);
+    startup.startBackground(server::isRunning, () -> restart(server, reconciler));
+    parts.stopLater(startup);
+    Retention retention =
+        parts.stopLater(
+            new Retention(settings.dataSource(), s.schema(), settings.retention().age())
+                .schedule(settings.retention().interval()));
+    parts.show(
+        jobs.client(),
+        jobs.breaker(),
+        jobs.gate(),
+        jobs.handoff(),
+        jobs.waits(),
+        jobs.planCheck(),
+        jobs.submitJob(),
+        jobs.pollJob(),
+        reconciler,
+        s.liveness(),
+        webhookJob,
+        retention,
+        server);
+    log.info(
+        "CaptchaJobs worker {} started: fleet cap {} threads, schema {}",
+        settings.nodeName(),
+        solve.threads(),
+        s.schema());
+    return new WorkerParts(jobs.gate(), jobs.breaker(), jobs.planCheck(), server);
+  }
+
+  /**
+   * Starts the stopped server again. Its jobs died with it: their solves resume now, not after
+   * JobRunr's orphan timeout.
+   */
+  private static void restart(BackgroundJobServer server, Reconciler reconciler) {
+    Reconciler.Taken taken = reconciler.takeBackJobsOf(Set.of(server.getId()));
+    if (taken.jobs() > 0) {
+      log.info(
+          "{} job(s) the stopped server was running taken back, {} solve(s) resumed",
+          taken.jobs(),
+          taken.resumed());
+    }
+    server.start();
+  }
+}

@@ -1,0 +1,53 @@
+package com.captchajobs.core.internal.node;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.settings.SolveSettings;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * Everything a node is built from, checked by the public builder before it gets here.
+ *
+ * @param dataSource the fleet's database
+ * @param schema the schema of every table
+ * @param solve the engine's settings
+ * @param client CaptchaAI, on a worker; null on a node that only enqueues
+ * @param pingbacks the pingback URL and secret, or null
+ * @param server this node's JobRunr server (its name is this node's)
+ * @param webhooks the webhook deliveries of a worker
+ * @param retention age and interval of the retention pass of a worker
+ * @param dashboard the JobRunr dashboard, or null
+ * @param events where the engine reports
+ * @param clock this node's clock
+ */
+public record NodeSettings(
+    DataSource dataSource,
+    String schema,
+    SolveSettings solve,
+    CaptchaAiClient client,
+    PingbackSettings pingbacks,
+    OwnJobRunr.ServerSettings server,
+    WebhookSettings webhooks,
+    Retention retention,
+    DashboardSettings dashboard,
+    EngineEvents events,
+    Clock clock) {
+
+  /** Whether this node runs a worker. */
+  public boolean runsWorker() {
+    return client != null;
+  }
+
+  public String nodeName() {
+    return server.name();
+  }
+
+  /**
+   * @param age final solves older than this are deleted
+   * @param interval how often the pass runs
+   */
+  public record Retention(Duration age, Duration interval) {}
+}

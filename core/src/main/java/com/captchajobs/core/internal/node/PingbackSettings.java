@@ -1,0 +1,9 @@
+package com.captchajobs.core.internal.node;
+
+/**
+ * The pushes of answers by the provider.
+ *
+ * @param url where the provider pushes answers, or null on a node that only receives them
+ * @param secret the fleet's key of the pingback signatures
+ */
+public record PingbackSettings(String url, String secret) {}

@@ -94,6 +94,13 @@ class BreakerAndStartupTest {
   }
 
   @Test
+  void aWorkerNodeWhoseCapExceedsThePlanRefusesToStartNamingTheProperty() {
+    assertThatThrownBy(
+            () -> WorkerNode.onFreshDatabase(sim, GOOD_KEY, Map.of("captchaai.threads", "10")))
+        .hasStackTraceContaining("captchaai.threads=10 exceeds the plan's 5 threads");
+  }
+
+  @Test
   void aWorkerServingTheDashboardWithoutCredentialsRefusesToStartNamingBothProperties() {
     assertThatThrownBy(
             () ->

@@ -36,6 +36,6 @@ class WorkerStartupTest {
   void preflightRefusesACapAboveThePlan() {
     assertThatThrownBy(
             () -> EngineNode.onFreshDatabase(sim, GOOD_KEY, Map.of("captchaai.threads", "10")))
-        .hasStackTraceContaining("captchaai.threads=10 exceeds the plan's 5 threads");
+        .hasStackTraceContaining("threads(int)=10 exceeds the plan's 5 threads");
   }
 }

@@ -50,11 +50,8 @@ public class ApiClientsProperties {
     /** {@code client}, {@code operator}, or both (comma-separated). */
     private List<String> roles = new ArrayList<>(List.of("client"));
 
-    /**
-     * The secret its webhooks are signed with (read by the worker nodes, at least 16 characters);
-     * when unset, a key derived from {@code captchajobs.webhook.secret} and the client's name.
-     */
-    private String webhookSecret;
+    // Its webhook-secret (captchajobs.api.clients.<name>.webhook-secret) is bound once, by the
+    // starter's WebhookProperties, which signs with it; see toClients(Set).
 
     /** Enqueues per second it may sustain (token bucket, per node). */
     private double rate = 20;
@@ -120,14 +117,6 @@ public class ApiClientsProperties {
       this.roles = roles;
     }
 
-    public String getWebhookSecret() {
-      return webhookSecret;
-    }
-
-    public void setWebhookSecret(String webhookSecret) {
-      this.webhookSecret = webhookSecret;
-    }
-
     public double getRate() {
       return rate;
     }
@@ -185,7 +174,17 @@ public class ApiClientsProperties {
    *
    * @throws IllegalStateException naming the key of a bad value
    */
+  /** The clients, none of them with only a webhook secret. */
   public ApiClients toClients() {
+    return toClients(Set.of());
+  }
+
+  /**
+   * The clients; a client named in {@code withWebhookSecret} (its {@code webhook-secret} is set,
+   * bound by the starter's {@code WebhookProperties}) may have no token: a worker node needs only
+   * its secret, and no one authenticates as it there.
+   */
+  public ApiClients toClients(Set<String> withWebhookSecret) {
     Map<String, List<String>> tokensByClient = new LinkedHashMap<>();
     Map<String, ApiClient> byName = new LinkedHashMap<>();
     List<String> shorthand = activeTokens();
@@ -219,7 +218,7 @@ public class ApiClientsProperties {
             key + ": the name " + TOKENS_CLIENT + " is taken by captchajobs.api.tokens");
       }
       List<String> tokens = c.activeTokens();
-      if (tokens.isEmpty() && c.webhookSecret != null && !c.webhookSecret.isBlank()) {
+      if (tokens.isEmpty() && withWebhookSecret.contains(name)) {
         // Only its webhook secret, as a worker node needs it: no one authenticates as it here.
         continue;
       }

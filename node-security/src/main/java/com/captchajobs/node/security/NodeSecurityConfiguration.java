@@ -1,5 +1,6 @@
 package com.captchajobs.node.security;
 
+import com.captchajobs.spring.boot.WebhookProperties;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
@@ -7,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 
@@ -27,8 +29,10 @@ public class NodeSecurityConfiguration {
   public static final int MANAGEMENT_ORDER = 1;
 
   @Bean
-  public ApiClients captchaJobsApiClients(ApiClientsProperties properties) {
-    return properties.toClients();
+  public ApiClients captchaJobsApiClients(
+      ApiClientsProperties properties, Environment environment) {
+    // a client's webhook-secret is bound once, where it is used (the starter's WebhookProperties)
+    return properties.toClients(WebhookProperties.clientSecrets(environment).keySet());
   }
 
   @Bean

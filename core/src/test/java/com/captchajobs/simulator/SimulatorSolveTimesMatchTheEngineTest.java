@@ -3,17 +3,16 @@ package com.captchajobs.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The simulator's default solve times ({@link SolveTimes#DEFAULTS}, by in.php method) and the
- * engine's documented ones ({@link EngineSettings#documentedSolveTimes()}, by type, the prior of
- * each first-poll wait) are one table written twice: the simulator does not depend on core. This
- * test ties them, so that a change to one fails here until the other follows. It lives in core's
- * tests, in the simulator's package, because core's tests see both modules.
+ * engine's documented ones ({@link com.captchajobs.core.settings.SolveTimes#documented()}, by type,
+ * the prior of each first-poll wait) are one table written twice: the simulator does not depend on
+ * core. This test ties them, so that a change to one fails here until the other follows. It lives
+ * in core's tests, in the simulator's package, because core's tests see both modules.
  */
 class SimulatorSolveTimesMatchTheEngineTest {
 
@@ -35,7 +34,8 @@ class SimulatorSolveTimesMatchTheEngineTest {
 
   @Test
   void everyTypeSolvesInTheSimulatorWithinTheRangeTheEngineStartsFrom() {
-    Map<CaptchaType, EngineSettings.SolveTimes> documented = EngineSettings.documentedSolveTimes();
+    Map<CaptchaType, com.captchajobs.core.settings.SolveTimes> documented =
+        com.captchajobs.core.settings.SolveTimes.documented();
     assertThat(documented.keySet()).containsExactlyInAnyOrder(CaptchaType.values());
     documented.forEach(
         (type, range) -> {

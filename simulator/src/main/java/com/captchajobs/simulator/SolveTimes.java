@@ -10,9 +10,9 @@ import java.util.Random;
  * (reCAPTCHA v2 under 60 s, v3 about 5 s, Turnstile under 10 s, images in seconds); an override by
  * plain method name replaces every variant of that method.
  *
- * <p>The same table, by type, is core's {@code EngineSettings.documentedSolveTimes()} (the prior of
- * the first-poll waits). The simulator does not depend on core, so the two are written twice;
- * core's {@code SimulatorSolveTimesMatchTheEngineTest} fails when they differ.
+ * <p>The same table, by type, is core's {@code SolveTimes.documented()} (the prior of the
+ * first-poll waits). The simulator does not depend on core, so the two are written twice; core's
+ * {@code SimulatorSolveTimesMatchTheEngineTest} fails when they differ.
  */
 final class SolveTimes {
   static final Map<String, Range> DEFAULTS =

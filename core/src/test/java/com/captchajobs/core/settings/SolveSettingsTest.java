@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +34,7 @@ class SolveSettingsTest {
   }
 
   @Test
-  void theEnginesViewKeepsEveryValueItReads() {
+  void aBuiltValueKeepsWhatItWasGivenAndTheDefaultsForTheRest() {
     SolveSettings settings =
         SolveSettings.builder()
             .threads(7)
@@ -44,14 +43,13 @@ class SolveSettingsTest {
             .firstPollWait(CaptchaType.IMAGE, Duration.ofSeconds(2))
             .build();
 
-    EngineSettings engine = EngineSettings.of(settings);
-
-    assertThat(engine.threads()).isEqualTo(7);
-    assertThat(engine.lease()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(engine.solveDeadline()).isEqualTo(Duration.ofMinutes(20));
-    assertThat(engine.firstPollWait(CaptchaType.IMAGE)).isEqualTo(Duration.ofSeconds(2));
-    assertThat(engine.tokenTtl()).isEqualTo(settings.tokenTtl());
-    assertThat(EngineSettings.defaults()).isEqualTo(EngineSettings.of(SolveSettings.defaults()));
+    assertThat(settings.threads()).isEqualTo(7);
+    assertThat(settings.lease()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(settings.solveDeadline()).isEqualTo(Duration.ofMinutes(20));
+    assertThat(settings.firstPollWait(CaptchaType.IMAGE)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.firstPollWait(CaptchaType.TURNSTILE)).isEqualTo(Duration.ofMillis(4200));
+    assertThat(settings.tokenTtl()).isEqualTo(SolveSettings.defaultTokenTtl());
+    assertThat(settings.pollInterval()).isEqualTo(SolveSettings.DEFAULT_POLL_INTERVAL);
   }
 
   @Test

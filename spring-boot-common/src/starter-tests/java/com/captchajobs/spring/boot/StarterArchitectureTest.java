@@ -37,15 +37,9 @@ class StarterArchitectureTest {
     noClasses().should().dependOnClassesThat().resideInAnyPackage("org.jobrunr..").check(STARTER);
   }
 
-  /**
-   * {@code EngineSettings} is the one exception while {@code CaptchaAiProperties} maps {@code
-   * captchaai.*} onto it for the builder; it goes when the builder takes those settings itself
-   * (issue 21, the settings-only builder).
-   */
   @Test
   void theStarterUsesNoInternalTypeOfTheCore() {
-    noClassUsesTheCoresInternals("com.captchajobs.core.internal.config.EngineSettings")
-        .check(STARTER);
+    noClassUsesTheCoresInternals().check(STARTER);
   }
 
   @Test

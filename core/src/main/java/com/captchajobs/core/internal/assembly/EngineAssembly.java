@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.engine.TaskOutcomes;
@@ -22,6 +21,7 @@ import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import com.captchajobs.core.settings.SolveSettings;
 import javax.sql.DataSource;
 
 /**
@@ -43,7 +43,7 @@ public final class EngineAssembly {
   public static Engine start(NodeSettings settings) {
     Schema schema = Schema.named(settings.schema());
     DataSource dataSource = settings.dataSource();
-    EngineSettings engine = EngineSettings.of(settings.solve());
+    SolveSettings engine = settings.solve();
     Parts parts = new Parts();
     try {
       schema.migrate(dataSource);

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
@@ -10,6 +9,7 @@ import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import com.captchajobs.core.settings.SolveSettings;
 
 /**
  * The parts every node starts, which a worker builds on.
@@ -27,7 +27,7 @@ import com.captchajobs.core.internal.upkeep.NodeLiveness;
  */
 record Shared(
     NodeSettings settings,
-    EngineSettings engine,
+    SolveSettings engine,
     Schema schema,
     DatabaseClock clock,
     OwnJobRunr jobRunr,

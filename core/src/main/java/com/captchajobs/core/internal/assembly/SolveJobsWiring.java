@@ -2,7 +2,6 @@ package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.Carrier;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.SlotHandoff;
@@ -18,6 +17,7 @@ import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +52,7 @@ record SolveJobsWiring(
 
   static SolveJobsWiring of(Shared s) {
     NodeSettings settings = s.settings();
-    EngineSettings engine = s.engine();
+    SolveSettings engine = s.engine();
     EngineEvents events = settings.events();
     SolveRepository repository = s.repository();
     Clock clock = s.clock();

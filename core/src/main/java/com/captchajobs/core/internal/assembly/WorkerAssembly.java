@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.node.NodeSettings;
@@ -30,7 +29,7 @@ final class WorkerAssembly {
 
   static WorkerParts start(Shared s, Parts parts) {
     NodeSettings settings = s.settings();
-    EngineSettings engine = s.engine();
+    SolveSettings engine = s.engine();
     SolveSettings solve = settings.solve();
     SolveJobsWiring jobs = SolveJobsWiring.of(s);
     if (jobs.pingbacks() != null) {

@@ -4,12 +4,12 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +49,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final SolveTransitions transitions;
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
-  private final EngineSettings settings;
+  private final SolveSettings settings;
   private final EngineEvents events;
   private final Clock clock;
   private final TaskOutcomes outcomes;
@@ -62,7 +62,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       TaskOutcomes outcomes,
       CaptchaAiClient client,
       SolveJobs jobs,
-      EngineSettings settings,
+      SolveSettings settings,
       EngineEvents events,
       Clock clock) {
     this.repository = repository;
@@ -173,7 +173,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
-  static Instant nextCallAfter(Instant called, EngineSettings settings) {
+  static Instant nextCallAfter(Instant called, SolveSettings settings) {
     return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
   }
 

@@ -4,7 +4,6 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
@@ -15,6 +14,8 @@ import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.settings.SolveSettings;
+import com.captchajobs.core.settings.SolveTimes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +64,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
   private final FirstPollWaits firstPollWaits;
-  private final EngineSettings settings;
+  private final SolveSettings settings;
   private final EngineEvents events;
   private final Clock clock;
   private volatile PingbackUrls pingbacks;
@@ -79,7 +80,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       CaptchaAiClient client,
       SolveJobs jobs,
       FirstPollWaits firstPollWaits,
-      EngineSettings settings,
+      SolveSettings settings,
       EngineEvents events,
       Clock clock) {
     this.repository = repository;
@@ -311,7 +312,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
    * push costs at most one poll step.
    */
   private Duration fallbackWait(Solve solve, Duration firstWait) {
-    EngineSettings.SolveTimes times = EngineSettings.documentedSolveTimes().get(solve.type());
+    SolveTimes times = SolveTimes.documented().get(solve.type());
     Duration latest = firstWait.plus(settings.pollInterval());
     Duration upper = times == null ? latest : times.max();
     Duration wait = upper.compareTo(latest) < 0 ? upper : latest;

@@ -4,7 +4,6 @@ import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.push.Pingbacks;
@@ -13,6 +12,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.SolveDeadline;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,7 +54,7 @@ public final class TaskOutcomes {
   private final Breaker breaker;
   private final PlanCheck planCheck;
   private final SolveJobs jobs;
-  private final EngineSettings settings;
+  private final SolveSettings settings;
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
@@ -70,7 +70,7 @@ public final class TaskOutcomes {
       Breaker breaker,
       PlanCheck planCheck,
       SolveJobs jobs,
-      EngineSettings settings,
+      SolveSettings settings,
       EngineEvents events,
       Clock clock) {
     this.repository = repository;

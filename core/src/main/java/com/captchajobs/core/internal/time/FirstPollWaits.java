@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.time;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.stats.Percentiles;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +18,7 @@ import java.util.function.BiFunction;
 /**
  * When to poll a task first (see "First poll" in docs/architecture.md). A type starts from a prior,
  * its configured first-poll wait, by default drawn from its documented solve-time range ({@link
- * EngineSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves take
+ * SolveSettings#defaultFirstPollWaits()}: the 20th percentile of that range). Observed solves take
  * over as they arrive: the wait is the blend {@code (k × prior + n × learned) / (k + n)} of the
  * prior, which counts as {@code k = captchaai.learn-after-solves} solves, and the wait learned from
  * the {@code n} solves seen (at most the last 50), so the prior's weight shrinks with every solve
@@ -49,7 +49,7 @@ public final class FirstPollWaits {
   private static final double TARGET_READY_AT_FIRST_POLL = 0.2;
   private static final int WINDOW = 50;
 
-  private final EngineSettings settings;
+  private final SolveSettings settings;
   private final BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent;
   private final Clock clock;
   private final Map<CaptchaType, Learned> learned = new ConcurrentHashMap<>();
@@ -62,7 +62,7 @@ public final class FirstPollWaits {
    * @param recent the fleet's most recent solved tasks of a type, newest first, at most n
    */
   public FirstPollWaits(
-      EngineSettings settings,
+      SolveSettings settings,
       BiFunction<CaptchaType, Integer, List<SolveRepository.SolvedSample>> recent,
       Clock clock) {
     this.settings = settings;

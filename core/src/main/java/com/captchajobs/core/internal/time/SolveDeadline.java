@@ -2,10 +2,10 @@ package com.captchajobs.core.internal.time;
 
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -15,18 +15,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The bound on a solve's life ({@code captchaai.solve-deadline}, from enqueue or from its last
  * operator requeue, on the database clock): the submit and poll jobs ask it before each attempt,
- * and past the deadline it ends the solve FAILED with {@link EngineSettings#DEADLINE_EXCEEDED}, a
- * dead job (what becomes of its slot is the engine's {@code TaskOutcomes}' to say). A solve well
- * within its deadline by the engine's clock (the database's, see {@link DatabaseClock}) costs no
- * statement; near or past it, the database decides (a requeued solve, whose life restarted at the
- * requeue, always asks it).
+ * and past the deadline it ends the solve FAILED with {@link #DEADLINE_EXCEEDED}, a dead job (what
+ * becomes of its slot is the engine's {@code TaskOutcomes}' to say). A solve well within its
+ * deadline by the engine's clock (the database's, see {@link DatabaseClock}) costs no statement;
+ * near or past it, the database decides (a requeued solve, whose life restarted at the requeue,
+ * always asks it).
  */
 public final class SolveDeadline {
+
+  /** The code of a solve failed because its deadline passed. */
+  public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
   private static final Logger log = LoggerFactory.getLogger(SolveDeadline.class);
 
   private final SolveTransitions transitions;
-  private final EngineSettings settings;
+  private final SolveSettings settings;
   private final EngineEvents events;
   private final Clock clock;
 
@@ -34,7 +37,7 @@ public final class SolveDeadline {
   static final Duration MARGIN = Duration.ofSeconds(5);
 
   public SolveDeadline(
-      SolveTransitions transitions, EngineSettings settings, EngineEvents events, Clock clock) {
+      SolveTransitions transitions, SolveSettings settings, EngineEvents events, Clock clock) {
     this.transitions = transitions;
     this.settings = settings;
     this.events = events;
@@ -54,18 +57,18 @@ public final class SolveDeadline {
     if (!transitions.failIfPastDeadline(
         solve.id(),
         settings.solveDeadline(),
-        EngineSettings.DEADLINE_EXCEEDED,
+        SolveDeadline.DEADLINE_EXCEEDED,
         ErrorClass.DEADLINE)) {
       return Optional.empty();
     }
-    events.error(EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
+    events.error(SolveDeadline.DEADLINE_EXCEEDED, ErrorClass.DEADLINE);
     log.warn(
         "Solve {} ({}) FAILED: {} (no outcome within captchaai.solve-deadline={})",
         solve.businessKey(),
         solve.id(),
-        EngineSettings.DEADLINE_EXCEEDED,
+        SolveDeadline.DEADLINE_EXCEEDED,
         settings.solveDeadline());
     return Optional.of(
-        new Step.Failed(solve.id(), EngineSettings.DEADLINE_EXCEEDED, ErrorClass.DEADLINE));
+        new Step.Failed(solve.id(), SolveDeadline.DEADLINE_EXCEEDED, ErrorClass.DEADLINE));
   }
 }

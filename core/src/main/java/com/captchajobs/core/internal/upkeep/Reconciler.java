@@ -1,12 +1,12 @@
 package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +80,7 @@ public final class Reconciler implements Runnable {
 
   private volatile NodeLiveness liveness;
   private volatile StorageProvider storage;
-  private volatile Duration lostSubmitHold = EngineSettings.DEFAULT_LOST_SUBMIT_HOLD;
+  private volatile Duration lostSubmitHold = SolveSettings.DEFAULT_LOST_SUBMIT_HOLD;
 
   /** Servers this node has seen holding their liveness lock, and when last. */
   private final Map<UUID, Instant> seenLive = new ConcurrentHashMap<>();

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.internal.time.SolveDeadline;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -138,7 +138,7 @@ class ProviderOutageTest {
       UUID id = solves.turnstile("outage-deadline");
       Solve failed = solves.awaitStatus(id, SolveState.FAILED, DEADLINE.plusSeconds(30));
 
-      assertThat(failed.errorCode()).isEqualTo(EngineSettings.DEADLINE_EXCEEDED);
+      assertThat(failed.errorCode()).isEqualTo(SolveDeadline.DEADLINE_EXCEEDED);
       assertThat(failed.errorClass()).isEqualTo(ErrorClass.DEADLINE);
       UUID jobId =
           solves

@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.time;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +36,7 @@ class FirstPollWaitsTest {
             return now;
           }
         };
-    return new FirstPollWaits(EngineSettings.defaults(), (type, n) -> List.copyOf(fleet), clock);
+    return new FirstPollWaits(SolveSettings.defaults(), (type, n) -> List.copyOf(fleet), clock);
   }
 
   void later() {
@@ -58,7 +58,9 @@ class FirstPollWaitsTest {
   void aConfiguredFirstPollWaitIsThePriorOfItsType() {
     FirstPollWaits waits =
         new FirstPollWaits(
-            EngineSettings.defaults().withFirstPollWait(CaptchaType.IMAGE, Duration.ofSeconds(9)),
+            SolveSettings.defaults().toBuilder()
+                .firstPollWait(CaptchaType.IMAGE, Duration.ofSeconds(9))
+                .build(),
             (type, n) -> List.of(),
             Clock.fixed(now, ZoneOffset.UTC));
     assertThat(waits.waitFor(CaptchaType.IMAGE)).isEqualTo(Duration.ofSeconds(9));
@@ -74,7 +76,7 @@ class FirstPollWaitsTest {
       later();
       seen.add(waits.waitFor(CaptchaType.CLOUDFLARE_CHALLENGE));
     }
-    int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
+    int k = SolveSettings.DEFAULT_LEARN_AFTER_SOLVES;
     // one solve: the prior still weighs k times as much as it
     assertThat(seen.get(0))
         .isEqualTo(Duration.ofMillis(Math.round((k * 13_000.0 + 27_500) / (k + 1))));
@@ -95,7 +97,7 @@ class FirstPollWaitsTest {
     FirstPollWaits waits = waits();
     Duration first = waits.waitFor(CaptchaType.TURNSTILE);
     // learned 7.5 s, blended with the 4.2 s prior that counts as k solves
-    int k = EngineSettings.DEFAULT_LEARN_AFTER_SOLVES;
+    int k = SolveSettings.DEFAULT_LEARN_AFTER_SOLVES;
     assertThat(first)
         .isEqualTo(Duration.ofMillis(Math.round((k * 4_200.0 + 50 * 7_500) / (k + 50))));
 
@@ -105,7 +107,7 @@ class FirstPollWaitsTest {
     }
     later();
     assertThat(waits.waitFor(CaptchaType.TURNSTILE))
-        .isEqualTo(EngineSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
+        .isEqualTo(SolveSettings.DEFAULT_MIN_FIRST_POLL_WAIT);
   }
 
   @Test
@@ -137,7 +139,7 @@ class FirstPollWaitsTest {
     int[] reads = {0};
     FirstPollWaits waits =
         new FirstPollWaits(
-            EngineSettings.defaults(),
+            SolveSettings.defaults(),
             (type, n) -> {
               reads[0]++;
               return List.of();

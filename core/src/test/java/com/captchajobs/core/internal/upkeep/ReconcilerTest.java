@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.config.EngineSettings;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -257,7 +257,7 @@ class ReconcilerTest {
           repository
               .findStuck(
                   Duration.ofSeconds(1),
-                  EngineSettings.DEFAULT_SOLVE_DEADLINE,
+                  SolveSettings.DEFAULT_SOLVE_DEADLINE,
                   Instant.EPOCH,
                   new UUID(0, 0),
                   1000)

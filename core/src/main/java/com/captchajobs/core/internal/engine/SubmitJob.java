@@ -306,14 +306,13 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   }
 
   /**
-   * With pushed answers, the first poll is only the fallback for a push that got lost: near the
-   * type's documented upper solve time, so that most solves are pushed before and need no poll, but
-   * never more than one poll interval after the first poll polling alone would make, so that a lost
-   * push costs at most one poll step.
+   * With pushed answers, the first poll is only the fallback for a lost push: near the type's
+   * documented upper solve time (most solves are pushed before), but at most one poll interval
+   * after the first poll polling alone would make, so a lost push costs at most one poll step.
    */
   private Duration fallbackWait(Solve solve, Duration firstWait) {
-    SolveTimes times = SolveTimes.documented().get(solve.type());
     Duration latest = firstWait.plus(settings.pollInterval());
+    SolveTimes times = SolveTimes.documented().get(solve.type());
     Duration upper = times == null ? latest : times.max();
     Duration wait = upper.compareTo(latest) < 0 ? upper : latest;
     return wait.compareTo(firstWait) > 0 ? wait : firstWait;

@@ -8,6 +8,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.LifecycleFixture;
 import com.captchajobs.core.testing.OutputCapture;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -31,38 +32,26 @@ class SolveLifecycleTest {
 
   static final String KEY = "lifecycleKeyLIFECYCLEkey12345678";
 
+  static LifecycleFixture fixture;
   static CaptchaAiSimulator sim;
   static EngineNode node;
   static SolveProbe solves;
 
   @BeforeAll
   static void start() {
-    sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
-    node =
-        EngineNode.onFreshDatabase(
-            sim,
-            KEY,
-            Map.of(
-                "captchaai.first-poll-wait.TURNSTILE", "1s",
-                "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
-                // long, so that the first poll is a job of its own the crash tests can remove
-                "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
-                "captchaai.first-poll-wait.IMAGE", "15s",
-                // no periodic threadsinfo call to take a fault injected for a poll
-                "captchaai.provider-check-interval", "1h",
-                "captchaai.stuck-after", "3s",
-                "logging.level.com.captchajobs", "DEBUG"));
-    solves = node.probe();
+    fixture = LifecycleFixture.start(KEY);
+    sim = fixture.sim();
+    node = fixture.node();
+    solves = fixture.solves();
   }
 
   @AfterAll
   static void stop() {
-    node.close();
-    sim.close();
+    fixture.close();
   }
 
   static long submitsFor(String businessKey) {
-    return sim.stats().submitsByPageUrl().getOrDefault(SolveProbe.pageUrl(businessKey), 0L);
+    return fixture.submitsFor(businessKey);
   }
 
   @Test

@@ -438,32 +438,7 @@ public record BenchOptions(
 
   /** A copy for a run with other sizes (scale mode runs one fleet size after the other). */
   public BenchOptions withWorkers(int workers) {
-    return new BenchOptions(
-        mode,
-        solves,
-        workers,
-        threads,
-        reserve,
-        mix,
-        timeScale,
-        seed,
-        jdbcUrl,
-        out,
-        workerJar,
-        scaleWorkers,
-        killEvery,
-        faultRate,
-        permanentSolves,
-        providerOutage,
-        dbOutage,
-        timeout,
-        workerCount,
-        poolSize,
-        workerHeap,
-        workerProps,
-        push,
-        killAfterSolves,
-        pushFaults);
+    return with(solves, workers, threads, timeScale, out, workerProps);
   }
 
   /** A copy for tests and the smoke run. */

@@ -8,4 +8,17 @@ package com.captchajobs.core.internal.node;
  * @param username basic-auth user
  * @param password basic-auth password
  */
-public record DashboardSettings(int port, String address, String username, String password) {}
+public record DashboardSettings(int port, String address, String username, String password) {
+
+  /** Never the password. */
+  @Override
+  public String toString() {
+    return "DashboardSettings{port="
+        + port
+        + ", address="
+        + address
+        + ", username="
+        + username
+        + ", password=***}";
+  }
+}

@@ -6,4 +6,11 @@ package com.captchajobs.core.internal.node;
  * @param url where the provider pushes answers, or null on a node that only receives them
  * @param secret the fleet's key of the pingback signatures
  */
-public record PingbackSettings(String url, String secret) {}
+public record PingbackSettings(String url, String secret) {
+
+  /** Never the secret. */
+  @Override
+  public String toString() {
+    return "PingbackSettings{url=" + url + ", secret=***}";
+  }
+}

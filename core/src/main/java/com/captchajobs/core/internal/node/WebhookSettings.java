@@ -25,6 +25,20 @@ public record WebhookSettings(
     allowedHosts = Set.copyOf(allowedHosts);
   }
 
+  /** Never a secret: the clients with one are named, their secrets are not. */
+  @Override
+  public String toString() {
+    return "WebhookSettings{secret="
+        + (secret == null ? "none" : "***")
+        + ", clientsWithSecrets="
+        + clientSecrets.keySet()
+        + ", allowedHosts="
+        + allowedHosts
+        + ", includeToken="
+        + includeToken
+        + "}";
+  }
+
   /** Whether any webhook can be signed, so delivered. */
   public boolean signs() {
     return secret != null || !clientSecrets.isEmpty();

@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.gate.PhantomSlots;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.UUID;
  * the next hand-off. A slot whose task may still run at the provider is not freed but held by a
  * phantom ({@link #holdForAbandonedTask}). {@link FleetGate#release} has no other caller; the
  * repair pass alone takes back slots nobody freed ({@link FleetGate#reclaim}, {@link
- * FleetGate#releasePhantoms}) and hands them on through {@link #handOff} in the same pass. Which of
+ * PhantomSlots#release}) and hands them on through {@link #handOff} in the same pass. Which of
  * these an outcome calls for is {@link TaskOutcomes}' to decide.
  */
 public final class SlotHandoff {

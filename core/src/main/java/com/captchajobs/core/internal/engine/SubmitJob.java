@@ -288,7 +288,8 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     // The task id before anything else, with the job that makes the first poll (this one, or the
     // poll job created right after) and the hand-off's record in the same statement.
     UUID pollJobId = pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1);
-    Optional<RuntimeException> notStored = storeTaskId(solve, taskId, at, pollJobId, freedAt);
+    Optional<RuntimeException> notStored =
+        storeTaskId(solve, taskId, at, pollJobId, freedAt, pingbackUrl != null);
     if (notStored.isPresent()) {
       return outcomes.taskIdLost(solve, taskId, notStored.get());
     }
@@ -324,11 +325,17 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
    * TaskOutcomes#taskIdLost}).
    */
   private Optional<RuntimeException> storeTaskId(
-      Solve solve, String taskId, Instant at, UUID pollJobId, Instant slotFreedAt) {
+      Solve solve,
+      String taskId,
+      Instant at,
+      UUID pollJobId,
+      Instant slotFreedAt,
+      boolean pushExpected) {
     return InProcessRetry.run(
         STORE_ATTEMPTS,
         STORE_RETRY_PAUSE,
-        () -> transitions.markSubmitted(solve.id(), taskId, at, pollJobId, slotFreedAt),
+        () ->
+            transitions.markSubmitted(solve.id(), taskId, at, pollJobId, slotFreedAt, pushExpected),
         (attempt, e) ->
             log.warn(
                 "Solve {} ({}) task {}: storing the task id failed (attempt {} of {}): {}",

@@ -38,12 +38,14 @@ public final class FleetGate {
   }
 
   private final Db db;
+  private final PhantomSlots phantomSlots;
   private final Duration lease;
   private final String node;
   private volatile UUID serverId;
 
   public FleetGate(DataSource dataSource, Schema schema, Duration lease, String node) {
     this.db = new Db(dataSource, schema);
+    this.phantomSlots = new PhantomSlots(db);
     this.lease = lease;
     this.node = node;
   }
@@ -242,45 +244,17 @@ public final class FleetGate {
   public boolean holdAfterLostSubmit(UUID solveId, Duration hold) {
     return db.update(
             "UPDATE captchajobs.gate_slot SET solve_id = ?, phantom = true, server_id = NULL,"
-                + " lease_until = now() + ? * interval '1 millisecond' WHERE solve_id = ?",
+                + " acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
+                + " WHERE solve_id = ?",
             UUID.randomUUID(),
             hold.toMillis(),
             solveId)
         == 1;
   }
 
-  /**
-   * Phantom holders now (slots kept for tasks that may exist at the provider: a lost in.php reply,
-   * an abandoned task) and the slots of solves whose task is known to be at the provider
-   * (SUBMITTED).
-   */
-  public record Phantoms(int phantoms, int submitted) {}
-
-  public Phantoms phantoms() {
-    return db.queryOne(
-            "SELECT count(*) FILTER (WHERE g.phantom),"
-                + " count(*) FILTER (WHERE NOT g.phantom AND s.status = 'SUBMITTED')"
-                + " FROM captchajobs.gate_slot g LEFT JOIN captchajobs.solve s ON s.id = g.solve_id"
-                + " WHERE g.solve_id IS NOT NULL AND g.lease_until > now()",
-            rs -> new Phantoms(rs.getInt(1), rs.getInt(2)))
-        .orElse(new Phantoms(0, 0));
-  }
-
-  /**
-   * Frees {@code count} phantom holders, those whose hold ends first: the provider showed that the
-   * tasks they stood for do not exist (see {@code Reconciler}). Returns how many were freed.
-   */
-  public int releasePhantoms(int count) {
-    if (count <= 0) {
-      return 0;
-    }
-    return db.update(
-        "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
-            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
-            + " WHERE slot_no IN (SELECT slot_no FROM captchajobs.gate_slot"
-            + "   WHERE phantom AND solve_id IS NOT NULL AND lease_until > now()"
-            + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
-        count);
+  /** The phantom holders of this gate's slots, as the repair pass judges them. */
+  public PhantomSlots phantomSlots() {
+    return phantomSlots;
   }
 
   /**

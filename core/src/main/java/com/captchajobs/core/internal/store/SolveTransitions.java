@@ -78,15 +78,23 @@ public final class SolveTransitions {
    *     right after this commit
    * @param slotFreedAt when the slot this submit used was freed, if it was handed over: recorded
    *     with the task id (freed slot to in.php), in the same statement
+   * @param pushExpected whether the in.php call asked for a pingback (the provider pushes the
+   *     answer the moment it is ready)
    */
   public void markSubmitted(
-      UUID id, String taskId, Instant at, UUID pollJobId, Instant slotFreedAt) {
+      UUID id,
+      String taskId,
+      Instant at,
+      UUID pollJobId,
+      Instant slotFreedAt,
+      boolean pushExpected) {
     db.update(
         "WITH handoff AS (INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at)"
             + "   SELECT ?, ?::timestamptz, ? WHERE ?::timestamptz IS NOT NULL)"
             + " UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
-            + " submit_lock_until = NULL, job_id = ?, updated_at = now() WHERE id = ?",
+            + " submit_lock_until = NULL, job_id = ?, task_stored_at = now(), push_expected = ?,"
+            + " updated_at = now() WHERE id = ?",
         id,
         slotFreedAt,
         at,
@@ -94,6 +102,7 @@ public final class SolveTransitions {
         taskId,
         at,
         pollJobId,
+        pushExpected,
         id);
   }
 

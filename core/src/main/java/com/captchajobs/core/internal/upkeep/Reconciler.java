@@ -136,7 +136,7 @@ public final class Reconciler implements Runnable {
   }
 
   int releaseConfirmedPhantoms() {
-    return phantoms.release(gate);
+    return phantoms.release(gate.phantomSlots());
   }
 
   /**

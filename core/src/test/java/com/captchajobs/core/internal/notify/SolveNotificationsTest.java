@@ -90,7 +90,7 @@ class SolveNotificationsTest {
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
 
     insertQueued(id, "notify-1");
-    transitions.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null);
+    transitions.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null, false);
     transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));

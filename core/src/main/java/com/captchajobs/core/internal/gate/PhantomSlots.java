@@ -1,0 +1,83 @@
+package com.captchajobs.core.internal.gate;
+
+import com.captchajobs.core.internal.store.Db;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The phantom holders of the gate's slots (made by {@link FleetGate#holdAfterLostSubmit}: a task of
+ * a lost in.php reply or of a dead node may run at the provider) and the evidence that frees them
+ * early: the provider's working threads against the known tasks that were running when it was read.
+ * Freed only here, by the repair pass ({@code PhantomRelease}).
+ */
+public final class PhantomSlots {
+
+  private final Db db;
+
+  PhantomSlots(Db db) {
+    this.db = db;
+  }
+
+  /** The database's clock now ({@code clock_timestamp()}), the one every row's time is on. */
+  public Instant databaseNow() {
+    return db.queryOne("SELECT clock_timestamp()", rs -> Db.instant(rs, "clock_timestamp"))
+        .orElseThrow();
+  }
+
+  /** Phantom holders held now, of any age. */
+  public int held() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.gate_slot"
+                + " WHERE phantom AND solve_id IS NOT NULL AND lease_until > now()",
+            rs -> rs.getInt(1))
+        .orElse(0);
+  }
+
+  /**
+   * What the gate can prove about a provider reading taken between {@code before} and {@code after}
+   * (database time): the phantoms held now that were made before it, and the slots of known tasks
+   * that were running at the provider when it was taken. A known task counts only with evidence:
+   * stored before the reading, not answered since, and either pushed when ready (so its answer, had
+   * it been ready, would have arrived by now) or answered "not ready" on a call made after the
+   * reading. A task answered at the provider but not yet here counts as not running.
+   */
+  public record Evidence(int phantoms, int knownRunning) {}
+
+  public Evidence evidence(Instant before, Instant after) {
+    return db.queryOne(
+            "SELECT count(*) FILTER (WHERE g.phantom AND g.acquired_at <= ?),"
+                + " count(*) FILTER (WHERE NOT g.phantom AND s.status = 'SUBMITTED'"
+                + "   AND s.task_stored_at <= ? AND (s.push_expected OR EXISTS (SELECT 1"
+                + "     FROM captchajobs.poll p WHERE p.solve_id = s.id AND p.submit_no = s.submits"
+                + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))"
+                + " FROM captchajobs.gate_slot g LEFT JOIN captchajobs.solve s ON s.id = g.solve_id"
+                + " WHERE g.solve_id IS NOT NULL AND g.lease_until > now()",
+            rs -> new Evidence(rs.getInt(1), rs.getInt(2)),
+            before,
+            before,
+            after.plus(CLOCK_MARGIN))
+        .orElse(new Evidence(0, 0));
+  }
+
+  /** Room for a node's clock against the database's, where a call's time is the node's. */
+  private static final Duration CLOCK_MARGIN = Duration.ofMillis(250);
+
+  /**
+   * Frees {@code count} phantom holders made at or before {@code madeBy}, those whose hold ends
+   * first: the provider showed that the tasks they stood for are not running (see {@code
+   * PhantomRelease}). Returns how many were freed.
+   */
+  public int release(int count, Instant madeBy) {
+    if (count <= 0) {
+      return 0;
+    }
+    return db.update(
+        "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
+            + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
+            + " WHERE slot_no IN (SELECT slot_no FROM captchajobs.gate_slot"
+            + "   WHERE phantom AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?"
+            + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
+        madeBy,
+        count);
+  }
+}

@@ -1,0 +1,136 @@
+package com.captchajobs.core.internal.upkeep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.SolveProbe;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.Endpoint;
+import com.captchajobs.simulator.Fault;
+import com.captchajobs.simulator.TaskRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Phantom slots freed early by the provider's working threads ({@link PhantomRelease}), judged from
+ * the provider's side: the simulator's own count of tasks in flight and its task records. A fleet
+ * cap of 2 on a plan of 4 threads, so that a third task in flight is accepted and seen. Polling
+ * only: an answer ready at the provider stays unfetched here until the task's next poll.
+ */
+class PhantomReleaseTest {
+
+  static final String KEY = "phantomKeyPHANTOMkeyPHANTOMkey12";
+  static final int CAP = 2;
+
+  private static CaptchaAiSimulator provider(Duration turnstile, Duration recaptcha) {
+    return CaptchaAiSimulator.builder()
+        .account(KEY, CAP + 2)
+        .solveTime("turnstile", turnstile, turnstile)
+        .solveTime("userrecaptcha", recaptcha, recaptcha)
+        .build()
+        .start();
+  }
+
+  private static EngineNode worker(CaptchaAiSimulator sim, Map<String, String> firstPollWaits) {
+    Map<String, String> props = new java.util.HashMap<>(firstPollWaits);
+    props.put("captchaai.threads", String.valueOf(CAP));
+    props.put("captchaai.lost-submit-hold", "60s");
+    props.put("captchaai.max-backoff", "1s");
+    props.put("captchaai.reconcile-interval", "1s");
+    props.put("captchaai.provider-check-interval", "1h");
+    return EngineNode.onFreshDatabase(sim, KEY, props);
+  }
+
+  @Test
+  void aKnownTaskWhoseAnswerIsReadyButNotYetFetchedDoesNotLetAPhantomWithARunningTaskGo() {
+    // A's answer is ready after 1 s and fetched at its first poll after 4 s; the task of B's lost
+    // in.php reply runs 8 s. Counting A as running while it is not would free B's phantom at
+    // once: a waiting solve takes that slot, A's answer frees another, three tasks in flight.
+    try (CaptchaAiSimulator sim = provider(Duration.ofSeconds(1), Duration.ofSeconds(8));
+        EngineNode node =
+            worker(
+                sim,
+                Map.of(
+                    "captchaai.first-poll-wait.TURNSTILE", "4s",
+                    "captchaai.first-poll-wait.RECAPTCHA_V2", "8s"))) {
+      SolveProbe solves = node.probe();
+      UUID a = solves.turnstile("phantom-ready-a");
+      solves.awaitStatus(a, SolveState.SUBMITTED);
+      sim.injectNext(Endpoint.IN, Fault.LOST_RESPONSE);
+      UUID b = recaptcha(solves, "phantom-ready-b");
+      await().atMost(Duration.ofSeconds(10)).until(() -> phantoms(solves) == 1);
+      List<UUID> waiting =
+          List.of(recaptcha(solves, "phantom-ready-c"), recaptcha(solves, "phantom-ready-d"));
+
+      solves.awaitStatus(a, SolveState.SOLVED, Duration.ofSeconds(30));
+      for (UUID id : waiting) {
+        solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
+      }
+      solves.awaitStatus(b, SolveState.SOLVED, Duration.ofSeconds(90));
+
+      assertThat(tasksOf(sim, "phantom-ready-b"))
+          .as("B's lost reply created a task at the provider, then B submitted again")
+          .isEqualTo(2);
+      assertThat(sim.stats().maxInFlight()).as("tasks in flight at the provider").isEqualTo(CAP);
+    }
+  }
+
+  @Test
+  void aPhantomWithoutATaskIsFreedLongBeforeItsHoldWhenAPollShowsTheKnownTaskRunning() {
+    // A runs 40 s and is polled every 5 s from 1 s on; B's in.php is answered by a 502 page that
+    // created no task, so the provider's one working thread is A's, shown running by its polls.
+    try (CaptchaAiSimulator sim = provider(Duration.ofSeconds(1), Duration.ofSeconds(40));
+        EngineNode node =
+            worker(
+                sim,
+                Map.of(
+                    "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
+                    "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
+      SolveProbe solves = node.probe();
+      UUID a = recaptcha(solves, "phantom-free-a");
+      solves.awaitStatus(a, SolveState.SUBMITTED);
+      sim.injectNext(Endpoint.IN, Fault.HTML_502);
+      UUID b = solves.turnstile("phantom-free-b");
+      await().atMost(Duration.ofSeconds(10)).until(() -> phantoms(solves) == 1);
+      UUID c = solves.turnstile("phantom-free-c");
+
+      // well before the 60 s hold ends and before A's task does, B and C are both solved
+      solves.awaitStatus(b, SolveState.SOLVED, Duration.ofSeconds(25));
+      solves.awaitStatus(c, SolveState.SOLVED, Duration.ofSeconds(25));
+
+      assertThat(solves.get(a).status()).isEqualTo(SolveState.SUBMITTED);
+      assertThat(phantoms(solves)).isZero();
+      assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
+    }
+  }
+
+  private static UUID recaptcha(SolveProbe solves, String businessKey) {
+    return solves.enqueue(
+        businessKey,
+        CaptchaType.RECAPTCHA_V2,
+        Map.of(
+            "sitekey",
+            "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+            "pageUrl",
+            SolveProbe.pageUrl(businessKey)));
+  }
+
+  private static long tasksOf(CaptchaAiSimulator sim, String businessKey) {
+    List<TaskRecord> tasks = sim.tasks();
+    return tasks.stream().filter(t -> SolveProbe.pageUrl(businessKey).equals(t.pageUrl())).count();
+  }
+
+  private static int phantoms(SolveProbe solves) {
+    return solves
+        .jdbc()
+        .queryForObject(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE phantom AND lease_until > now()",
+            Integer.class);
+  }
+}

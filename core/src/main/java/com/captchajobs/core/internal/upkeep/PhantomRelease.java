@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
  * captchaai.lost-submit-hold} (the task may exist), so right after the outage every slot may be
  * held by phantoms for a minute while the provider is idle. While phantoms exist, the repair pass
  * reads how many of the key's threads are working (res.php {@code threadsinfo}: one cheap call per
- * pass for the whole fleet; it doubles as the probe that notices the provider is back) and judges
- * that reading at a later pass, at least {@link #SETTLE} after it was taken.
+ * pass for the whole fleet; it doubles as the probe that notices the provider is back). Phantoms
+ * beyond all the working threads are freed at once: after an outage the provider is idle and every
+ * phantom goes. The rest of the reading is judged at a later pass, at least {@link #SETTLE} after
+ * it was taken.
  *
  * <p>At most the working threads that known tasks do not account for can be tasks the phantoms
  * stand for, so phantoms beyond that number are freed and handed to waiting solves. A known task
@@ -49,8 +51,9 @@ final class PhantomRelease {
   }
 
   /**
-   * Judges the last reading once it has settled, frees the phantom slots it rules out, and takes
-   * the next reading; returns how many were freed.
+   * Judges the last reading once it has settled and takes the next one, which frees at once the
+   * phantoms beyond all its working threads (after an outage the provider is idle: every phantom
+   * goes); returns how many were freed.
    */
   int release(PhantomSlots phantoms) {
     Supplier<ThreadsInfo> probe = threadsInfo;
@@ -62,20 +65,24 @@ final class PhantomRelease {
       return 0;
     }
     Reading last = reading;
-    int freed = 0;
-    if (last != null) {
-      if (Duration.between(last.after(), phantoms.databaseNow()).compareTo(SETTLE) < 0) {
-        return 0; // judged at a later pass
-      }
-      freed = judge(phantoms, last);
+    if (last != null
+        && Duration.between(last.after(), phantoms.databaseNow()).compareTo(SETTLE) < 0) {
+      return 0; // judged at a later pass
     }
-    reading = read(phantoms, probe);
-    return freed;
+    int freed = last == null ? 0 : judge(phantoms, last, true);
+    Reading next = read(phantoms, probe);
+    reading = next;
+    return next == null ? freed : freed + judge(phantoms, next, false);
   }
 
-  private static int judge(PhantomSlots phantoms, Reading r) {
+  /**
+   * Frees the phantoms made before {@code r} beyond the working threads that known tasks shown
+   * running at {@code r} do not account for; {@code withEvidence} false counts none of them.
+   */
+  private static int judge(PhantomSlots phantoms, Reading r, boolean withEvidence) {
     PhantomSlots.Evidence e = phantoms.evidence(r.before(), r.after());
-    int mayExist = Math.max(0, r.workingThreads() - e.knownRunning());
+    int known = withEvidence ? e.knownRunning() : 0;
+    int mayExist = Math.max(0, r.workingThreads() - known);
     int freed = phantoms.release(e.phantoms() - mayExist, r.before());
     if (freed > 0) {
       log.info(
@@ -83,7 +90,7 @@ final class PhantomRelease {
               + " tasks",
           freed,
           r.workingThreads(),
-          e.knownRunning());
+          known);
     }
     return freed;
   }

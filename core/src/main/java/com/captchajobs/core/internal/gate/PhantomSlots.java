@@ -35,32 +35,55 @@ public final class PhantomSlots {
 
   /**
    * What the gate can prove about a provider reading taken between {@code before} and {@code after}
-   * (database time): the phantoms held now that were made before it, and the slots of known tasks
-   * that were running at the provider when it was taken. A known task counts only with evidence:
-   * stored before the reading, not answered since, and either pushed when ready (so its answer, had
-   * it been ready, would have arrived by now) or answered "not ready" on a call made after the
-   * reading. A task answered at the provider but not yet here counts as not running.
+   * (database time): the phantoms held now that were made before it, and the known tasks that were
+   * running at the provider when it was taken. A known task counts only with evidence that its
+   * answer was not ready then: its task id was stored before the reading, and either a call made
+   * after the reading was answered "not ready", or its in.php asked for a pingback and its answer
+   * has not arrived, or arrived more than {@link #ANSWER_LAG} after the reading (a pushed answer
+   * arrives within that of being ready). A task answered at the provider but not yet here, or
+   * answered here just after the reading, counts as not running.
    */
   public record Evidence(int phantoms, int knownRunning) {}
 
+  /**
+   * Room for a node's clock against the database's, where a call's time is the node's (the node's
+   * clock is the database's as measured over a round trip, see {@code DatabaseClock}).
+   */
+  private static final Duration CLOCK_MARGIN = Duration.ofMillis(100);
+
+  /** The longest a pushed answer is taken to need from ready at the provider to stored here. */
+  public static final Duration ANSWER_LAG = Duration.ofMillis(250);
+
   public Evidence evidence(Instant before, Instant after) {
+    Instant polledAfter = after.plus(CLOCK_MARGIN);
+    Instant answeredAfter = after.plus(ANSWER_LAG);
     return db.queryOne(
-            "SELECT count(*) FILTER (WHERE g.phantom AND g.acquired_at <= ?),"
-                + " count(*) FILTER (WHERE NOT g.phantom AND s.status = 'SUBMITTED'"
-                + "   AND s.task_stored_at <= ? AND (s.push_expected OR EXISTS (SELECT 1"
-                + "     FROM captchajobs.poll p WHERE p.solve_id = s.id AND p.submit_no = s.submits"
+            "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE phantom"
+                + "   AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?),"
+                // unanswered, holding its slot
+                + " (SELECT count(*) FROM captchajobs.gate_slot g JOIN captchajobs.solve s"
+                + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.lease_until > now()"
+                + "   AND s.status = 'SUBMITTED' AND s.task_stored_at <= ?"
+                + "   AND (s.push_expected OR EXISTS (SELECT 1 FROM captchajobs.poll p"
+                + "     WHERE p.solve_id = s.id AND p.submit_no = s.submits"
                 + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))"
-                + " FROM captchajobs.gate_slot g LEFT JOIN captchajobs.solve s ON s.id = g.solve_id"
-                + " WHERE g.solve_id IS NOT NULL AND g.lease_until > now()",
+                // answered, failed or given up since, well after the reading
+                + " + (SELECT count(*) FROM captchajobs.solve s WHERE s.updated_at > ?"
+                + "   AND s.status <> 'SUBMITTED' AND s.task_stored_at <= ?"
+                + "   AND ((s.push_expected AND COALESCE(s.solved_at, s.updated_at) > ?)"
+                + "     OR EXISTS (SELECT 1 FROM captchajobs.poll p"
+                + "     WHERE p.solve_id = s.id AND p.submit_no = s.submits"
+                + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))",
             rs -> new Evidence(rs.getInt(1), rs.getInt(2)),
             before,
             before,
-            after.plus(CLOCK_MARGIN))
+            polledAfter,
+            answeredAfter,
+            before,
+            answeredAfter,
+            polledAfter)
         .orElse(new Evidence(0, 0));
   }
-
-  /** Room for a node's clock against the database's, where a call's time is the node's. */
-  private static final Duration CLOCK_MARGIN = Duration.ofMillis(250);
 
   /**
    * Frees {@code count} phantom holders made at or before {@code madeBy}, those whose hold ends

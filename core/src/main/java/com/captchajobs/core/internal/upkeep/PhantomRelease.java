@@ -4,6 +4,8 @@ import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.PhantomSlots;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * reads how many of the key's threads are working (res.php {@code threadsinfo}: one cheap call per
  * pass for the whole fleet; it doubles as the probe that notices the provider is back). Phantoms
  * beyond all the working threads are freed at once: after an outage the provider is idle and every
- * phantom goes. The rest of the reading is judged at a later pass, at least {@link #SETTLE} after
- * it was taken.
+ * phantom goes. The rest of the reading is judged at the later passes, from {@link #SETTLE} after
+ * it was taken, against what they have shown since.
  *
  * <p>At most the working threads that known tasks do not account for can be tasks the phantoms
  * stand for, so phantoms beyond that number are freed and handed to waiting solves. A known task
@@ -24,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * PhantomSlots#evidence}): a task whose answer was ready at the provider but not yet here frees a
  * thread there while its slot is still held here, and counting it as running would free a phantom
  * whose task still runs, one task over the cap as soon as that answer frees its slot. Judging the
- * reading later gives every answer that was ready at the reading the time to be pushed and stored.
- * Only phantoms made before the reading are judged: a later one's task is not in it.
+ * reading later gives every answer that was ready at the reading the time to be pushed and stored,
+ * and shows which known tasks answered only well after it. Only phantoms made before the reading
+ * are judged: a later one's task is not in it.
  *
  * <p>Part of the repair pass ({@link Reconciler}), which runs it on one node at a time.
  */
@@ -34,16 +37,25 @@ final class PhantomRelease {
   private static final Logger log = LoggerFactory.getLogger(PhantomRelease.class);
 
   /**
-   * How long a reading waits before it is judged: an answer ready at the provider when it was taken
-   * has been pushed and stored by then, and a poll answered "not ready" since shows a task running.
+   * How long a reading waits before it is judged: longer than {@link PhantomSlots#ANSWER_LAG}, so
+   * that an answer ready at the provider when it was taken has arrived by then.
    */
-  static final Duration SETTLE = Duration.ofSeconds(1);
+  static final Duration SETTLE = PhantomSlots.ANSWER_LAG.multipliedBy(2);
+
+  /**
+   * How many readings are kept and judged again at every pass: a later answer or poll can still
+   * show a known task running at an older reading, and a poll made just before one reading is after
+   * the one before it.
+   */
+  static final int KEPT_READINGS = 8;
 
   /** A provider reading: the working threads, read between {@code before} and {@code after}. */
   private record Reading(Instant before, Instant after, int workingThreads) {}
 
   private volatile Supplier<ThreadsInfo> threadsInfo;
-  private volatile Reading reading;
+
+  /** The readings kept, oldest first; only the repair pass touches them, one pass at a time. */
+  private final Deque<Reading> readings = new ArrayDeque<>();
 
   /** {@code threadsInfo} asks the provider for the key's working threads; none: nothing freed. */
   void confirmWith(Supplier<ThreadsInfo> threadsInfo) {
@@ -51,28 +63,36 @@ final class PhantomRelease {
   }
 
   /**
-   * Judges the last reading once it has settled and takes the next one, which frees at once the
+   * Judges the kept readings that have settled, then takes a new one, which frees at once the
    * phantoms beyond all its working threads (after an outage the provider is idle: every phantom
    * goes); returns how many were freed.
    */
-  int release(PhantomSlots phantoms) {
+  synchronized int release(PhantomSlots phantoms) {
     Supplier<ThreadsInfo> probe = threadsInfo;
     if (probe == null) {
       return 0;
     }
     if (phantoms.held() == 0) {
-      reading = null;
+      readings.clear();
       return 0;
     }
-    Reading last = reading;
-    if (last != null
-        && Duration.between(last.after(), phantoms.databaseNow()).compareTo(SETTLE) < 0) {
-      return 0; // judged at a later pass
+    Instant now = phantoms.databaseNow();
+    int freed = 0;
+    for (Reading r : readings) {
+      if (Duration.between(r.after(), now).compareTo(SETTLE) >= 0) {
+        freed += judge(phantoms, r, true);
+      }
     }
-    int freed = last == null ? 0 : judge(phantoms, last, true);
     Reading next = read(phantoms, probe);
-    reading = next;
-    return next == null ? freed : freed + judge(phantoms, next, false);
+    if (next == null) {
+      readings.clear(); // the provider is away: what it showed before is no guide to it now
+      return freed;
+    }
+    readings.addLast(next);
+    if (readings.size() > KEPT_READINGS) {
+      readings.removeFirst();
+    }
+    return freed + judge(phantoms, next, false);
   }
 
   /**

@@ -39,9 +39,11 @@ public final class PhantomSlots {
    * running at the provider when it was taken. A known task counts only with evidence that its
    * answer was not ready then: its task id was stored before the reading, and either a call made
    * after the reading was answered "not ready", or its in.php asked for a pingback and its answer
-   * has not arrived, or arrived more than {@link #ANSWER_LAG} after the reading (a pushed answer
-   * arrives within that of being ready). A task answered at the provider but not yet here, or
-   * answered here just after the reading, counts as not running.
+   * is still awaited (its slot held) or was pushed more than {@link #ANSWER_LAG} after the reading
+   * (a pushed answer arrives within that of being ready). A task answered at the provider but not
+   * yet here when the reading was judged, or answered here just after the reading, counts as not
+   * running; so does a task that ended otherwise (an error, given up) without a "not ready" call
+   * after the reading, whatever its time.
    */
   public record Evidence(int phantoms, int knownRunning) {}
 
@@ -67,18 +69,21 @@ public final class PhantomSlots {
                 + "   AND (s.push_expected OR EXISTS (SELECT 1 FROM captchajobs.poll p"
                 + "     WHERE p.solve_id = s.id AND p.submit_no = s.submits"
                 + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))"
-                // answered, failed or given up since, well after the reading
+                // ended since: solved by a pushed answer that arrived well after the reading, or
+                // found not ready by a call made after it
                 + " + (SELECT count(*) FROM captchajobs.solve s WHERE s.updated_at > ?"
                 + "   AND s.status <> 'SUBMITTED' AND s.task_stored_at <= ?"
-                + "   AND ((s.push_expected AND COALESCE(s.solved_at, s.updated_at) > ?)"
-                + "     OR EXISTS (SELECT 1 FROM captchajobs.poll p"
-                + "     WHERE p.solve_id = s.id AND p.submit_no = s.submits"
-                + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))",
+                + "   AND ((s.push_expected AND s.solved_at > ? AND NOT EXISTS (SELECT 1"
+                + "       FROM captchajobs.poll p WHERE p.solve_id = s.id"
+                + "       AND p.submit_no = s.submits AND p.outcome = 'SOLVED'))"
+                + "     OR EXISTS (SELECT 1 FROM captchajobs.poll p WHERE p.solve_id = s.id"
+                + "       AND p.submit_no = s.submits AND p.outcome = 'CAPCHA_NOT_READY'"
+                + "       AND p.called_at >= ?)))",
             rs -> new Evidence(rs.getInt(1), rs.getInt(2)),
             before,
             before,
             polledAfter,
-            answeredAfter,
+            polledAfter,
             before,
             answeredAfter,
             polledAfter)

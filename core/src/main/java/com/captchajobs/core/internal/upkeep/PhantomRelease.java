@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * reads how many of the key's threads are working (res.php {@code threadsinfo}: one cheap call per
  * pass for the whole fleet; it doubles as the probe that notices the provider is back). Phantoms
  * beyond all the working threads are freed at once: after an outage the provider is idle and every
- * phantom goes. The rest of the reading is judged at the later passes, from {@link #SETTLE} after
- * it was taken, against what they have shown since.
+ * phantom goes. The rest of the reading is judged {@link #SETTLE} later in the same pass, and again
+ * at the later passes, against what they have shown since.
  *
  * <p>At most the working threads that known tasks do not account for can be tasks the phantoms
  * stand for, so phantoms beyond that number are freed and handed to waiting solves. A known task
@@ -63,9 +63,9 @@ final class PhantomRelease {
   }
 
   /**
-   * Judges the kept readings that have settled, then takes a new one, which frees at once the
-   * phantoms beyond all its working threads (after an outage the provider is idle: every phantom
-   * goes); returns how many were freed.
+   * Takes a new reading, which frees at once the phantoms beyond all its working threads (after an
+   * outage the provider is idle: every phantom goes), waits for it to settle and judges it with the
+   * kept ones; returns how many were freed.
    */
   synchronized int release(PhantomSlots phantoms) {
     Supplier<ThreadsInfo> probe = threadsInfo;
@@ -76,23 +76,37 @@ final class PhantomRelease {
       readings.clear();
       return 0;
     }
+    Reading next = read(phantoms, probe);
+    if (next == null) {
+      readings.clear(); // the provider is away: what it showed before is no guide to it now
+      return 0;
+    }
+    int freed = judge(phantoms, next, false);
+    readings.addLast(next);
+    if (readings.size() > KEPT_READINGS) {
+      readings.removeFirst();
+    }
+    if (phantoms.held() == 0 || !settle()) {
+      return freed;
+    }
     Instant now = phantoms.databaseNow();
-    int freed = 0;
     for (Reading r : readings) {
       if (Duration.between(r.after(), now).compareTo(SETTLE) >= 0) {
         freed += judge(phantoms, r, true);
       }
     }
-    Reading next = read(phantoms, probe);
-    if (next == null) {
-      readings.clear(); // the provider is away: what it showed before is no guide to it now
-      return freed;
+    return freed;
+  }
+
+  /** Waits for the new reading to settle; false when the node is stopping. */
+  private static boolean settle() {
+    try {
+      Thread.sleep(SETTLE.plusMillis(50).toMillis());
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
-    readings.addLast(next);
-    if (readings.size() > KEPT_READINGS) {
-      readings.removeFirst();
-    }
-    return freed + judge(phantoms, next, false);
   }
 
   /**

@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.store.SolveTransitions.Submitted;
 import com.captchajobs.core.internal.time.FirstPollWaits;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.SolveTimes;
@@ -289,7 +290,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     // poll job created right after) and the hand-off's record in the same statement.
     UUID pollJobId = pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1);
     Optional<RuntimeException> notStored =
-        storeTaskId(solve, taskId, at, pollJobId, freedAt, pingbackUrl != null);
+        storeTaskId(solve, new Submitted(taskId, at, pollJobId, freedAt, pingbackUrl != null));
     if (notStored.isPresent()) {
       return outcomes.taskIdLost(solve, taskId, notStored.get());
     }
@@ -320,28 +321,20 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   }
 
   /**
-   * Stores the task id, a few times in-process before giving up; empty when stored, else the last
-   * failure (the task exists at the provider but not in our table: {@link
-   * TaskOutcomes#taskIdLost}).
+   * Stores the task id, retried in-process; empty when stored, else the last failure (the task then
+   * exists at the provider only: {@link TaskOutcomes#taskIdLost}).
    */
-  private Optional<RuntimeException> storeTaskId(
-      Solve solve,
-      String taskId,
-      Instant at,
-      UUID pollJobId,
-      Instant slotFreedAt,
-      boolean pushExpected) {
+  private Optional<RuntimeException> storeTaskId(Solve solve, Submitted submitted) {
     return InProcessRetry.run(
         STORE_ATTEMPTS,
         STORE_RETRY_PAUSE,
-        () ->
-            transitions.markSubmitted(solve.id(), taskId, at, pollJobId, slotFreedAt, pushExpected),
+        () -> transitions.markSubmitted(solve.id(), submitted),
         (attempt, e) ->
             log.warn(
                 "Solve {} ({}) task {}: storing the task id failed (attempt {} of {}): {}",
                 solve.businessKey(),
                 solve.id(),
-                taskId,
+                submitted.taskId(),
                 attempt,
                 STORE_ATTEMPTS,
                 e.toString()));

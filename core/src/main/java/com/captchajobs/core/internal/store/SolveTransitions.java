@@ -72,22 +72,22 @@ public final class SolveTransitions {
   }
 
   /**
-   * Commits the provider task id first, before any poll is scheduled.
+   * A task id the provider gave, as it is committed.
    *
+   * @param taskId the provider's task id
+   * @param at when in.php answered
    * @param pollJobId the job that makes the first poll: the running one, or a poll job created
    *     right after this commit
    * @param slotFreedAt when the slot this submit used was freed, if it was handed over: recorded
-   *     with the task id (freed slot to in.php), in the same statement
+   *     with the task id (freed slot to in.php), in the same statement; else null
    * @param pushExpected whether the in.php call asked for a pingback (the provider pushes the
    *     answer the moment it is ready)
    */
-  public void markSubmitted(
-      UUID id,
-      String taskId,
-      Instant at,
-      UUID pollJobId,
-      Instant slotFreedAt,
-      boolean pushExpected) {
+  public record Submitted(
+      String taskId, Instant at, UUID pollJobId, Instant slotFreedAt, boolean pushExpected) {}
+
+  /** Commits the provider task id first, before any poll is scheduled. */
+  public void markSubmitted(UUID id, Submitted s) {
     db.update(
         "WITH handoff AS (INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at)"
             + "   SELECT ?, ?::timestamptz, ? WHERE ?::timestamptz IS NOT NULL)"
@@ -96,13 +96,13 @@ public final class SolveTransitions {
             + " submit_lock_until = NULL, job_id = ?, task_stored_at = now(), push_expected = ?,"
             + " updated_at = now() WHERE id = ?",
         id,
-        slotFreedAt,
-        at,
-        slotFreedAt,
-        taskId,
-        at,
-        pollJobId,
-        pushExpected,
+        s.slotFreedAt(),
+        s.at(),
+        s.slotFreedAt(),
+        s.taskId(),
+        s.at(),
+        s.pollJobId(),
+        s.pushExpected(),
         id);
   }
 

@@ -90,7 +90,8 @@ class SolveNotificationsTest {
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
 
     insertQueued(id, "notify-1");
-    transitions.markSubmitted(id, "123", Instant.now(), UUID.randomUUID(), null, false);
+    transitions.markSubmitted(
+        id, new SolveTransitions.Submitted("123", Instant.now(), UUID.randomUUID(), null, false));
     transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));

@@ -46,7 +46,10 @@ class FleetTest {
         "captchaai.threads", String.valueOf(PLAN_THREADS),
         "captchaai.first-poll-wait.TURNSTILE", "1s",
         "captchaai.min-first-poll-wait", "1s",
-        "captchaai.learn-after-solves", "1000");
+        "captchaai.learn-after-solves", "1000",
+        // time scaled: a phantom held for a killed worker's in.php waits out a shorter hold than a
+        // minute when no poll shows the known tasks running (still longer than any Turnstile task)
+        "captchaai.lost-submit-hold", "12s");
   }
 
   /** A node in this JVM that only enqueues (no job server), like an app node. */

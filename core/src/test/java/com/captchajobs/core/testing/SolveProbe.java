@@ -43,6 +43,26 @@ public final class SolveProbe {
         Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl(businessKey)));
   }
 
+  /** A reCAPTCHA v2 solve: among the slower types (12–40 s by the documented table). */
+  public UUID recaptchaV2(String businessKey) {
+    return enqueue(
+        businessKey,
+        CaptchaType.RECAPTCHA_V2,
+        Map.of(
+            "sitekey",
+            "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+            "pageUrl",
+            pageUrl(businessKey)));
+  }
+
+  /** Gate slots held now by phantom holders (tasks that may run at the provider). */
+  public int phantomSlots() {
+    return jdbc()
+        .queryForObject(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE phantom AND lease_until > now()",
+            Integer.class);
+  }
+
   public UUID enqueue(String businessKey, CaptchaType type, Map<String, String> params) {
     return enqueuer.enqueue(businessKey, type, params, 0, null).id();
   }

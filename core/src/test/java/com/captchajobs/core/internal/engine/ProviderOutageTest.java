@@ -89,7 +89,7 @@ class ProviderOutageTest {
         await()
             .atMost(Duration.ofSeconds(60))
             .pollInterval(Duration.ofMillis(200))
-            .until(() -> phantoms(fleet) >= 1 && held(fleet) == CAP);
+            .until(() -> fleet.phantomSlots() >= 1 && held(fleet) == CAP);
         long acceptedBefore = provider.stats().acceptedSubmits();
         provider.endOutage();
         long recovered = System.nanoTime();
@@ -120,14 +120,6 @@ class ProviderOutageTest {
         .queryForObject(
             "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
                 + " AND lease_until > now()",
-            Integer.class);
-  }
-
-  private static int phantoms(SolveProbe fleet) {
-    return fleet
-        .jdbc()
-        .queryForObject(
-            "SELECT count(*) FROM captchajobs.gate_slot WHERE phantom AND lease_until > now()",
             Integer.class);
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
@@ -132,7 +131,7 @@ class PingbacksTest {
 
   @Test
   void aForgedMismatchedOrMalformedPushStoresNothingAndTheRightOneIsStoredOnce() throws Exception {
-    UUID id = slowSolve("push-forged");
+    UUID id = solves.recaptchaV2("push-forged");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
     String url = pingbacks.urls().urlFor(id, 1);
     String taskId = waiting.taskId();
@@ -161,7 +160,7 @@ class PingbacksTest {
   @Test
   void aFloodOfForgedPushesLeavesAtMostOneLogLineAndNoneOfItsValues(CapturedOutput output)
       throws Exception {
-    UUID id = slowSolve("push-flood");
+    UUID id = solves.recaptchaV2("push-flood");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
     String url = pingbacks.urls().urlFor(id, 1);
     String forged = url.substring(0, url.length() - 4) + "BBBB";
@@ -181,7 +180,7 @@ class PingbacksTest {
 
   @Test
   void aPushedUnsolvableCodeIsClassifiedLikeAPolledOneAndSubmitsOnceMore() throws Exception {
-    UUID id = slowSolve("push-unsolvable");
+    UUID id = solves.recaptchaV2("push-unsolvable");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
 
     assertThat(push(pingbacks.urls().urlFor(id, 1), waiting.taskId(), "ERROR_CAPTCHA_UNSOLVABLE"))
@@ -214,17 +213,6 @@ class PingbacksTest {
     return solves
         .jdbc()
         .queryForObject("SELECT count(*) FROM captchajobs.poll WHERE solve_id = ?", Long.class, id);
-  }
-
-  private static UUID slowSolve(String businessKey) {
-    return solves.enqueue(
-        businessKey,
-        CaptchaType.RECAPTCHA_V2,
-        Map.of(
-            "sitekey",
-            "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
-            "pageUrl",
-            SolveProbe.pageUrl(businessKey)));
   }
 
   private static TaskRecord taskOf(String businessKey) {

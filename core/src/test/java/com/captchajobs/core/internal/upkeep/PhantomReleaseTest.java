@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.upkeep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -63,10 +62,10 @@ class PhantomReleaseTest {
       UUID a = solves.turnstile("phantom-ready-a");
       solves.awaitStatus(a, SolveState.SUBMITTED);
       sim.injectNext(Endpoint.IN, Fault.LOST_RESPONSE);
-      UUID b = recaptcha(solves, "phantom-ready-b");
-      await().atMost(Duration.ofSeconds(10)).until(() -> phantoms(solves) == 1);
+      UUID b = solves.recaptchaV2("phantom-ready-b");
+      await().atMost(Duration.ofSeconds(10)).until(() -> solves.phantomSlots() == 1);
       List<UUID> waiting =
-          List.of(recaptcha(solves, "phantom-ready-c"), recaptcha(solves, "phantom-ready-d"));
+          List.of(solves.recaptchaV2("phantom-ready-c"), solves.recaptchaV2("phantom-ready-d"));
 
       solves.awaitStatus(a, SolveState.SOLVED, Duration.ofSeconds(30));
       for (UUID id : waiting) {
@@ -93,11 +92,11 @@ class PhantomReleaseTest {
                     "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
                     "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
       SolveProbe solves = node.probe();
-      UUID a = recaptcha(solves, "phantom-free-a");
+      UUID a = solves.recaptchaV2("phantom-free-a");
       solves.awaitStatus(a, SolveState.SUBMITTED);
       sim.injectNext(Endpoint.IN, Fault.HTML_502);
       UUID b = solves.turnstile("phantom-free-b");
-      await().atMost(Duration.ofSeconds(10)).until(() -> phantoms(solves) == 1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> solves.phantomSlots() == 1);
       UUID c = solves.turnstile("phantom-free-c");
 
       // well before the 60 s hold ends and before A's task does, B and C are both solved
@@ -105,32 +104,13 @@ class PhantomReleaseTest {
       solves.awaitStatus(c, SolveState.SOLVED, Duration.ofSeconds(25));
 
       assertThat(solves.get(a).status()).isEqualTo(SolveState.SUBMITTED);
-      assertThat(phantoms(solves)).isZero();
+      assertThat(solves.phantomSlots()).isZero();
       assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
     }
-  }
-
-  private static UUID recaptcha(SolveProbe solves, String businessKey) {
-    return solves.enqueue(
-        businessKey,
-        CaptchaType.RECAPTCHA_V2,
-        Map.of(
-            "sitekey",
-            "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
-            "pageUrl",
-            SolveProbe.pageUrl(businessKey)));
   }
 
   private static long tasksOf(CaptchaAiSimulator sim, String businessKey) {
     List<TaskRecord> tasks = sim.tasks();
     return tasks.stream().filter(t -> SolveProbe.pageUrl(businessKey).equals(t.pageUrl())).count();
-  }
-
-  private static int phantoms(SolveProbe solves) {
-    return solves
-        .jdbc()
-        .queryForObject(
-            "SELECT count(*) FROM captchajobs.gate_slot WHERE phantom AND lease_until > now()",
-            Integer.class);
   }
 }

@@ -42,6 +42,7 @@ public class AppApplication {
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
+    defaults.putAll(NodeDefaults.ownPool());
     defaults.putAll(NodeDefaults.managementWithProbeGroups(8082));
     return defaults;
   }

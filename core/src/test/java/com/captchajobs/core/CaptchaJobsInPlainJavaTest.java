@@ -200,6 +200,7 @@ class CaptchaJobsInPlainJavaTest {
     assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(sameName).build())
         .hasMessageContaining("search_path")
         .hasMessageContaining("database user is named 'captchajobs'")
+        .hasMessageContaining("currentSchema=public in the JDBC URL")
         .hasMessageContaining("ALTER ROLE captchajobs SET search_path = public");
     try (Connection c = dataSource.getConnection();
         Statement s = c.createStatement();

@@ -43,6 +43,7 @@ public class DashboardApplication {
     defaults.put("captchajobs.dashboard.port", "${jobrunr.dashboard.port:8000}");
     defaults.put("captchajobs.dashboard.username", "${jobrunr.dashboard.username:}");
     defaults.put("captchajobs.dashboard.password", "${jobrunr.dashboard.password:}");
+    defaults.putAll(NodeDefaults.ownPool());
     defaults.putAll(NodeDefaults.management(8092));
     return defaults;
   }

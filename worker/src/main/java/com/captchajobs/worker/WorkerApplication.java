@@ -40,6 +40,7 @@ public class WorkerApplication {
     defaults.put("captchajobs.worker.name", "${jobrunr.background-job-server.name:}");
     defaults.put(
         "captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
+    defaults.putAll(NodeDefaults.ownPool());
     defaults.putAll(NodeDefaults.managementWithProbeGroups(8091));
     return defaults;
   }

@@ -4,13 +4,32 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The actuator defaults every node shares: actuator on its own port, closed but for plain health
- * ({@link NodeSecurityConfiguration}), Kubernetes probes on. Each node's main adds its own names
- * and port to these; anything the operator sets wins.
+ * The defaults every node shares: its own connection pool's pinned {@code search_path}, and
+ * actuator on its own port, closed but for plain health ({@link NodeSecurityConfiguration}),
+ * Kubernetes probes on. Each node's main adds its own names and port to these; anything the
+ * operator sets wins.
  */
 public final class NodeDefaults {
 
   private NodeDefaults() {}
+
+  /** The search_path a node's own connections are pinned to. */
+  public static final String SEARCH_PATH = "public";
+
+  /**
+   * A node owns its connection pool, so it pins the pool's {@code search_path} to {@value
+   * #SEARCH_PATH} (PgJDBC's {@code currentSchema}, sent when each connection opens). On
+   * PostgreSQL's default {@code "$user", public} a database user named like our schema ({@code
+   * captchajobs}, as the README's fleet exports) would otherwise resolve unqualified names into our
+   * schema, which the core refuses at startup; the node's own SQL names every table with its
+   * schema, so the pin changes nothing else. A {@code currentSchema} in {@code
+   * spring.datasource.url} wins over it.
+   */
+  public static Map<String, Object> ownPool() {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("spring.datasource.hikari.data-source-properties.currentSchema", SEARCH_PATH);
+    return defaults;
+  }
 
   /** Actuator on {@code port}, closed but for plain health, probes on. */
   public static Map<String, Object> management(int port) {

@@ -113,6 +113,10 @@ public final class Schema {
    * Our SQL names every table with its schema, but a host's does not: if the connection's {@code
    * search_path} led to our schema (as PostgreSQL's default {@code "$user", public} does for a
    * database user named like it), a host's Flyway history and JobRunr tables would land in ours.
+   * Names are compared as PostgreSQL resolves them ({@link SearchPath}): {@code CAPTCHAJOBS}
+   * reaches {@code captchajobs}, {@code "CAPTCHAJOBS"} does not. CaptchaJobs' own nodes pin the
+   * search_path of their pool, so this refuses only connections someone else configured, such as a
+   * host's.
    */
   private void requireOutsideSearchPath(DataSource dataSource) {
     try (Connection c = dataSource.getConnection();
@@ -122,12 +126,9 @@ public final class Schema {
       rs.next();
       String searchPath = rs.getString(1);
       String user = rs.getString(2);
-      for (String entry : searchPath.split(",")) {
-        String schema = entry.strip().replace("\"", "");
-        boolean viaUser = schema.equals("$user");
-        if ((viaUser ? user : schema).equals(name)) {
-          throw new SearchPathReachesSchemaException(name, searchPath, user, viaUser);
-        }
+      SearchPath.Entry reaching = SearchPath.reaching(searchPath, user, name);
+      if (reaching != null) {
+        throw new SearchPathReachesSchemaException(name, searchPath, user, reaching.viaUser());
       }
     } catch (SQLException e) {
       throw new IllegalStateException(
@@ -147,11 +148,15 @@ public final class Schema {
               + "'"
               + (viaUser ? " because the database user is named '" + user + "' like it" : "")
               + ", so an application's own tables (its Flyway history, its JobRunr) would land in"
-              + " CaptchaJobs' schema. Fix: "
-              + (viaUser ? "connect as a database user not named '" + schema + "', or " : "")
-              + "set captchajobs.schema to another name, or pin the search_path: ALTER ROLE "
+              + " CaptchaJobs' schema. Fix: pin the search_path of the connections given to"
+              + " CaptchaJobs to schemas other than '"
+              + schema
+              + "', for example with currentSchema=public in the JDBC URL (as the app, worker and"
+              + " dashboard nodes do on their own pool) or with ALTER ROLE "
               + user
-              + " SET search_path = public.");
+              + " SET search_path = public; or set captchajobs.schema to another name"
+              + (viaUser ? "; or connect as a database user not named '" + schema + "'" : "")
+              + ".");
     }
   }
 

@@ -210,4 +210,30 @@ class CaptchaJobsInPlainJavaTest {
       assertThat(rs.getInt(1)).isZero();
     }
   }
+
+  @Test
+  void aSearchPathNamingTheSchemaInCapitalsIsRefusedBecausePostgresqlFoldsItIntoTheSchema()
+      throws Exception {
+    PGSimpleDataSource capitals = new PGSimpleDataSource();
+    capitals.setUrl(dataSource.getUrl());
+    capitals.setUser(dataSource.getUser());
+    capitals.setOptions("-c search_path=CAPTCHAJOBS,public");
+
+    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(capitals).build())
+        .hasMessageContaining("search_path (CAPTCHAJOBS,public)")
+        .hasMessageContaining("into schema 'captchajobs'")
+        .hasMessageContaining("currentSchema=public in the JDBC URL");
+
+    // what the guard prevents: PostgreSQL resolves the unquoted CAPTCHAJOBS to our schema, so an
+    // application's unqualified table would land in it
+    try (Connection c = capitals.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA captchajobs");
+      s.execute("CREATE TABLE hosts_own_table (id int)");
+      try (ResultSet rs = s.executeQuery("SELECT to_regclass('captchajobs.hosts_own_table')")) {
+        rs.next();
+        assertThat(rs.getString(1)).isNotNull();
+      }
+    }
+  }
 }

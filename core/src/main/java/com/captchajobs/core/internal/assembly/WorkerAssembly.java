@@ -60,6 +60,8 @@ final class WorkerAssembly {
             jobs.breaker(),
             reconciler);
     startup.prepare();
+    ReportJob reportJob =
+        new ReportJob(new SolveReports(settings.dataSource(), s.schema()), jobs.client());
     BackgroundJobServer server =
         s.jobRunr()
             .startServer(
@@ -70,8 +72,7 @@ final class WorkerAssembly {
                     PollJob.class,
                     jobs.pollJob(),
                     ReportJob.class,
-                    new ReportJob(
-                        new SolveReports(settings.dataSource(), s.schema()), jobs.client())),
+                    reportJob),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));
@@ -96,6 +97,7 @@ final class WorkerAssembly {
         jobs.planCheck(),
         jobs.submitJob(),
         jobs.pollJob(),
+        reportJob,
         reconciler,
         s.liveness(),
         webhookJob,

@@ -11,6 +11,7 @@ import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.NumberSchema;
 import io.swagger.v3.oas.models.media.ObjectSchema;
@@ -692,6 +693,17 @@ final class ApiDescription {
     for (String name : properties) {
       Schema property = s.getProperties().get(name);
       if (property == null) {
+        continue;
+      }
+      if (property.get$ref() != null) {
+        // a nullable object: the referenced schema or null (OpenAPI 3.1)
+        Schema<Object> none = new JsonSchema();
+        none.addType("null");
+        Schema<Object> ref = new JsonSchema();
+        ref.set$ref(property.get$ref());
+        Schema<Object> either = new JsonSchema();
+        either.anyOf(List.of(ref, none));
+        s.getProperties().put(name, either);
         continue;
       }
       if (property.getEnum() != null && !property.getEnum().contains(null)) {

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
@@ -391,6 +393,39 @@ class CaptchaJobsAutoConfigurationTest {
                       .counter();
               assertThat(errors).isNotNull();
               assertThat(errors.count()).isEqualTo(1.0);
+            });
+  }
+
+  @Test
+  void theReportsCounterOfEveryTypeAndVerdictExistsAtZeroFromStartupAndCountsReports() {
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class)
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              for (CaptchaType type : CaptchaType.values()) {
+                for (Verdict verdict : Verdict.values()) {
+                  Counter c =
+                      registry
+                          .find("captchajobs.reports")
+                          .tag("type", type.name())
+                          .tag("verdict", verdict.name())
+                          .counter();
+                  assertThat(c).as(type + " " + verdict).isNotNull();
+                  assertThat(c.count()).isZero();
+                }
+              }
+              context.getBean(EngineListener.class).reported(CaptchaType.TURNSTILE, Verdict.BAD);
+              assertThat(
+                      registry
+                          .find("captchajobs.reports")
+                          .tag("type", "TURNSTILE")
+                          .tag("verdict", "BAD")
+                          .counter()
+                          .count())
+                  .isEqualTo(1.0);
             });
   }
 
@@ -877,6 +912,7 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
     assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
     assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getReportWindow()).isEqualTo(CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW);
     assertThat(captchaJobs.getRetentionInterval())
         .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();

@@ -623,6 +623,19 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void aReportWindowOutsideOneSecondToOneHourIsRefusedAtStartupNamingTheKeyOnANodeWithoutWorker() {
+    runner
+        .withPropertyValues(database())
+        .withPropertyValues("captchajobs.report-window=2h")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.report-window must be between 1s and 1h"));
+  }
+
+  @Test
   void aRetentionShorterThanATokenTtlOrTheWebhookRetrySpanIsRefusedAtStartupNamingTheKeys() {
     String[] worker = {
       "captchajobs.worker.enabled=true",

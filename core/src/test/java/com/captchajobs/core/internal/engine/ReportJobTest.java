@@ -12,6 +12,8 @@ import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.client.CaptchaAiApiException;
+import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -20,6 +22,9 @@ import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.ReportRecord;
 import com.captchajobs.simulator.RequestRecord;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +68,8 @@ class ReportJobTest {
     probe = node.probe();
     // Every solve the tests report on, solved once up front (the first poll comes after 5 s).
     for (String key :
-        List.of("once", "unclaimed", "window", "rerun", "crashed", "transient", "ok-good")) {
+        List.of(
+            "once", "unclaimed", "window", "rerun", "crashed", "transient", "reset", "ok-good")) {
       solved.put(key, solves.enqueue(turnstile(key)));
     }
     solved.put("alice", solves.asClient("alice").enqueue(turnstile("alice")));
@@ -233,5 +239,45 @@ class ReportJobTest {
             .toList();
     assertThat(calls).extracting(RequestRecord::fault).containsExactly("HTML_500", null);
     assertThat(sim.reports(taskOf(id))).hasSize(1);
+  }
+
+  @Test
+  void aCallCutAfterItWentOutIsNotRepeatedAndTheReportEndsUncertain() {
+    UUID id = solved.get("reset");
+    solves.claim(id);
+    sim.injectNext(Endpoint.RES, Fault.RESET);
+
+    solves.report(id, Verdict.BAD);
+
+    SolveStatusView.Report report = awaitDelivery(id, ReportDelivery.UNCERTAIN);
+    assertThat(report.error()).isEqualTo("NETWORK");
+    assertThat(report.deliveredAt()).isNotNull();
+    assertThat(
+            sim.requests().stream()
+                .filter(r -> r.taskId() == taskOf(id) && "reportbad".equals(r.action())))
+        .extracting(RequestRecord::fault)
+        .containsExactly("RESET");
+  }
+
+  @Test
+  void onlyAnAnswerThatSaysTheCallDidNotCountOrAConnectionNeverMadeIsRetried() {
+    assertThat(ReportJob.neverCounted(new CaptchaAiApiException("ERROR_SERVER_ERROR", "1")))
+        .isTrue();
+    assertThat(ReportJob.neverCounted(new CaptchaAiApiException("ERROR_TOO_MUCH_REQUESTS", "1")))
+        .isTrue();
+    assertThat(ReportJob.neverCounted(new CaptchaAiApiException("ERROR_WRONG_CAPTCHA_ID", "1")))
+        .isFalse();
+    assertThat(ReportJob.neverCounted(transport("HTTP_502", null))).isTrue();
+    assertThat(ReportJob.neverCounted(transport("EMPTY_BODY", null))).isTrue();
+    assertThat(ReportJob.neverCounted(transport("NETWORK", new ConnectException("refused"))))
+        .isTrue();
+    assertThat(ReportJob.neverCounted(transport("NETWORK", new SocketException("reset"))))
+        .isFalse();
+    assertThat(ReportJob.neverCounted(transport("TIMEOUT", new SocketTimeoutException("read"))))
+        .isFalse();
+  }
+
+  private static CaptchaAiTransportException transport(String code, Throwable cause) {
+    return new CaptchaAiTransportException(code, "1", null, cause);
   }
 }

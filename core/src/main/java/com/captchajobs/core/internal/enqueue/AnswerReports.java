@@ -35,7 +35,13 @@ public final class AnswerReports {
   public SolveReports.Recorded report(UUID id, String client, Verdict verdict) {
     SolveReports.Recorded recorded = reports.record(id, client, verdict, window);
     if (recorded.outcome() == SolveReports.Outcome.RECORDED) {
-      jobs.report(id, recorded.type(), recorded.businessKey(), verdict.action());
+      try {
+        jobs.report(id, recorded.type(), recorded.businessKey(), verdict.action());
+      } catch (RuntimeException e) {
+        // No job, so nothing would send it: undo the record, so that the caller may report again.
+        reports.forget(id);
+        throw e;
+      }
     }
     return recorded;
   }

@@ -87,6 +87,15 @@ public final class SolveReports {
     return new Recorded(why, null, null);
   }
 
+  /** Undoes a report no job was created for (it is still PENDING); best effort. */
+  public void forget(UUID id) {
+    db.update(
+        "UPDATE captchajobs.solve SET report_verdict = NULL, reported_at = NULL,"
+            + " report_delivery = NULL, report_error = NULL"
+            + " WHERE id = ? AND report_delivery = 'PENDING'",
+        id);
+  }
+
   /** A report taken for sending: the task it is about and the verdict. */
   public record Sending(String taskId, Verdict verdict, CaptchaType type) {}
 

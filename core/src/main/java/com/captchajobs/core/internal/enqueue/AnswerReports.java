@@ -39,7 +39,11 @@ public final class AnswerReports {
         jobs.report(id, recorded.type(), recorded.businessKey(), verdict.action());
       } catch (RuntimeException e) {
         // No job, so nothing would send it: undo the record, so that the caller may report again.
-        reports.forget(id);
+        try {
+          reports.forget(id);
+        } catch (RuntimeException undo) {
+          e.addSuppressed(undo);
+        }
         throw e;
       }
     }

@@ -143,6 +143,24 @@ class ApiDescriptionOnTheWireTest {
     check(anonymous.claim(solved.toString()));
     check(operator.claim(solved.toString()));
 
+    // report: 202 once after the claim, then 409; 400 naming verdict; 404, 401, 403, 413, 415
+    String report = "/api/solves/" + solved + "/report";
+    check(client.post(report, "{}"));
+    check(client.post(report, "{\"verdict\":\"BAD\"}"));
+    check(client.post(report, "{\"verdict\":\"GOOD\"}"));
+    check(client.post("/api/solves/" + UUID.randomUUID() + "/report", "{\"verdict\":\"BAD\"}"));
+    check(anonymous.post(report, "{\"verdict\":\"BAD\"}"));
+    check(operator.post(report, "{\"verdict\":\"BAD\"}"));
+    check(client.post(report, "{\"verdict\":\"" + "x".repeat(300_000) + "\"}"));
+    check(
+        client.send(
+            client
+                .request(report, client.auth())
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"verdict\":\"BAD\"}"))
+                .build()));
+    check(client.get("/api/solves/" + solved)); // with its report
+
     // events: the stream of a final solve (one event, then it ends), 404, 401, 403
     check(events(client, solved));
     check(events(client, UUID.randomUUID()));
@@ -159,6 +177,7 @@ class ApiDescriptionOnTheWireTest {
     check(reader.get("/api/solves/" + readersOwn));
     check(reader.claim(readersOwn));
     check(events(reader, UUID.fromString(readersOwn)));
+    check(reader.post("/api/solves/" + readersOwn + "/report", "{\"verdict\":\"BAD\"}"));
 
     // the operator views: each answer, and 401 and 403 for every one
     check(operator.get("/api/admin/solves?batch=wire-batch"));

@@ -40,27 +40,26 @@ class OpenApiDescriptionTest {
 
   /** The documented answers of each operation of the REST API, by "METHOD path". */
   static final Map<String, Set<String>> CODES =
-      Map.of(
-          "POST /api/solves",
-          Set.of("200", "202", "400", "401", "403", "409", "413", "415", "429"),
-          "GET /api/solves/{id}",
-          Set.of("200", "401", "403", "404", "429"),
-          "POST /api/solves/{id}/claim",
-          Set.of("200", "401", "403", "404", "409", "410", "429"),
-          "GET /api/solves/{id}/events",
-          Set.of("200", "401", "403", "404", "429"),
-          "GET /api/admin/solves",
-          Set.of("200", "400", "401", "403"),
-          "GET /api/admin/batches/{batch}",
-          Set.of("200", "400", "401", "403", "404"),
-          "GET /api/admin/gate",
-          Set.of("200", "401", "403"),
-          "GET /api/admin/breakers",
-          Set.of("200", "401", "403"),
-          "DELETE /api/admin/breakers/{keyFingerprint}",
-          Set.of("200", "401", "403", "404"),
-          "POST /api/admin/solves/{id}/requeue",
-          Set.of("202", "401", "403", "404", "409"));
+      Map.ofEntries(
+          Map.entry(
+              "POST /api/solves",
+              Set.of("200", "202", "400", "401", "403", "409", "413", "415", "429")),
+          Map.entry("GET /api/solves/{id}", Set.of("200", "401", "403", "404", "429")),
+          Map.entry(
+              "POST /api/solves/{id}/claim",
+              Set.of("200", "401", "403", "404", "409", "410", "429")),
+          Map.entry(
+              "POST /api/solves/{id}/report",
+              Set.of("202", "400", "401", "403", "404", "409", "413", "415", "429")),
+          Map.entry("GET /api/solves/{id}/events", Set.of("200", "401", "403", "404", "429")),
+          Map.entry("GET /api/admin/solves", Set.of("200", "400", "401", "403")),
+          Map.entry("GET /api/admin/batches/{batch}", Set.of("200", "400", "401", "403", "404")),
+          Map.entry("GET /api/admin/gate", Set.of("200", "401", "403")),
+          Map.entry("GET /api/admin/breakers", Set.of("200", "401", "403")),
+          Map.entry(
+              "DELETE /api/admin/breakers/{keyFingerprint}", Set.of("200", "401", "403", "404")),
+          Map.entry(
+              "POST /api/admin/solves/{id}/requeue", Set.of("202", "401", "403", "404", "409")));
 
   static ConfigurableApplicationContext app;
   static JsonNode served;

@@ -37,6 +37,8 @@ class RestFlowTest {
   static final String KEY = "restflowKeyRESTFLOWkey0123456789";
   static final String SITEKEY = "0x4AAAAAAADnPIDROrmt1Wwj";
 
+  static final String OTHER_TOKEN = "other-client-token-0123456789";
+
   static CaptchaAiSimulator sim;
   static ConfigurableApplicationContext app;
   static Api api;
@@ -70,7 +72,9 @@ class RestFlowTest {
                 "captchaai.token-ttl.RECAPTCHA_V2",
                 "1s",
                 "captchajobs.webhook.allowed-hosts",
-                "http://127.0.0.1:" + receiver.getAddress().getPort()));
+                "http://127.0.0.1:" + receiver.getAddress().getPort(),
+                "captchajobs.api.clients.other.token",
+                OTHER_TOKEN));
     api = new Api(TestApps.port(app), TestApps.API_TOKEN);
   }
 
@@ -251,6 +255,65 @@ class RestFlowTest {
         api.send(
             api.request("/api/solves", null).POST(HttpRequest.BodyPublishers.noBody()).build());
     assertThat(unauthorized.statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void aReportAfterTheClaimIs202AndOneReportbadAtTheProviderAgain409OtherClient404BadVerdict400() {
+    String id = Api.json(api.post("/api/solves", turnstile("rest-report"))).get("id").stringValue();
+    String path = "/api/solves/" + id + "/report";
+    awaitStatus(id, "SOLVED");
+
+    HttpResponse<String> early = api.post(path, "{\"verdict\":\"BAD\"}");
+    assertThat(early.statusCode()).isEqualTo(409);
+    assertThat(Api.json(early).get("reason").stringValue()).isEqualTo("NOT_CLAIMED");
+    assertThat(api.claim(id).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> missing = api.post(path, "{}");
+    HttpResponse<String> unknown = api.post(path, "{\"verdict\":\"bad\"}");
+    assertThat(missing.statusCode()).isEqualTo(400);
+    assertThat(Api.json(missing).get("field").stringValue()).isEqualTo("verdict");
+    assertThat(unknown.statusCode()).isEqualTo(400);
+    assertThat(Api.json(unknown).get("field").stringValue()).isEqualTo("verdict");
+    assertThat(Api.json(api.get("/api/solves/" + id)).get("report").isNull()).isTrue();
+
+    Api other = new Api(TestApps.port(app), OTHER_TOKEN);
+    assertThat(other.post(path, "{\"verdict\":\"BAD\"}").statusCode()).isEqualTo(404);
+    assertThat(
+            api.post(
+                    "/api/solves/" + java.util.UUID.randomUUID() + "/report",
+                    "{\"verdict\":\"BAD\"}")
+                .statusCode())
+        .isEqualTo(404);
+
+    HttpResponse<String> reported = api.post(path, "{\"verdict\":\"BAD\"}");
+    assertThat(reported.statusCode()).isEqualTo(202);
+    assertThat(Api.json(reported).get("report").get("verdict").stringValue()).isEqualTo("BAD");
+    HttpResponse<String> again = api.post(path, "{\"verdict\":\"GOOD\"}");
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(Api.json(again).get("reason").stringValue()).isEqualTo("ALREADY_REPORTED");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                "SENT"
+                    .equals(
+                        Api.json(api.get("/api/solves/" + id))
+                            .get("report")
+                            .get("delivery")
+                            .stringValue()));
+    JsonNode report = Api.json(api.get("/api/solves/" + id)).get("report");
+    assertThat(report.get("reportedAt").isNull()).isFalse();
+    assertThat(report.get("deliveredAt").isNull()).isFalse();
+    long task =
+        sim.tasks().stream()
+            .filter(t -> SolveProbe.pageUrl("rest-report").equals(t.pageUrl()))
+            .mapToLong(com.captchajobs.simulator.TaskRecord::id)
+            .findFirst()
+            .orElseThrow();
+    assertThat(sim.reports(task))
+        .extracting(com.captchajobs.simulator.ReportRecord::action)
+        .containsExactly("reportbad");
   }
 
   private static String hmacHex(String key, byte[] data) throws Exception {

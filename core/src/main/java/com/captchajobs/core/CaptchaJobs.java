@@ -118,6 +118,7 @@ public final class CaptchaJobs implements AutoCloseable {
     Duration DEFAULT_WEBHOOK_MAX_BACKOFF = Duration.ofMinutes(10);
     Duration DEFAULT_RETENTION = Duration.ofDays(7);
     Duration DEFAULT_RETENTION_INTERVAL = Duration.ofHours(1);
+    Duration DEFAULT_REPORT_WINDOW = Duration.ofMinutes(10);
     int DEFAULT_DASHBOARD_PORT = 8000;
 
     /** The PostgreSQL database shared by every node of the fleet. Required. */
@@ -220,6 +221,12 @@ public final class CaptchaJobs implements AutoCloseable {
 
     /** How often a worker node runs the retention pass (one node at a time); 1 h. */
     Builder retentionInterval(Duration retentionInterval);
+
+    /**
+     * How long after its claim a solve's answer may be reported ({@link Solves#report}), 1 s to 1
+     * h; 10 min.
+     */
+    Builder reportWindow(Duration reportWindow);
 
     /** Serves JobRunr's dashboard over our jobs on this port, behind basic authentication. */
     Builder dashboard(int port, String username, String password);

@@ -5,7 +5,10 @@ import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.EngineAssembly;
 import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.settings.SolveSettings;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -57,6 +60,7 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
   Duration retention = DEFAULT_RETENTION;
   Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
+  Duration reportWindow = DEFAULT_REPORT_WINDOW;
   Integer dashboardPort;
   String dashboardAddress;
   String dashboardUsername;
@@ -233,6 +237,12 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   }
 
   @Override
+  public CaptchaJobs.Builder reportWindow(Duration reportWindow) {
+    this.reportWindow = reportWindow;
+    return this;
+  }
+
+  @Override
   public CaptchaJobs.Builder dashboardAddress(String dashboardAddress) {
     this.dashboardAddress = dashboardAddress;
     return this;
@@ -295,7 +305,11 @@ final class NodeBuilder implements CaptchaJobs.Builder {
             engine.notifications(),
             engine.clock(),
             events,
-            engine.operatorQueries()));
+            engine.operatorQueries(),
+            new AnswerReports(
+                new SolveReports(dataSource, engine.schema()),
+                engine.parts().find(SolveJobs.class).orElseThrow(),
+                reportWindow)));
   }
 
   /** Whether this node runs a worker: it was given a key or a client. */

@@ -37,6 +37,11 @@ final class NodeChecks {
     require(
         n.retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
         "{retentionInterval(Duration)} must be at least 1s");
+    require(
+        n.reportWindow != null
+            && n.reportWindow.compareTo(Duration.ofSeconds(1)) >= 0
+            && n.reportWindow.compareTo(Duration.ofHours(1)) <= 0,
+        "{reportWindow(Duration)} must be between 1s and 1h");
     allowedHosts(n);
     if (n.runsWorker()) {
       retentionOutlastsWhatItDeletes(n, solve);

@@ -14,7 +14,8 @@ public abstract sealed class SolveException extends RuntimeException
         TokenAlreadyClaimedException,
         TokenExpiredException,
         SolveFailedException,
-        SolveTimeoutException {
+        SolveTimeoutException,
+        ReportNotAcceptedException {
 
   private final UUID solveId;
 

@@ -2,6 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.store.Solve;
 import java.time.Instant;
 import java.util.UUID;
@@ -12,6 +13,7 @@ import java.util.UUID;
  *
  * @param errorCode the provider's (or our) code when the solve failed or last waited, else null
  * @param errorClass credential, request, image, proxy, unsolvable, threads or transient, else null
+ * @param report the caller's report on the claimed answer ({@link Solves#report}), else null
  */
 public record SolveStatusView(
     UUID id,
@@ -29,7 +31,37 @@ public record SolveStatusView(
     ErrorClass errorClass,
     int submits,
     int polls,
-    int threadWaits) {
+    int threadWaits,
+    Report report) {
+
+  /**
+   * A report on the solve's answer and its way to the provider.
+   *
+   * @param verdict what the caller said: BAD or GOOD
+   * @param reportedAt when the report was recorded
+   * @param delivery where it is on its way to the provider
+   * @param deliveredAt when the delivery ended (SENT, FAILED or UNCERTAIN), else null
+   * @param error the last error code met while sending it (the provider's or a transport code),
+   *     else null
+   */
+  public record Report(
+      Verdict verdict,
+      Instant reportedAt,
+      ReportDelivery delivery,
+      Instant deliveredAt,
+      String error) {
+
+    static Report of(Solve.Report r) {
+      return r == null
+          ? null
+          : new Report(
+              r.verdict(),
+              r.reportedAt(),
+              ReportDelivery.valueOf(r.delivery()),
+              r.deliveredAt(),
+              r.error());
+    }
+  }
 
   static SolveStatusView of(Solve s) {
     return new SolveStatusView(
@@ -48,7 +80,8 @@ public record SolveStatusView(
         s.errorClass(),
         s.submits(),
         s.polls(),
-        s.threadWaits());
+        s.threadWaits(),
+        Report.of(s.report()));
   }
 
   /** Whether nothing more will happen to the solve. */

@@ -1,11 +1,14 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.InvalidTaskException;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.store.SolveRepository;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +22,7 @@ import java.util.function.Consumer;
 
 /**
  * The enqueue side of CaptchaJobs for Java callers: store a solve and return at once, read its
- * status, wait for it on any node, and take its token once.
+ * status, wait for it on any node, take its token once, and report what the target site made of it.
  *
  * <pre>{@code
  * UUID id = solves.enqueue(SolveRequest.recaptchaV2("signup-17", sitekey, pageUrl));
@@ -40,6 +43,7 @@ public final class Solves {
   private final Clock clock;
   private final EngineEvents events;
   private final OperatorQueries operatorQueries;
+  private final AnswerReports reports;
   private final String client;
   private final boolean trusted;
 
@@ -50,7 +54,8 @@ public final class Solves {
       SolveNotifications notifications,
       Clock clock,
       EngineEvents events,
-      OperatorQueries operatorQueries) {
+      OperatorQueries operatorQueries,
+      AnswerReports reports) {
     this(
         enqueuer,
         repository,
@@ -58,6 +63,7 @@ public final class Solves {
         clock,
         events,
         operatorQueries,
+        reports,
         SolveRepository.JAVA_API_CLIENT,
         true);
   }
@@ -69,9 +75,11 @@ public final class Solves {
       Clock clock,
       EngineEvents events,
       OperatorQueries operatorQueries,
+      AnswerReports reports,
       String client,
       boolean trusted) {
     this.operatorQueries = operatorQueries;
+    this.reports = reports;
     this.enqueuer = enqueuer;
     this.repository = repository;
     this.notifications = notifications;
@@ -101,7 +109,15 @@ public final class Solves {
           "client name must be 1 to 100 characters and not " + SolveRepository.JAVA_API_CLIENT);
     }
     return new Solves(
-        enqueuer, repository, notifications, clock, events, operatorQueries, clientName, false);
+        enqueuer,
+        repository,
+        notifications,
+        clock,
+        events,
+        operatorQueries,
+        reports,
+        clientName,
+        false);
   }
 
   /** The client this instance acts for. */
@@ -267,6 +283,37 @@ public final class Solves {
       case SOLVED -> new TokenExpiredException(id, s.expiresAt());
       default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
     };
+  }
+
+  /**
+   * Reports what the target site made of the solve's answer: {@link Verdict#BAD} when it rejected
+   * the token, {@link Verdict#GOOD} when it accepted it. Accepted once per solve, after its token
+   * was claimed and within the report window after the claim ({@code
+   * CaptchaJobs.Builder#reportWindow}, 10 minutes by default). The report is recorded at once and
+   * reaches the provider ({@code res.php action=reportbad} or {@code reportgood} with the solve's
+   * task id) from a worker node shortly after, at most once; {@link SolveStatusView#report()} shows
+   * it and its delivery.
+   *
+   * @throws InvalidSolveRequestException naming {@code verdict} when it is null
+   * @throws SolveNotFoundException unknown id, or another client's solve
+   * @throws ReportNotAcceptedException not claimed, reported before, or past the window
+   */
+  public void report(UUID id, Verdict verdict) {
+    if (verdict == null) {
+      throw new InvalidSolveRequestException("verdict", "is required (BAD or GOOD)");
+    }
+    SolveReports.Recorded recorded = reports.report(id, trusted ? null : client, verdict);
+    switch (recorded.outcome()) {
+      case RECORDED -> events.reported(recorded.type(), verdict);
+      case NOT_FOUND -> throw new SolveNotFoundException(id);
+      case NOT_CLAIMED ->
+          throw new ReportNotAcceptedException(id, ReportNotAcceptedException.Reason.NOT_CLAIMED);
+      case ALREADY_REPORTED ->
+          throw new ReportNotAcceptedException(
+              id, ReportNotAcceptedException.Reason.ALREADY_REPORTED);
+      case WINDOW_PASSED ->
+          throw new ReportNotAcceptedException(id, ReportNotAcceptedException.Reason.WINDOW_PASSED);
+    }
   }
 
   /**

@@ -150,6 +150,20 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   }
 
   /**
+   * Every {@code reportbad} and {@code reportgood} the service recorded since start or {@link
+   * #reset}, in order, one per call it answered {@code OK_REPORT_RECORDED} (a task reported twice
+   * shows twice).
+   */
+  public List<ReportRecord> reports() {
+    return engine.reports();
+  }
+
+  /** The reports of one task ({@link #reports()}), e.g. to assert that it got exactly one. */
+  public List<ReportRecord> reports(long taskId) {
+    return engine.reports().stream().filter(r -> r.taskId() == taskId).toList();
+  }
+
+  /**
    * Every in.php and res.php request since start or {@link #reset}, in the order handled (the first
    * two million): when, which endpoint and action, the key's fingerprint, the task id it created or
    * asked about, its outcome and the fault injected into it. The bench's figures are counted from

@@ -53,6 +53,7 @@ final class SimulatorEngine {
   private final List<RequestRecord> requestLog = new ArrayList<>(); // guarded by itself
   private long requestsNotLogged; // guarded by requestLog
   private KeyStats unknownKeyStats; // guarded by this
+  private final List<ReportRecord> reports = new ArrayList<>(); // guarded by itself
 
   SimulatorEngine(SimulatorConfig config, ScheduledExecutorService timer) {
     this.config = config;
@@ -241,10 +242,21 @@ final class SimulatorEngine {
 
   private ApiAnswer report(Account account, RequestParams p) {
     Task task = findTask(account, p);
-    if (isExpired(task, clock.nowMillis())) {
+    long now = clock.nowMillis();
+    if (isExpired(task, now)) {
       throw new ApiError("ERROR_WRONG_CAPTCHA_ID");
     }
+    synchronized (reports) {
+      reports.add(new ReportRecord(task.id, p.nonBlank("action"), now));
+    }
     return ApiAnswer.value("OK_REPORT_RECORDED");
+  }
+
+  /** The reports recorded since start or reset, in the order recorded. */
+  List<ReportRecord> reports() {
+    synchronized (reports) {
+      return List.copyOf(reports);
+    }
   }
 
   private Task findTask(Account account, RequestParams p) {
@@ -413,6 +425,9 @@ final class SimulatorEngine {
     ipBans.clear();
     faults.clearInjected();
     pushes.clear();
+    synchronized (reports) {
+      reports.clear();
+    }
     synchronized (requestLog) {
       requestLog.clear();
       requestsNotLogged = 0;

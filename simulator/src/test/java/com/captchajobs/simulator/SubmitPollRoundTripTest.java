@@ -272,6 +272,30 @@ class SubmitPollRoundTripTest {
   }
 
   @Test
+  void eachRecordedReportIsKeptPerTaskAndAnUnknownTaskIsNotReported() {
+    String id =
+        client
+            .submitJson(
+                SANDBOX_KEY, "method", "turnstile", "sitekey", "s", "pageurl", "https://q.example")
+            .get("request")
+            .asString();
+    client.resJson(SANDBOX_KEY, "action", "reportbad", "id", id);
+    client.resJson(SANDBOX_KEY, "action", "reportbad", "id", id);
+    client.resJson(SANDBOX_KEY, "action", "reportgood", "id", id);
+    assertThat(
+            client.resJson(SANDBOX_KEY, "action", "reportbad", "id", "1").get("request").asString())
+        .isEqualTo("ERROR_WRONG_CAPTCHA_ID");
+
+    long task = Long.parseLong(id);
+    assertThat(sim.get().reports(task))
+        .extracting(ReportRecord::action)
+        .containsExactly(ReportRecord.BAD, ReportRecord.BAD, ReportRecord.GOOD);
+    assertThat(sim.get().reports()).hasSize(3);
+    sim.get().reset();
+    assertThat(sim.get().reports()).isEmpty();
+  }
+
+  @Test
   void resPhpRequestErrorsHaveTheirCodes() {
     assertThat(client.resJson(SANDBOX_KEY, "id", "1").get("request").asString())
         .isEqualTo("ERROR_EMPTY_ACTION");

@@ -11,6 +11,7 @@ import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.NumberSchema;
 import io.swagger.v3.oas.models.media.ObjectSchema;
@@ -88,9 +89,11 @@ final class ApiDescription {
     components.addSchemas(PROBLEM, problemSchema());
     components.addSchemas("SolveRequest", requestSchema());
     components.addSchemas("Accepted", acceptedSchema());
+    components.addSchemas("ReportRequest", reportRequestSchema());
     // Fields sent as null until they apply: nullable, so that generated clients accept them.
     nullable(components, "SolveStatusView", "submittedAt", "solvedAt", "expiresAt", "claimedAt");
-    nullable(components, "SolveStatusView", "errorCode", "errorClass");
+    nullable(components, "SolveStatusView", "errorCode", "errorClass", "report");
+    nullable(components, "Report", "deliveredAt", "error");
     nullable(components, "ClaimedToken", "userAgent");
     nullable(components, "BatchSummary", "latencyP50Seconds", "latencyP95Seconds");
     nullable(components, "BreakerRow", "errorCode", "reason", "openedAt", "closedAt");
@@ -104,6 +107,7 @@ final class ApiDescription {
                 case "/api/solves" -> enqueue(item.getPost());
                 case "/api/solves/{id}" -> status(item.getGet());
                 case "/api/solves/{id}/claim" -> claim(item.getPost());
+                case "/api/solves/{id}/report" -> report(item.getPost());
                 case "/api/solves/{id}/events" -> events(item.getGet());
                 case "/api/admin/solves" ->
                     admin(item.getGet(), "listSolves", "Solves, filtered and paged", "400");
@@ -353,6 +357,94 @@ final class ApiDescription {
                     Map.of())));
   }
 
+  private static void report(Operation op) {
+    if (op == null) {
+      return;
+    }
+    op.operationId("reportAnswer")
+        .tags(List.of(SOLVES_TAG))
+        .summary("Report a claimed answer as BAD or GOOD, once")
+        .description(
+            "Accepted once per solve, after its token was claimed and within"
+                + " captchajobs.report-window (10 minutes by default) of the claim. The report is"
+                + " recorded at once (202, the solve with report.delivery PENDING) and a worker"
+                + " node sends it to CaptchaAI as reportbad or reportgood, at most once.");
+    op.requestBody(
+        new RequestBody()
+            .required(true)
+            .content(
+                new Content()
+                    .addMediaType(
+                        JSON,
+                        new MediaType()
+                            .schema(ref("ReportRequest"))
+                            .example(Map.of("verdict", "BAD")))));
+    ApiResponse accepted = found(op, "Recorded; the solve with its report");
+    op.responses(
+        new ApiResponses()
+            .addApiResponse("202", accepted)
+            .addApiResponse(
+                "400",
+                problem(
+                    "Bad input, naming the field: verdict missing or not BAD or GOOD, another"
+                        + " field, or bad JSON; nothing stored",
+                    400,
+                    "Invalid request",
+                    "verdict",
+                    "verdict must be BAD or GOOD",
+                    Map.of()))
+            .addApiResponse("401", unauthorized())
+            .addApiResponse("403", notAClient())
+            .addApiResponse("404", notFound())
+            .addApiResponse(
+                "409",
+                problems(
+                    "Not reportable (reason): the token was not claimed, the solve was reported"
+                        + " before, or the claim is older than the report window",
+                    Map.of(
+                        "notClaimed",
+                        problemExample(
+                            409,
+                            "Not reportable",
+                            null,
+                            "solve cannot be reported: its token was not claimed",
+                            Map.of("reason", "NOT_CLAIMED")),
+                        "alreadyReported",
+                        problemExample(
+                            409,
+                            "Not reportable",
+                            null,
+                            "solve was already reported",
+                            Map.of("reason", "ALREADY_REPORTED")),
+                        "windowPassed",
+                        problemExample(
+                            409,
+                            "Not reportable",
+                            null,
+                            "solve cannot be reported any more: its claim is older than the"
+                                + " report window",
+                            Map.of("reason", "WINDOW_PASSED")))))
+            .addApiResponse(
+                "413",
+                problem(
+                    "The body is over captchajobs.api.max-body-size",
+                    413,
+                    "Request body too large",
+                    "body",
+                    "body must be at most 262144 bytes (captchajobs.api.max-body-size)",
+                    Map.of()))
+            .addApiResponse(
+                "415",
+                problem(
+                    "A content type other than JSON",
+                    415,
+                    "Unsupported media type",
+                    "Content-Type",
+                    "Content-Type must be application/json",
+                    Map.of()))
+            .addApiResponse("429", readTooMany()));
+  }
+
   private static void events(Operation op) {
     if (op == null) {
       return;
@@ -502,6 +594,18 @@ final class ApiDescription {
     return s;
   }
 
+  private static Schema<?> reportRequestSchema() {
+    ObjectSchema s = new ObjectSchema();
+    StringSchema verdict = new StringSchema();
+    verdict.addEnumItem("BAD");
+    verdict.addEnumItem("GOOD");
+    verdict.description("BAD: the target site rejected the token; GOOD: it accepted it");
+    s.addProperty("verdict", verdict);
+    s.addRequiredItem("verdict");
+    s.additionalProperties(false);
+    return s;
+  }
+
   private static Schema<?> acceptedSchema() {
     ObjectSchema s = new ObjectSchema();
     s.addProperty("id", new StringSchema().format("uuid"));
@@ -524,6 +628,10 @@ final class ApiDescription {
     s.addProperty("solveStatus", new StringSchema().description("409 on claim, not solved yet"));
     s.addProperty("errorCode", new StringSchema().description("409 on claim of a failed solve"));
     s.addProperty("errorClass", new StringSchema().description("409 on claim of a failed solve"));
+    s.addProperty(
+        "reason",
+        new StringSchema()
+            .description("409 on report: NOT_CLAIMED, ALREADY_REPORTED or WINDOW_PASSED"));
     s.addRequiredItem("title");
     s.addRequiredItem("status");
     return s;
@@ -585,6 +693,17 @@ final class ApiDescription {
     for (String name : properties) {
       Schema property = s.getProperties().get(name);
       if (property == null) {
+        continue;
+      }
+      if (property.get$ref() != null) {
+        // a nullable object: the referenced schema or null (OpenAPI 3.1)
+        Schema<Object> none = new JsonSchema();
+        none.addType("null");
+        Schema<Object> ref = new JsonSchema();
+        ref.set$ref(property.get$ref());
+        Schema<Object> either = new JsonSchema();
+        either.anyOf(List.of(ref, none));
+        s.getProperties().put(name, either);
         continue;
       }
       if (property.getEnum() != null && !property.getEnum().contains(null)) {

@@ -1,6 +1,7 @@
 package com.captchajobs.app.web;
 
 import com.captchajobs.core.InvalidSolveRequestException;
+import com.captchajobs.core.ReportNotAcceptedException;
 import com.captchajobs.core.SolveConflictException;
 import com.captchajobs.core.SolveException;
 import com.captchajobs.core.SolveFailedException;
@@ -69,6 +70,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
       p = ProblemAnswers.problem(HttpStatus.CONFLICT, "Solve failed", null, f.getMessage(), uri);
       p.setProperty("errorCode", f.errorCode());
       p.setProperty("errorClass", f.errorClass());
+    } else if (e instanceof ReportNotAcceptedException r) {
+      p = ProblemAnswers.problem(HttpStatus.CONFLICT, "Not reportable", null, r.getMessage(), uri);
+      p.setProperty("reason", r.reason().name());
     } else {
       p =
           ProblemAnswers.problem(

@@ -4,6 +4,7 @@ import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.node.security.ApiClient;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
@@ -42,6 +43,7 @@ class SolvesController {
   private final Solves solves;
   private final ApiProperties properties;
   private final SolveRequestJson json = new SolveRequestJson();
+  private final ReportJson reportJson = new ReportJson();
   private final ExecutorService events;
   private final EnqueueRateLimiter rateLimiter;
   private final StreamSlots streamSlots;
@@ -121,6 +123,26 @@ class SolvesController {
     return ResponseEntity.ok()
         .cacheControl(CacheControl.noStore())
         .body(solvesOf(client).claim(parse(id)));
+  }
+
+  /**
+   * Reports what the target site made of the claimed answer: 202 with the solve (its report
+   * PENDING) once recorded; a worker node sends it to the provider. 400 naming the field, 404 for
+   * an unknown or another client's solve, 409 not claimed, reported before or past the window.
+   */
+  @PostMapping("/{id}/report")
+  ResponseEntity<SolveStatusView> report(
+      @PathVariable String id,
+      HttpServletRequest request,
+      @AuthenticationPrincipal ApiClient client)
+      throws IOException {
+    read(client);
+    UUID solveId = parse(id);
+    checkContentType(request.getContentType());
+    Verdict verdict = reportJson.read(body(request));
+    Solves mine = solvesOf(client);
+    mine.report(solveId, verdict);
+    return ResponseEntity.accepted().body(mine.status(solveId));
   }
 
   /** 429 when the client or the node holds as many streams as it may. */

@@ -194,6 +194,14 @@ public final class CaptchaAiClient {
     report("reportgood", taskId);
   }
 
+  /**
+   * Reports an answer with {@code verdict}'s action; as {@link #reportBad} or {@link #reportGood}.
+   */
+  public void report(String taskId, Verdict verdict) {
+    Objects.requireNonNull(verdict, "verdict");
+    report(verdict.action(), taskId);
+  }
+
   private void report(String action, String taskId) {
     Reply reply =
         post.call(resUrl, FormPost.action(action, FormPost.requireTaskId(taskId)), taskId);

@@ -2,6 +2,7 @@ package com.captchajobs.core.events;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import java.time.Duration;
 
 /**
@@ -48,4 +49,10 @@ public abstract class EngineListener {
 
   /** A freed slot went to a waiting solve and its in.php call followed after {@code delay}. */
   public void handedOff(Duration delay) {}
+
+  /**
+   * A caller reported a claimed answer as {@code verdict} ({@code Solves.report}), on the node that
+   * accepted the report; a worker sends it to the provider shortly after.
+   */
+  public void reported(CaptchaType type, Verdict verdict) {}
 }

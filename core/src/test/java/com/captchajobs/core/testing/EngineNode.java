@@ -203,7 +203,9 @@ public final class EngineNode implements AutoCloseable {
                 "captchajobs.webhook.max-backoff",
                 CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF))
         .retention(duration(p, "captchajobs.retention", Duration.ofDays(7)))
-        .retentionInterval(duration(p, "captchajobs.retention-interval", Duration.ofHours(1)));
+        .retentionInterval(duration(p, "captchajobs.retention-interval", Duration.ofHours(1)))
+        .reportWindow(
+            duration(p, "captchajobs.report-window", CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW));
     if (allowedHosts != null) {
       builder.webhookAllowedHosts(Arrays.asList(allowedHosts.split("\\s*,\\s*")));
     }

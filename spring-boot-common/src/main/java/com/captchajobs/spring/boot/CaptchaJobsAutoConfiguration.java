@@ -57,7 +57,8 @@ public class CaptchaJobsAutoConfiguration {
             .schema(captchaJobs.getSchema())
             .settings(captchaAi.toSettings())
             .listener(listener.getIfAvailable(() -> EngineListener.NONE))
-            .clock(clock.getIfUnique(Clock::systemUTC));
+            .clock(clock.getIfUnique(Clock::systemUTC))
+            .reportWindow(captchaJobs.getReportWindow());
     if (captchaAi.hasPingbackSecret()) {
       builder.pingbackSecret(captchaAi.getPingbackSecret());
     }

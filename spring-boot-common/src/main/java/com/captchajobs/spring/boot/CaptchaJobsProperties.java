@@ -29,6 +29,12 @@ public class CaptchaJobsProperties {
   /** How often a worker node runs the retention pass. */
   private Duration retentionInterval = CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL;
 
+  /**
+   * How long after its claim a solve's answer may be reported as BAD or GOOD (1s to 1h); checked by
+   * the node that accepts the report.
+   */
+  private Duration reportWindow = CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW;
+
   private final Worker worker = new Worker();
 
   private final Dashboard dashboard = new Dashboard();
@@ -55,6 +61,14 @@ public class CaptchaJobsProperties {
 
   public void setRetentionInterval(Duration retentionInterval) {
     this.retentionInterval = retentionInterval;
+  }
+
+  public Duration getReportWindow() {
+    return reportWindow;
+  }
+
+  public void setReportWindow(Duration reportWindow) {
+    this.reportWindow = reportWindow;
   }
 
   public String getSchema() {

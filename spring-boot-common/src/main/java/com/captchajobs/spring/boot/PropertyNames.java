@@ -14,17 +14,19 @@ import java.util.Map;
 final class PropertyNames {
 
   private static final Map<String, String> CAPTCHAJOBS =
-      Map.of(
-          "schema", "captchajobs.schema",
-          "nodeName", "captchajobs.worker.name",
-          "jobPollInterval", "captchajobs.worker.poll-interval",
-          "workerCount", "captchajobs.worker.worker-count",
-          "shutdownWait", "captchajobs.worker.shutdown-wait",
-          "retention", "captchajobs.retention",
-          "retentionInterval", "captchajobs.retention-interval",
-          "dashboardAddress", "captchajobs.dashboard.address",
-          "dashboard", "captchajobs.dashboard.username and captchajobs.dashboard.password",
-          "webhookClientSecret", "captchajobs.api.clients.<name>.webhook-secret");
+      Map.ofEntries(
+          Map.entry("schema", "captchajobs.schema"),
+          Map.entry("nodeName", "captchajobs.worker.name"),
+          Map.entry("jobPollInterval", "captchajobs.worker.poll-interval"),
+          Map.entry("workerCount", "captchajobs.worker.worker-count"),
+          Map.entry("shutdownWait", "captchajobs.worker.shutdown-wait"),
+          Map.entry("retention", "captchajobs.retention"),
+          Map.entry("retentionInterval", "captchajobs.retention-interval"),
+          Map.entry("dashboardAddress", "captchajobs.dashboard.address"),
+          Map.entry(
+              "dashboard", "captchajobs.dashboard.username and captchajobs.dashboard.password"),
+          Map.entry("webhookClientSecret", "captchajobs.api.clients.<name>.webhook-secret"),
+          Map.entry("reportWindow", "captchajobs.report-window"));
 
   private PropertyNames() {}
 

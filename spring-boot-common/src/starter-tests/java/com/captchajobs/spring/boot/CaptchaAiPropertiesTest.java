@@ -134,6 +134,7 @@ class CaptchaAiPropertiesTest {
     assertThat(PropertyNames.of("webhookThreadsPerClient"))
         .isEqualTo("captchajobs.webhook.threads-per-client");
     assertThat(PropertyNames.of("retention")).isEqualTo("captchajobs.retention");
+    assertThat(PropertyNames.of("reportWindow")).isEqualTo("captchajobs.report-window");
     assertThat(PropertyNames.of("pingbackSecret")).isEqualTo("captchaai.pingback-secret");
   }
 }

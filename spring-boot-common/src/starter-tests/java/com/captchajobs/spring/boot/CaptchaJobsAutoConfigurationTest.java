@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
@@ -395,6 +397,39 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void theReportsCounterOfEveryTypeAndVerdictExistsAtZeroFromStartupAndCountsReports() {
+    runner
+        .withUserConfiguration(MeterRegistryConfiguration.class)
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              for (CaptchaType type : CaptchaType.values()) {
+                for (Verdict verdict : Verdict.values()) {
+                  Counter c =
+                      registry
+                          .find("captchajobs.reports")
+                          .tag("type", type.name())
+                          .tag("verdict", verdict.name())
+                          .counter();
+                  assertThat(c).as(type + " " + verdict).isNotNull();
+                  assertThat(c.count()).isZero();
+                }
+              }
+              context.getBean(EngineListener.class).reported(CaptchaType.TURNSTILE, Verdict.BAD);
+              assertThat(
+                      registry
+                          .find("captchajobs.reports")
+                          .tag("type", "TURNSTILE")
+                          .tag("verdict", "BAD")
+                          .counter()
+                          .count())
+                  .isEqualTo(1.0);
+            });
+  }
+
+  @Test
   void withMicrometerButNoRegistryTheEngineEventsDoNothing() {
     runner
         .withPropertyValues(database())
@@ -585,6 +620,19 @@ class CaptchaJobsAutoConfigurationTest {
                     .getFailure()
                     .rootCause()
                     .hasMessageContaining("captchajobs.webhook.threads must be at least 1"));
+  }
+
+  @Test
+  void aReportWindowOutsideOneSecondToOneHourIsRefusedAtStartupNamingTheKeyOnANodeWithoutWorker() {
+    runner
+        .withPropertyValues(database())
+        .withPropertyValues("captchajobs.report-window=2h")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("captchajobs.report-window must be between 1s and 1h"));
   }
 
   @Test
@@ -877,6 +925,7 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
     assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
     assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getReportWindow()).isEqualTo(CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW);
     assertThat(captchaJobs.getRetentionInterval())
         .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();

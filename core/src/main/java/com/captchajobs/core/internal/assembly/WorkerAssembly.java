@@ -1,10 +1,12 @@
 package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.ReportJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
+import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.upkeep.Reconciler;
 import com.captchajobs.core.internal.upkeep.Retention;
 import com.captchajobs.core.internal.upkeep.WorkerStartup;
@@ -58,11 +60,19 @@ final class WorkerAssembly {
             jobs.breaker(),
             reconciler);
     startup.prepare();
+    ReportJob reportJob =
+        new ReportJob(new SolveReports(settings.dataSource(), s.schema()), jobs.client());
     BackgroundJobServer server =
         s.jobRunr()
             .startServer(
                 settings.server(),
-                Map.of(SubmitJob.class, jobs.submitJob(), PollJob.class, jobs.pollJob()),
+                Map.of(
+                    SubmitJob.class,
+                    jobs.submitJob(),
+                    PollJob.class,
+                    jobs.pollJob(),
+                    ReportJob.class,
+                    reportJob),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));
@@ -87,6 +97,7 @@ final class WorkerAssembly {
         jobs.planCheck(),
         jobs.submitJob(),
         jobs.pollJob(),
+        reportJob,
         reconciler,
         s.liveness(),
         webhookJob,

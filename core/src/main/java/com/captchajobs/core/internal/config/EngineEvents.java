@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.config;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import java.time.Duration;
 
@@ -35,4 +36,7 @@ public interface EngineEvents {
 
   /** A freed slot went to a waiting solve and its in.php call followed after {@code delay}. */
   default void handedOff(Duration delay) {}
+
+  /** A caller reported a claimed answer (recorded; it reaches the provider from a worker). */
+  default void reported(CaptchaType type, Verdict verdict) {}
 }

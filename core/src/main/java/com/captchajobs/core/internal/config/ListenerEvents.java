@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.config;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import java.time.Duration;
 
@@ -42,5 +43,10 @@ final class ListenerEvents implements EngineEvents {
   @Override
   public void handedOff(Duration delay) {
     listener.handedOff(delay);
+  }
+
+  @Override
+  public void reported(CaptchaType type, Verdict verdict) {
+    listener.reported(type, verdict);
   }
 }

@@ -134,6 +134,25 @@ public final class SolveJobs {
     return id;
   }
 
+  /** The report job of a solve; created once (its id is derived from the solve id). */
+  public static UUID reportJobId(UUID solveId) {
+    return jobId(solveId, "report");
+  }
+
+  /** The job that sends the solve's recorded report to the provider, started at once. */
+  public UUID report(UUID solveId, CaptchaType type, String businessKey, String action) {
+    UUID id = reportJobId(solveId);
+    create(
+        aJob().withId(id).withName(action + " " + type + " " + businessKey),
+        type,
+        businessKey,
+        new ReportJobRequest(solveId),
+        null);
+    ready.submitReady(); // wakes the worker nodes: this one may have no worker
+
+    return id;
+  }
+
   private void create(
       JobBuilder builder, CaptchaType type, String businessKey, JobRequest request, Instant at) {
     builder

@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -30,7 +31,20 @@ public record Solve(
     int threadWaits,
     int unsolvableResubmits,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    Report report) {
+
+  /**
+   * The caller's report on the claimed answer and its delivery to the provider.
+   *
+   * @param verdict BAD or GOOD
+   * @param reportedAt when the report was accepted (database clock)
+   * @param delivery PENDING, SENDING, SENT, FAILED or UNCERTAIN (see {@link SolveReports})
+   * @param deliveredAt when the delivery ended, else null
+   * @param error the last error code met while sending, else null
+   */
+  public record Report(
+      Verdict verdict, Instant reportedAt, String delivery, Instant deliveredAt, String error) {}
 
   /** The provider task this solve describes (validated when it was stored). */
   public CaptchaTask task() {

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,7 +29,8 @@ public final class SolveRepository {
   private static final String COLUMNS =
       "id, business_key, type, params::text AS params, priority, callback_url, status, task_id,"
           + " submitted_at, solved_at, expires_at, claimed_at, error_code, error_class, submits,"
-          + " polls, thread_waits, unsolvable_resubmits, created_at, updated_at";
+          + " polls, thread_waits, unsolvable_resubmits, created_at, updated_at, report_verdict,"
+          + " reported_at, report_delivery, report_delivered_at, report_error";
   private static final TypeReference<TreeMap<String, String>> PARAMS = new TypeReference<>() {};
 
   private final Db db;
@@ -260,7 +262,21 @@ public final class SolveRepository {
         rs.getInt("thread_waits"),
         rs.getInt("unsolvable_resubmits"),
         Db.instant(rs, "created_at"),
-        Db.instant(rs, "updated_at"));
+        Db.instant(rs, "updated_at"),
+        report(rs));
+  }
+
+  private static Solve.Report report(ResultSet rs) throws SQLException {
+    String verdict = rs.getString("report_verdict");
+    if (verdict == null) {
+      return null;
+    }
+    return new Solve.Report(
+        Verdict.valueOf(verdict),
+        Db.instant(rs, "reported_at"),
+        rs.getString("report_delivery"),
+        Db.instant(rs, "report_delivered_at"),
+        rs.getString("report_error"));
   }
 
   /**

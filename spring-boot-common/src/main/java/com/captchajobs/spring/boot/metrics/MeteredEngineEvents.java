@@ -2,6 +2,7 @@ package com.captchajobs.spring.boot.metrics;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -48,6 +49,9 @@ public final class MeteredEngineEvents extends EngineListener {
       polls(type);
       lateness(type);
       tokenAge(type);
+      for (Verdict verdict : Verdict.values()) {
+        reports(type, verdict);
+      }
     }
     handoff();
     Map<String, ErrorClass> codes = new TreeMap<>(ErrorClass.knownCodes());
@@ -146,6 +150,19 @@ public final class MeteredEngineEvents extends EngineListener {
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(100))
         .maximumExpectedValue(Duration.ofMinutes(5))
+        .register(registry);
+  }
+
+  @Override
+  public void reported(CaptchaType type, Verdict verdict) {
+    reports(type, verdict).increment();
+  }
+
+  private Counter reports(CaptchaType type, Verdict verdict) {
+    return Counter.builder("captchajobs.reports")
+        .description("claimed answers reported by their callers, BAD or GOOD")
+        .tag("type", type.name())
+        .tag("verdict", verdict.name())
         .register(registry);
   }
 }

@@ -1,0 +1,159 @@
+package com.captchajobs.core.internal.store;
+
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.Verdict;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * A caller's report on a claimed answer and its delivery to the provider, one statement each on the
+ * solve's row (database clock). The delivery moves PENDING → SENDING → SENT, or ends FAILED (the
+ * provider refused it) or UNCERTAIN (a call that may have reached the provider without an answer,
+ * or a run that died while sending). A SENDING row found by a new run is never sent again: toward
+ * the provider a report goes at most once, and the row says when it may not have gone.
+ */
+public final class SolveReports {
+
+  public static final String PENDING = "PENDING";
+  public static final String SENDING = "SENDING";
+  public static final String SENT = "SENT";
+  public static final String FAILED = "FAILED";
+  public static final String UNCERTAIN = "UNCERTAIN";
+
+  /** The error recorded when a run found the delivery taken by a run that never finished. */
+  public static final String INTERRUPTED = "INTERRUPTED";
+
+  private final Db db;
+
+  public SolveReports(DataSource dataSource, Schema schema) {
+    this.db = new Db(dataSource, schema);
+  }
+
+  /** Why a report was not recorded, or that it was. */
+  public enum Outcome {
+    RECORDED,
+    NOT_FOUND,
+    NOT_CLAIMED,
+    ALREADY_REPORTED,
+    WINDOW_PASSED
+  }
+
+  /** What {@link #record} came to, with the solve's type and business key when it was recorded. */
+  public record Recorded(Outcome outcome, CaptchaType type, String businessKey) {}
+
+  /**
+   * Records the verdict once: only on a CLAIMED solve, not reported before, claimed less than
+   * {@code window} ago, and owned by {@code client} (any client when it is null). One statement, so
+   * two reports at once record one.
+   */
+  public Recorded record(UUID id, String client, Verdict verdict, Duration window) {
+    Optional<Recorded> done =
+        db.queryOne(
+            "UPDATE captchajobs.solve SET report_verdict = ?, reported_at = now(),"
+                + " report_delivery = 'PENDING'"
+                + " WHERE id = ? AND (? OR client = ?) AND status = 'CLAIMED'"
+                + " AND report_verdict IS NULL"
+                + " AND claimed_at > now() - ? * interval '1 millisecond'"
+                + " RETURNING type, business_key",
+            rs ->
+                new Recorded(
+                    Outcome.RECORDED,
+                    CaptchaType.valueOf(rs.getString("type")),
+                    rs.getString("business_key")),
+            verdict,
+            id,
+            client == null,
+            client == null ? "" : client,
+            window.toMillis());
+    if (done.isPresent()) {
+      return done.get();
+    }
+    Outcome why =
+        db.queryOne(
+                "SELECT status, report_verdict FROM captchajobs.solve"
+                    + " WHERE id = ? AND (? OR client = ?)",
+                rs ->
+                    !"CLAIMED".equals(rs.getString("status"))
+                        ? Outcome.NOT_CLAIMED
+                        : rs.getString("report_verdict") != null
+                            ? Outcome.ALREADY_REPORTED
+                            : Outcome.WINDOW_PASSED,
+                id,
+                client == null,
+                client == null ? "" : client)
+            .orElse(Outcome.NOT_FOUND);
+    return new Recorded(why, null, null);
+  }
+
+  /** Undoes a report no job was created for (it is still PENDING); best effort. */
+  public void forget(UUID id) {
+    db.update(
+        "UPDATE captchajobs.solve SET report_verdict = NULL, reported_at = NULL,"
+            + " report_delivery = NULL, report_error = NULL"
+            + " WHERE id = ? AND report_delivery = 'PENDING'",
+        id);
+  }
+
+  /** A report taken for sending: the task it is about and the verdict. */
+  public record Sending(String taskId, Verdict verdict, CaptchaType type) {}
+
+  /**
+   * Takes a PENDING report for sending (it becomes SENDING); empty when there is none: never
+   * reported, already sent or ended, or taken by another run.
+   */
+  public Optional<Sending> take(UUID id) {
+    return db.queryOne(
+        "UPDATE captchajobs.solve SET report_delivery = 'SENDING'"
+            + " WHERE id = ? AND report_delivery = 'PENDING' AND task_id IS NOT NULL"
+            + " RETURNING task_id, report_verdict, type",
+        rs ->
+            new Sending(
+                rs.getString("task_id"),
+                Verdict.valueOf(rs.getString("report_verdict")),
+                CaptchaType.valueOf(rs.getString("type"))),
+        id);
+  }
+
+  /**
+   * A report left SENDING by a run that did not finish (it died, or lost the database, between
+   * taking it and recording the answer) becomes UNCERTAIN, never sent again; true when this call
+   * did it.
+   */
+  public boolean giveUpInterrupted(UUID id) {
+    return db.update(
+            "UPDATE captchajobs.solve SET report_delivery = 'UNCERTAIN', report_error = ?,"
+                + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'SENDING'",
+            INTERRUPTED,
+            id)
+        == 1;
+  }
+
+  /** The provider recorded it (wins over UNCERTAIN set meanwhile by a run that saw SENDING). */
+  public void sent(UUID id) {
+    db.update(
+        "UPDATE captchajobs.solve SET report_delivery = 'SENT', report_delivered_at = now(),"
+            + " report_error = NULL WHERE id = ? AND report_delivery IN ('SENDING', 'UNCERTAIN')",
+        id);
+  }
+
+  /** The call surely did not reach the provider: PENDING again for the next try, with the code. */
+  public void retryLater(UUID id, String errorCode) {
+    db.update(
+        "UPDATE captchajobs.solve SET report_delivery = 'PENDING', report_error = ?"
+            + " WHERE id = ? AND report_delivery = 'SENDING'",
+        errorCode,
+        id);
+  }
+
+  /** The delivery ends FAILED or UNCERTAIN with the code; it is never tried again. */
+  public void end(UUID id, String delivery, String errorCode) {
+    db.update(
+        "UPDATE captchajobs.solve SET report_delivery = ?, report_error = ?,"
+            + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'SENDING'",
+        delivery,
+        errorCode,
+        id);
+  }
+}

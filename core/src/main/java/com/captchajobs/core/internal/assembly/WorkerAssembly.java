@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
@@ -62,7 +63,13 @@ final class WorkerAssembly {
         s.jobRunr()
             .startServer(
                 settings.server(),
-                Map.of(SubmitJob.class, jobs.submitJob(), PollJob.class, jobs.pollJob()),
+                Map.of(
+                    SubmitJob.class,
+                    jobs.submitJob(),
+                    PollJob.class,
+                    jobs.pollJob(),
+                    PushedPollJob.class,
+                    new PushedPollJob(jobs.pollJob())),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));

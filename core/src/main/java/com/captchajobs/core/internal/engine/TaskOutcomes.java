@@ -7,7 +7,6 @@ import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.push.Pingbacks;
-import com.captchajobs.core.internal.push.PushWatch;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;

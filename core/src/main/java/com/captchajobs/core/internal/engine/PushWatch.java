@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.push;
+package com.captchajobs.core.internal.engine;
 
 import java.time.Clock;
 import java.time.Duration;

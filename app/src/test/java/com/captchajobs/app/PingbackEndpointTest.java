@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.TaskRecord;
@@ -15,19 +17,27 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The app node's pingback endpoint on the API port: open to the provider without a bearer token,
- * counting only a push whose signed URL and task id match, 404 for anything else.
+ * counting only a push whose signed path matches a waiting submission (404 for anything else),
+ * whatever form the push takes, and never logging what was pushed, even at DEBUG.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class PingbackEndpointTest {
 
   static final String KEY = "pingbackAppKeyPINGBACKappKEY0123";
@@ -45,6 +55,8 @@ class PingbackEndpointTest {
         CaptchaAiSimulator.builder()
             .account(KEY, 5)
             .solveTime("turnstile", Duration.ofSeconds(1), Duration.ofSeconds(2))
+            .solveTime("userrecaptcha", Duration.ofSeconds(60), Duration.ofSeconds(70))
+            .pingbackMethod("POST")
             .build()
             .start();
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -74,7 +86,7 @@ class PingbackEndpointTest {
   }
 
   @Test
-  void anAnswerPushedToTheApiPortWithoutABearerTokenIsStoredAndNeedsNoPoll() {
+  void anAnswerPushedToTheApiPortWithoutABearerTokenIsFetchedAtOnceAndStored() {
     String pageUrl = "https://shop.example.test/app-push";
     UUID id =
         app.getBean(Solves.class)
@@ -87,7 +99,7 @@ class PingbackEndpointTest {
 
     TaskRecord task =
         sim.tasks().stream().filter(t -> pageUrl.equals(t.pageUrl())).findFirst().orElseThrow();
-    assertThat(task.polls()).as("res.php calls").isZero();
+    assertThat(task.polls()).as("res.php calls: the fetch the push rang for").isEqualTo(1);
     // the simulator records a push once the receiver answered it
     await()
         .atMost(Duration.ofSeconds(5))
@@ -113,6 +125,84 @@ class PingbackEndpointTest {
     assertThat(get("/api/solves/" + UUID.randomUUID())).isEqualTo(401);
     assertThat(jdbc.queryForObject("SELECT count(*) FROM captchajobs.solve", Long.class))
         .isLessThanOrEqualTo(1L); // only the other test's solve, if it ran first
+  }
+
+  @Test
+  void aPushRingsByGetByPostFormAndByPostJsonAndNoPushedAnswerReachesTheLogAtDebug(
+      CapturedOutput output) throws Exception {
+    LoggingSystem logging = app.getBean(LoggingSystem.class);
+    List<String> loud =
+        List.of("org.apache", "org.springframework.web", "org.springframework.security");
+    loud.forEach(name -> logging.setLogLevel(name, LogLevel.DEBUG));
+    try {
+      UUID id =
+          app.getBean(Solves.class)
+              .enqueue(
+                  SolveRequest.recaptchaV2(
+                      "app-push-forms",
+                      "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
+                      "https://shop.example.test/app-push-forms"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> "SUBMITTED".equals(status(id)));
+      String url =
+          new PingbackUrls("http://127.0.0.1:" + port + PingbackReceiver.PATH, SECRET)
+              .urlFor(id, 1);
+      String signature = url.substring(url.lastIndexOf('/') + 1);
+      String taskId =
+          jdbc.queryForObject(
+              "SELECT task_id FROM captchajobs.solve WHERE id = ?", String.class, id);
+
+      assertThat(send(url + "?id=" + taskId + "&code=PUSHED-ANSWER-GET", "GET", null, null))
+          .isEqualTo(200);
+      assertThat(
+              send(
+                  url,
+                  "POST",
+                  "application/x-www-form-urlencoded",
+                  "id=" + taskId + "&code=PUSHED-ANSWER-FORM"))
+          .isEqualTo(200);
+      assertThat(
+              send(
+                  url,
+                  "POST",
+                  "application/json",
+                  "{\"id\":\"" + taskId + "\",\"code\":\"PUSHED-ANSWER-JSON\"}"))
+          .isEqualTo(200);
+      assertThat(send(url, "POST", "application/x-www-form-urlencoded", "code=" + "x".repeat(5000)))
+          .isEqualTo(413);
+      assertThat(send(url, "POST", "multipart/form-data; boundary=b", "--b--")).isEqualTo(415);
+      assertThat(send(url, "PUT", "text/plain", "code=PUSHED-ANSWER-PUT")).isEqualTo(405);
+
+      // the fetch a push rang for asked res.php once: the task is not ready, nothing is stored
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  sim.tasks().stream()
+                      .anyMatch(
+                          t ->
+                              "https://shop.example.test/app-push-forms".equals(t.pageUrl())
+                                  && t.polls() == 1));
+      assertThat(status(id)).isEqualTo("SUBMITTED");
+      assertThat(output.getAll())
+          .contains("DEBUG") // the loud loggers did log
+          .doesNotContain("PUSHED-ANSWER")
+          .doesNotContain(signature);
+    } finally {
+      loud.forEach(name -> logging.setLogLevel(name, null));
+    }
+  }
+
+  private static int send(String url, String method, String type, String body) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+    if (type != null) {
+      request.header("Content-Type", type);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 
   private static String status(UUID id) {

@@ -10,9 +10,6 @@ import com.captchajobs.worker.WorkerApplication;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,20 +103,11 @@ public final class AppNode implements AutoCloseable {
                     .getPath()
                     .substring(PingbackReceiver.PATH.length() + 1)
                     .split("/");
-            Map<String, String> query = new HashMap<>();
-            String raw = exchange.getRequestURI().getRawQuery();
-            for (String pair : raw == null ? new String[0] : raw.split("&")) {
-              int eq = pair.indexOf('=');
-              if (eq > 0) {
-                query.put(
-                    pair.substring(0, eq),
-                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-              }
-            }
             Verdict verdict =
-                parts.length == 3 && "GET".equals(exchange.getRequestMethod())
-                    ? pingbacks.receive(
-                        parts[0], parts[1], parts[2], query.get("id"), query.get("code"))
+                parts.length == 3
+                        && ("GET".equals(exchange.getRequestMethod())
+                            || "POST".equals(exchange.getRequestMethod()))
+                    ? pingbacks.receive(parts[0], parts[1], parts[2])
                     : Verdict.REFUSED;
             exchange.sendResponseHeaders(verdict == Verdict.REFUSED ? 404 : 200, -1);
           } catch (RuntimeException e) {

@@ -338,7 +338,7 @@ public final class BenchRun {
     List<String> earlier = new ArrayList<>();
     for (int i = 0; i < PROBES; i++) {
       // a slot must be free: fewer than C earlier probes whose answer the provider has not yet
-      // delivered (a get that fetched it, or a push the app node accepted)
+      // delivered (a get that fetched it; a push only rings for that get)
       long freeBy = System.currentTimeMillis() + 30_000;
       while (undelivered(sim, earlier) >= o.threads() && System.currentTimeMillis() < freeBy) {
         ProcStats.pause(Duration.ofMillis(20));
@@ -374,14 +374,9 @@ public final class BenchRun {
     if (subjects.isEmpty()) {
       return 0;
     }
-    java.util.Set<Long> pushed =
-        sim.pushes().stream()
-            .filter(p -> p.status() >= 200 && p.status() < 300)
-            .map(PushRecord::taskId)
-            .collect(java.util.stream.Collectors.toSet());
     java.util.Set<String> delivered =
         sim.tasks().stream()
-            .filter(t -> t.fetched() || pushed.contains(t.id()))
+            .filter(TaskRecord::fetched)
             .map(TaskRecord::subject)
             .collect(java.util.stream.Collectors.toSet());
     return subjects.stream().filter(s -> !delivered.contains(s)).count();

@@ -310,9 +310,9 @@ public final class Figures {
   }
 
   /**
-   * Ready at the provider → the answer delivered to the engine (the first get that returned it, or
-   * the first push the app node accepted), per method: the simulator's task records, request log
-   * and push log. The last line is the simulator's own figure (ready → first successful get).
+   * Ready at the provider → the answer delivered to the engine (the first get that returned it: a
+   * push only makes the engine fetch it sooner), per method: the simulator's task records, request
+   * log and push log. The last line is the simulator's own figure (ready → first successful get).
    */
   private void fetchLag() {
     Map<String, List<Double>> lags =

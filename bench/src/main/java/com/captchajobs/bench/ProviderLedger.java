@@ -297,7 +297,8 @@ final class ProviderLedger {
 
   /**
    * When the task's answer (or error code) first reached the engine: a delivered get that answered
-   * it, or an accepted push; 0 when never.
+   * it; 0 when never. A push is only a doorbell (the engine stores what res.php says, never what
+   * was pushed), so {@code pushes} deliver nothing: the confirming get does.
    */
   static long firstDelivery(TaskRecord t, List<RequestRecord> gets, List<PushRecord> pushes) {
     long first = Long.MAX_VALUE;
@@ -308,13 +309,10 @@ final class ProviderLedger {
         first = Math.min(first, g.at());
       }
     }
-    for (PushRecord p : pushes) {
-      first = Math.min(first, p.at());
-    }
     return first == Long.MAX_VALUE ? 0 : first;
   }
 
-  /** Ready → first delivery (a get that answered it or an accepted push), per method, seconds. */
+  /** Ready → first delivery (a get that answered it), per method, seconds. */
   static Map<String, List<Double>> fetchLags(
       List<TaskRecord> tasks, List<RequestRecord> requests, List<PushRecord> pushes) {
     Map<Long, List<RequestRecord>> gets = new HashMap<>();

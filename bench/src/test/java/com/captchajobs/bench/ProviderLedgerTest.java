@@ -153,7 +153,7 @@ class ProviderLedgerTest {
   }
 
   @Test
-  void aTaskWhosePushTheAppNodeAcceptedCountsAsKnownToTheEngine() {
+  void aPushTheAppNodeAcceptedDeliversNothingUntilAGetReturnsTheAnswer() {
     var push = new PushRecord(1, PushRecord.SENT, 15_000, 15_010, 200, false);
     var d =
         ProviderLedger.duplicates(
@@ -165,8 +165,9 @@ class ProviderLedgerTest {
             LIFETIMES,
             SOLVE_TIMEOUT);
 
+    // a push is a doorbell: the engine stores what res.php says, and no get returned this answer
     assertThat(d.pairs().get(0).cause()).isEqualTo(ProviderLedger.Cause.UNEXPLAINED);
-    assertThat(d.pairs().get(0).describe()).contains("first delivered");
+    assertThat(d.pairs().get(0).describe()).contains("replaced, never delivered");
   }
 
   @Test

@@ -184,6 +184,12 @@ public final class CaptchaJobs implements AutoCloseable {
     Builder pingbackUrl(String pingbackUrl);
 
     /**
+     * Whether a worker with a pingback URL registers its host with the provider at startup ({@code
+     * add_pingback}, then {@code get_pingback}); default true. Answers are only logged.
+     */
+    Builder pingbackRegister(boolean pingbackRegister);
+
+    /**
      * Node secret of webhook signatures, also the root of the keys of clients without their own.
      * Unset (default): only clients with their own secret get webhooks.
      */

@@ -48,6 +48,7 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   Duration shutdownWait = DEFAULT_SHUTDOWN_WAIT;
   String pingbackSecret;
   String pingbackUrl;
+  boolean pingbackRegister = true;
   String webhookSecret;
   final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
   final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
@@ -185,6 +186,12 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   @Override
   public CaptchaJobs.Builder pingbackUrl(String pingbackUrl) {
     this.pingbackUrl = pingbackUrl;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackRegister(boolean pingbackRegister) {
+    this.pingbackRegister = pingbackRegister;
     return this;
   }
 

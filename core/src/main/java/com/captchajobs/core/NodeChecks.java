@@ -130,6 +130,10 @@ final class NodeChecks {
                 && !n.pingbackUrl.contains("?")
                 && !n.pingbackUrl.contains("#"),
         "{pingbackUrl(String)} must be an absolute http(s) URL without query or fragment");
+    require(
+        !PingbackUrls.clearTextOffLoopback(n.pingbackUrl),
+        "{pingbackUrl(String)} must be https unless it names this host (localhost, 127.0.0.1,"
+            + " [::1]): answers and signed URLs would travel in clear text");
   }
 
   private static boolean has(String value) {

@@ -33,7 +33,9 @@ final class NodePlan {
         n.schema,
         solve,
         n.runsWorker() ? captchaAi(n) : null,
-        n.pingbackSecret == null ? null : new PingbackSettings(n.pingbackUrl, n.pingbackSecret),
+        n.pingbackSecret == null
+            ? null
+            : new PingbackSettings(n.pingbackUrl, n.pingbackSecret, n.pingbackRegister),
         new OwnJobRunr.ServerSettings(n.nodeName, n.jobPollInterval, n.workerCount, n.shutdownWait),
         new WebhookSettings(
             n.webhookSecret,

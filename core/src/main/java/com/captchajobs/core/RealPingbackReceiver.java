@@ -13,12 +13,9 @@ final class RealPingbackReceiver implements PingbackReceiver {
   }
 
   @Override
-  public Verdict receive(
-      String solveId, String submitNo, String signature, String taskId, String code) {
-    return switch (pingbacks.receive(solveId, submitNo, signature, taskId, code)) {
-      case STORED -> Verdict.STORED;
-      case FAILED -> Verdict.FAILED;
-      case NOTED -> Verdict.NOTED;
+  public Verdict receive(String solveId, String submitNo, String signature) {
+    return switch (pingbacks.receive(solveId, submitNo, signature)) {
+      case RANG -> Verdict.RANG;
       case REFUSED -> Verdict.REFUSED;
     };
   }

@@ -3,6 +3,8 @@ package com.captchajobs.simulator;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -34,6 +36,7 @@ final class Account {
   private final ArrayDeque<Task> queued = new ArrayDeque<>();
   private int threads;
   private KeyStats stats;
+  private final Set<String> pingbackHosts = ConcurrentHashMap.newKeySet();
 
   Account(
       String key,
@@ -140,5 +143,10 @@ final class Account {
     running.add(task);
     stats.inFlightChange(at, +1);
     wakeAt.accept(this, task.readyAt);
+  }
+
+  /** The hosts registered for pushes ({@code add_pingback}); thread-safe. */
+  Set<String> pingbackHosts() {
+    return pingbackHosts;
   }
 }

@@ -269,6 +269,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     private double pingbackDrop = 0;
     private double pingbackDuplicate = 0;
     private Duration pingbackDelay = Duration.ZERO;
+    private String pingbackMethod = "GET";
+    private boolean pingbackRegistration = false;
 
     private Builder() {}
 
@@ -291,6 +293,30 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     /** How long after the answer is ready a pingback is sent; default 0. */
     public Builder pingbackDelay(Duration delay) {
       this.pingbackDelay = nonNegative("pingbackDelay", delay);
+      return this;
+    }
+
+    /**
+     * How a push is sent: {@code GET} (default; {@code GET <url>?id=<task id>&code=<answer>}) or
+     * {@code POST} ({@code POST <url>} with the form body {@code id=<task id>&code=<answer>}, as
+     * 2captcha documents its pingback).
+     */
+    public Builder pingbackMethod(String method) {
+      if (!"GET".equals(method) && !"POST".equals(method)) {
+        throw new IllegalArgumentException("pingbackMethod must be GET or POST, got " + method);
+      }
+      this.pingbackMethod = method;
+      return this;
+    }
+
+    /**
+     * Whether pushes go only to hosts the account registered first with {@code
+     * res.php?action=add_pingback&addr=<host>} (listed by {@code get_pingback}, removed by {@code
+     * del_pingback}); default false. A push to an unregistered host is never sent and is recorded
+     * as {@link PushRecord#UNREGISTERED}.
+     */
+    public Builder pingbackRegistration(boolean required) {
+      this.pingbackRegistration = required;
       return this;
     }
 
@@ -434,7 +460,12 @@ public final class CaptchaAiSimulator implements AutoCloseable {
               badKeyThreshold,
               banDuration,
               stringIds,
-              new PushSender.PushFaults(pingbackDrop, pingbackDuplicate, pingbackDelay)));
+              new PushSender.PushFaults(
+                  pingbackDrop,
+                  pingbackDuplicate,
+                  pingbackDelay,
+                  "POST".equals(pingbackMethod),
+                  pingbackRegistration)));
     }
 
     private static Duration nonNegative(String name, Duration value) {

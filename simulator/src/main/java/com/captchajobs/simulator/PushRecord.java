@@ -7,7 +7,8 @@ package com.captchajobs.simulator;
  *
  * @param taskId the task whose answer (or error code) was pushed
  * @param event {@link #SENT} (the first delivery), {@link #DUPLICATE} (a second delivery of the
- *     same push) or {@link #DROPPED} (the push was lost on purpose and never sent)
+ *     same push), {@link #DROPPED} (the push was lost on purpose and never sent) or {@link
+ *     #UNREGISTERED} (registration is required and the URL's host was not registered: never sent)
  * @param readyAt when the task's answer became ready
  * @param at when the push was sent (or, for a dropped one, when it would have been)
  * @param status the receiver's HTTP status; 0 when none came (dropped, or the call failed)
@@ -21,6 +22,9 @@ public record PushRecord(
 
   /** A second delivery of a push that was sent already. */
   public static final String DUPLICATE = "DUPLICATE";
+
+  /** A push to a host the account had not registered (registration required): never sent. */
+  public static final String UNREGISTERED = "UNREGISTERED";
 
   /** A push lost on purpose: it was never sent. */
   public static final String DROPPED = "DROPPED";

@@ -18,10 +18,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pushes answers as CaptchaAI's pingback does: {@code GET <url>?id=<task id>&code=<answer>} once a
- * task submitted with {@code pingback=<url>} is done. Error codes are pushed too, as 2captcha-style
- * services do (unverified for CaptchaAI). Faults on purpose: a share of pushes is dropped, a share
- * sent twice, and every push may be delayed; all seeded. Each push is recorded ({@link PushRecord})
- * and logged at INFO without its answer or URL.
+ * task submitted with {@code pingback=<url>} is done, or, as 2captcha documents it, {@code POST
+ * <url>} with the form body {@code id=<task id>&code=<answer>}. Error codes are pushed too, as
+ * 2captcha-style services do (unverified for CaptchaAI). With registration required, a push to a
+ * host the account did not register ({@code add_pingback}) is never sent ({@link
+ * PushRecord#UNREGISTERED}). Faults on purpose: a share of pushes is dropped, a share sent twice,
+ * and every push may be delayed; all seeded. Each push is recorded ({@link PushRecord}) and logged
+ * at INFO without its answer or URL.
  */
 final class PushSender {
 
@@ -38,9 +41,14 @@ final class PushSender {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<PushRecord> records = new ArrayList<>(); // guarded by this
 
-  /** The knobs of pushes: drop and duplicate probabilities, and the delay after readiness. */
-  record PushFaults(double drop, double duplicate, Duration delay) {
-    static final PushFaults NONE = new PushFaults(0, 0, Duration.ZERO);
+  /**
+   * The knobs of pushes: drop and duplicate probabilities, the delay after readiness, the form of
+   * the call ({@code post}: {@code POST <url>} with the form body {@code id=...&code=...}, else
+   * {@code GET <url>?id=...&code=...}) and whether only registered hosts get pushes.
+   */
+  record PushFaults(
+      double drop, double duplicate, Duration delay, boolean post, boolean registration) {
+    static final PushFaults NONE = new PushFaults(0, 0, Duration.ZERO, false, false);
   }
 
   PushSender(PushFaults faults, Random random, ScheduledExecutorService timer, SimClock clock) {
@@ -53,7 +61,12 @@ final class PushSender {
   /**
    * Called once per task with a pingback URL, when its answer is ready (under its account lock).
    */
-  void ready(long taskId, String url, long readyAt, String code, boolean error) {
+  void ready(
+      long taskId, String url, long readyAt, String code, boolean error, boolean registered) {
+    if (faults.registration() && !registered) {
+      record(new PushRecord(taskId, PushRecord.UNREGISTERED, readyAt, readyAt, 0, error));
+      return;
+    }
     boolean drop;
     boolean twice;
     synchronized (random) {
@@ -65,18 +78,14 @@ final class PushSender {
       record(new PushRecord(taskId, PushRecord.DROPPED, readyAt, at, 0, error));
       return;
     }
-    String target =
-        url
-            + (url.contains("?") ? "&" : "?")
-            + "id="
-            + taskId
-            + "&code="
-            + URLEncoder.encode(code, StandardCharsets.UTF_8);
-    schedule(at, () -> send(taskId, target, readyAt, error, PushRecord.SENT));
+    String form = "id=" + taskId + "&code=" + URLEncoder.encode(code, StandardCharsets.UTF_8);
+    String target = faults.post() ? url : url + (url.contains("?") ? "&" : "?") + form;
+    String body = faults.post() ? form : null;
+    schedule(at, () -> send(taskId, target, body, readyAt, error, PushRecord.SENT));
     if (twice) {
       schedule(
           at + DUPLICATE_GAP.toMillis(),
-          () -> send(taskId, target, readyAt, error, PushRecord.DUPLICATE));
+          () -> send(taskId, target, body, readyAt, error, PushRecord.DUPLICATE));
     }
   }
 
@@ -89,12 +98,20 @@ final class PushSender {
     }
   }
 
-  private void send(long taskId, String target, long readyAt, boolean error, String event) {
+  private void send(
+      long taskId, String target, String body, long readyAt, boolean error, String event) {
     long at = clock.nowMillis();
     HttpRequest request;
     try {
+      HttpRequest.Builder builder =
+          HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(10));
       request =
-          HttpRequest.newBuilder(URI.create(target)).timeout(Duration.ofSeconds(10)).GET().build();
+          body == null
+              ? builder.GET().build()
+              : builder
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build();
     } catch (IllegalArgumentException e) {
       record(new PushRecord(taskId, event, readyAt, at, 0, error));
       return;

@@ -171,6 +171,22 @@ final class SimulatorArgs {
       description = "delay of every pingback after the answer is ready (default 0)")
   Duration pingbackDelay;
 
+  @Option(
+      names = "--pingback-method",
+      order = 17,
+      paramLabel = "GET|POST",
+      description = "GET <url>?id=&code= (default), or POST <url> with the form body id=&code=")
+  String pingbackMethod;
+
+  @Option(
+      names = "--pingback-registration",
+      order = 17,
+      arity = "0..1",
+      paramLabel = "true|false",
+      fallbackValue = "true",
+      description = "push only to hosts registered with res.php?action=add_pingback")
+  Boolean pingbackRegistration;
+
   @Option(names = "--help", order = 18, usageHelp = true, description = "this text")
   boolean help;
 
@@ -229,6 +245,8 @@ final class SimulatorArgs {
     apply("--pingback-drop", pingbackDrop, builder::pingbackDrop);
     apply("--pingback-duplicate", pingbackDuplicate, builder::pingbackDuplicate);
     apply("--pingback-delay", pingbackDelay, builder::pingbackDelay);
+    apply("--pingback-method", pingbackMethod, builder::pingbackMethod);
+    apply("--pingback-registration", pingbackRegistration, builder::pingbackRegistration);
     keys.forEach(key -> builder.account(key, threads));
     if (keys.isEmpty()) {
       builder.account(CaptchaAiSimulator.SANDBOX_KEY, threads);

@@ -1,10 +1,12 @@
 package com.captchajobs.simulator;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -141,7 +143,54 @@ final class SimulatorEngine {
   private void push(Task task) {
     boolean error = task.outcome != Outcome.SOLVED;
     String code = error ? task.outcome.errorCode : task.answer.request();
-    pushes.ready(task.id, task.pingbackUrl, task.readyAt, code, error);
+    boolean registered = task.account.pingbackHosts().contains(hostOf(task.pingbackUrl));
+    pushes.ready(task.id, task.pingbackUrl, task.readyAt, code, error, registered);
+  }
+
+  /**
+   * The addresses an account registered for pushes, as 2captcha documents them: {@code
+   * add_pingback&addr=} adds one (a host, or a URL whose host is taken), {@code get_pingback} lists
+   * them ({@code OK|a,b}; {@code OK} when none), {@code del_pingback&addr=} removes one ({@code
+   * addr=all}: every one).
+   */
+  private static ApiAnswer pingbackAddresses(Account account, RequestParams p) {
+    Set<String> hosts = account.pingbackHosts();
+    String action = p.nonBlank("action");
+    if ("get_pingback".equals(action)) {
+      List<String> sorted = new ArrayList<>(hosts);
+      Collections.sort(sorted);
+      return sorted.isEmpty() ? ApiAnswer.value("OK") : ApiAnswer.ok(String.join(",", sorted));
+    }
+    String addr = p.nonBlank("addr");
+    if (addr == null) {
+      throw new ApiError("ERROR_BAD_PARAMETERS");
+    }
+    if ("del_pingback".equals(action) && "all".equalsIgnoreCase(addr)) {
+      hosts.clear();
+    } else if ("del_pingback".equals(action)) {
+      hosts.remove(hostOf(addr));
+    } else {
+      hosts.add(hostOf(addr));
+    }
+    return ApiAnswer.value("OK");
+  }
+
+  /** The host of an address or URL, lower-case, without scheme, port or path. */
+  static String hostOf(String addr) {
+    String s = addr.strip().toLowerCase(java.util.Locale.ROOT);
+    int scheme = s.indexOf("://");
+    if (scheme >= 0) {
+      s = s.substring(scheme + 3);
+    }
+    int end = 0;
+    if (s.startsWith("[")) {
+      end = Math.max(s.indexOf(']') + 1, 1);
+    } else {
+      while (end < s.length() && "/:?#".indexOf(s.charAt(end)) < 0) {
+        end++;
+      }
+    }
+    return s.substring(0, end);
   }
 
   /** Every push handled since start or reset, in the order they completed. */
@@ -194,6 +243,7 @@ final class SimulatorEngine {
         throw new ApiError("ERROR_EMPTY_ACTION");
       }
       return switch (action) {
+        case "add_pingback", "get_pingback", "del_pingback" -> pingbackAddresses(account, p);
         case "get" -> get(account, p);
         case "threadsinfo" -> threadsInfo(account);
         case "getbalance" -> ApiAnswer.value(BALANCE);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,14 +17,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pingback: a task submitted with {@code pingback=<url>} is pushed as {@code GET <url>?id=<task
- * id>&code=<answer>} when done, with knobs to drop, duplicate and delay pushes, and every push
- * recorded in the simulator's push log.
+ * id>&code=<answer>} (or {@code POST} with that form body) when done, with knobs to drop, duplicate
+ * and delay pushes and to require registered hosts, and every push recorded in the simulator's push
+ * log.
  */
 class PingbackPushTest {
 
   HttpServer receiver;
   final List<String> received = new CopyOnWriteArrayList<>();
   final List<Long> receivedAt = new CopyOnWriteArrayList<>();
+  final List<String> methods = new CopyOnWriteArrayList<>();
+  final List<String> bodies = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() throws IOException {
@@ -32,6 +36,11 @@ class PingbackPushTest {
         "/hook",
         exchange -> {
           received.add(exchange.getRequestURI().getRawQuery());
+          methods.add(exchange.getRequestMethod());
+          bodies.add(
+              exchange.getRequestHeaders().getFirst("Content-Type")
+                  + " "
+                  + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
           receivedAt.add(System.currentTimeMillis());
           exchange.sendResponseHeaders(204, -1);
           exchange.close();
@@ -91,6 +100,51 @@ class PingbackPushTest {
   }
 
   @Test
+  void aPostPushCarriesIdAndCodeInAFormBodyAndNothingInTheQuery() {
+    try (CaptchaAiSimulator sim = simulator(CaptchaAiSimulator.builder().pingbackMethod("POST"))) {
+      String id = submit(sim, "https://a.example/post-push");
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 1);
+      assertThat(methods).containsExactly("POST");
+      assertThat(received.get(0)).isNull();
+      assertThat(bodies.get(0))
+          .startsWith("application/x-www-form-urlencoded id=" + id + "&code=")
+          .hasSizeGreaterThan(60);
+      assertThat(sim.pushes().get(0).status()).isEqualTo(204);
+    }
+  }
+
+  @Test
+  void withRegistrationRequiredOnlyARegisteredHostGetsPushesAndAddGetDelManageTheList() {
+    try (CaptchaAiSimulator sim =
+        simulator(CaptchaAiSimulator.builder().pingbackRegistration(true))) {
+      ApiClient api = new ApiClient(sim.baseUrl());
+      submit(sim, "https://a.example/unregistered");
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 1);
+      assertThat(sim.pushes().get(0).event()).isEqualTo(PushRecord.UNREGISTERED);
+      assertThat(sim.pushes().get(0).status()).isZero();
+      assertThat(received).isEmpty();
+
+      assertThat(api.resJson(SANDBOX_KEY, "action", "add_pingback", "addr", "127.0.0.1"))
+          .hasToString("{\"status\":1,\"request\":\"OK\"}");
+      assertThat(api.resJson(SANDBOX_KEY, "action", "get_pingback").get("request").asString())
+          .isEqualTo("127.0.0.1");
+      submit(sim, "https://a.example/registered");
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 2);
+      assertThat(sim.pushes().get(1).event()).isEqualTo(PushRecord.SENT);
+      assertThat(received).hasSize(1);
+
+      api.resJson(SANDBOX_KEY, "action", "del_pingback", "addr", "all");
+      assertThat(api.resJson(SANDBOX_KEY, "action", "get_pingback").get("request").asString())
+          .isEqualTo("OK");
+      submit(sim, "https://a.example/removed");
+      await().atMost(Duration.ofSeconds(5)).until(() -> sim.pushes().size() == 3);
+      assertThat(sim.pushes().get(2).event()).isEqualTo(PushRecord.UNREGISTERED);
+      assertThat(received).hasSize(1);
+    }
+  }
+
+  @Test
   void anUnsolvableTaskPushesItsErrorCode() {
     try (CaptchaAiSimulator sim = simulator(CaptchaAiSimulator.builder())) {
       submit(sim, "https://a.example/unsolvable/push");
@@ -136,7 +190,17 @@ class PingbackPushTest {
   void theCommandLineTakesThePushKnobs() {
     SimulatorArgs args =
         SimulatorArgs.parse(
-            "--pingback-drop", "0.3", "--pingback-duplicate", "0.2", "--pingback-delay", "500ms");
+            "--pingback-drop",
+            "0.3",
+            "--pingback-duplicate",
+            "0.2",
+            "--pingback-delay",
+            "500ms",
+            "--pingback-method",
+            "POST",
+            "--pingback-registration");
+    assertThat(args.pingbackMethod).isEqualTo("POST");
+    assertThat(args.pingbackRegistration).isTrue();
     assertThat(args.pingbackDrop).isEqualTo(0.3);
     assertThat(args.pingbackDuplicate).isEqualTo(0.2);
     assertThat(args.pingbackDelay).isEqualTo(Duration.ofMillis(500));

@@ -172,7 +172,8 @@ public class SandboxEnvironment
   /**
    * The simulator pushes answers to this node's pingback endpoint (polling is the fallback), so
    * that a newcomer sees the fast path. Not on a random port ({@code server.port=0}, as in tests):
-   * the URL must be known before the node starts.
+   * the URL must be known before the node starts; nor on an address off this host, where a pingback
+   * URL must be https.
    */
   private void pushAnswers(ConfigurableEnvironment env, Map<String, Object> props) {
     String port = env.getProperty("server.port", "8080");
@@ -182,6 +183,9 @@ public class SandboxEnvironment
     String address = env.getProperty("server.address", "127.0.0.1");
     if (address.isBlank() || address.equals("0.0.0.0") || address.equals("::")) {
       address = "127.0.0.1";
+    }
+    if (!address.equals("localhost") && !address.startsWith("127.") && !address.equals("::1")) {
+      return; // a pingback URL off this host must be https, which the sandbox does not serve
     }
     String host = address.contains(":") ? "[" + address + "]" : address;
     props.put(

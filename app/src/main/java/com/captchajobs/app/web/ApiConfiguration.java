@@ -1,6 +1,8 @@
 package com.captchajobs.app.web;
 
+import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.node.security.ApiClients;
 import com.captchajobs.node.security.ApiRole;
 import com.captchajobs.node.security.BearerTokenSecurity;
@@ -11,9 +13,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
@@ -32,7 +36,6 @@ import org.springframework.security.web.SecurityFilterChain;
   NodeSecurityConfiguration.class,
   SolvesController.class,
   OperatorController.class,
-  PingbackController.class,
   ApiExceptionHandler.class
 })
 public class ApiConfiguration {
@@ -64,14 +67,14 @@ public class ApiConfiguration {
   }
 
   /**
-   * Pushed answers ({@link PingbackController}): open without a bearer token, since the provider
-   * cannot send one; each URL carries its own signature, which the controller checks. No session,
-   * no CSRF token (no browser credential is involved), no bearer filter.
+   * Pushes: open without a bearer token, since the provider cannot send one; each URL carries its
+   * own signature. {@link PingbackFilter} answers them before this chain runs; the chain stays so
+   * that nothing under the path ever meets a session, a CSRF check or the bearer filter.
    */
   @Bean
   @Order(NodeSecurityConfiguration.MANAGEMENT_ORDER + 2)
   public SecurityFilterChain captchaJobsPingbackSecurity(HttpSecurity http) throws Exception {
-    http.securityMatcher(com.captchajobs.core.pingback.PingbackReceiver.PATH + "/**")
+    http.securityMatcher(PingbackReceiver.PATH + "/**")
         .csrf(AbstractHttpConfigurer::disable)
         .httpBasic(AbstractHttpConfigurer::disable)
         .formLogin(AbstractHttpConfigurer::disable)
@@ -80,6 +83,22 @@ public class ApiConfiguration {
         .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
         .authorizeHttpRequests(a -> a.anyRequest().permitAll());
     return http.build();
+  }
+
+  /**
+   * Pushes ({@link PingbackFilter}): answered ahead of every other filter, Spring Security's
+   * included, so no request logging at any level sees them; Tomcat's raw DEBUG lines are kept out
+   * by {@link PingbackLogGuard}.
+   */
+  @Bean
+  public FilterRegistrationBean<PingbackFilter> captchaJobsPingbackFilter(CaptchaJobs captchaJobs) {
+    PingbackLogGuard.install();
+    FilterRegistrationBean<PingbackFilter> registration =
+        new FilterRegistrationBean<>(new PingbackFilter(captchaJobs));
+    registration.addUrlPatterns(PingbackReceiver.PATH + "/*");
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    registration.setName("captchaJobsPingbackFilter");
+    return registration;
   }
 
   /** The frame of the OpenAPI description at {@code /v3/api-docs}. */

@@ -216,6 +216,43 @@ public final class CaptchaAiClient {
     throw FormPost.failure(reply, taskId);
   }
 
+  /**
+   * Registers an address the provider may push answers to (res.php {@code add_pingback}, as
+   * 2captcha-style services require before they push). Returns the provider's answer as text: the
+   * value of an OK, or the code it answered (an unknown action included); never throws for a code.
+   *
+   * @throws CaptchaAiTransportException when the provider could not be reached or read
+   */
+  public String addPingback(String addr) {
+    Objects.requireNonNull(addr, "addr");
+    Map<String, String> fields = FormPost.action("add_pingback", null);
+    fields.put("addr", addr);
+    return describe(post.call(resUrl, fields, null));
+  }
+
+  /**
+   * The addresses registered for pushes (res.php {@code get_pingback}), as the provider's answer in
+   * text: the value of an OK, or the code it answered; never throws for a code.
+   *
+   * @throws CaptchaAiTransportException when the provider could not be reached or read
+   */
+  public String pingbackAddresses() {
+    return describe(post.call(resUrl, FormPost.action("get_pingback", null), null));
+  }
+
+  private static String describe(Reply reply) {
+    if (reply instanceof Reply.Ok ok) {
+      return "OK|" + ok.value();
+    }
+    if (reply instanceof Reply.Code code) {
+      return code.code();
+    }
+    if (reply instanceof Reply.Bare bare) {
+      return bare.object().toString();
+    }
+    throw FormPost.failure(reply, null);
+  }
+
   /** The first 16 hex characters of SHA-256(key): names the key in logs without revealing it. */
   public String keyFingerprint() {
     return fingerprint(apiKey);

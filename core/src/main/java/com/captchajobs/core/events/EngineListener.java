@@ -38,6 +38,13 @@ public abstract class EngineListener {
   /** A token was stored: submit to token, and how many res.php calls it took. */
   public void solved(CaptchaType type, Duration latency, int polls) {}
 
+  /**
+   * An answer was stored: {@code pushed} when the provider's push rang for it (and res.php
+   * confirmed it), else a poll alone found it. Counted as {@code captchajobs.answers} by the
+   * starter's meters.
+   */
+  public void answered(CaptchaType type, boolean pushed) {}
+
   /** A classified error code (the provider's, the client's or the engine's); permanent or not. */
   public void error(String code, ErrorClass errorClass) {}
 

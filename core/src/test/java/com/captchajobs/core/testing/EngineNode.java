@@ -143,6 +143,7 @@ public final class EngineNode implements AutoCloseable {
       builder.pingbackSecret(pingbackSecret);
     }
     String pingbackUrl = take(p, "captchaai.pingback-url", null);
+    boolean pingbackRegister = Boolean.parseBoolean(take(p, "captchaai.pingback-register", "true"));
     String nodeName = take(p, "captchajobs.worker.name", null);
     String webhookSecret = take(p, "captchajobs.webhook.secret", null);
     String allowedHosts = take(p, "captchajobs.webhook.allowed-hosts", null);
@@ -213,7 +214,7 @@ public final class EngineNode implements AutoCloseable {
     if (worker) {
       builder.apiKey(apiKey);
       if (pingbackUrl != null && !pingbackUrl.isBlank()) {
-        builder.pingbackUrl(pingbackUrl);
+        builder.pingbackUrl(pingbackUrl).pingbackRegister(pingbackRegister);
       }
       if (webhookSecret != null && !webhookSecret.isBlank()) {
         builder.webhookSecret(webhookSecret);

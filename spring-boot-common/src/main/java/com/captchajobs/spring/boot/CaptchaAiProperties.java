@@ -133,6 +133,31 @@ public class CaptchaAiProperties {
    */
   private String pingbackSecret;
 
+  /**
+   * Whether a worker with {@code captchaai.pingback-url} registers the URL's host with the provider
+   * at startup ({@code res.php?action=add_pingback}, then {@code get_pingback}). Whatever the
+   * provider answers is logged once and never stops the node.
+   */
+  private boolean pingbackRegister = true;
+
+  /**
+   * An {@code http://} pingback URL naming another host than this one (localhost, 127.x.x.x,
+   * [::1]): answers and signed URLs would cross the network in clear text.
+   */
+  private static boolean clearTextOffLoopback(String url) {
+    if (!url.startsWith("http://")) {
+      return false;
+    }
+    String host;
+    try {
+      host = java.net.URI.create(url).getHost();
+    } catch (IllegalArgumentException e) {
+      return true;
+    }
+    return host == null
+        || !(host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+  }
+
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
     toSettings();
@@ -157,6 +182,10 @@ public class CaptchaAiProperties {
                 && !pingbackUrl.contains("?")
                 && !pingbackUrl.contains("#"),
         "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
+    require(
+        pingbackUrl == null || pingbackUrl.isBlank() || !clearTextOffLoopback(pingbackUrl),
+        "captchaai.pingback-url must be https unless it names this host (localhost, 127.0.0.1,"
+            + " [::1]): answers and signed URLs would travel in clear text");
   }
 
   private static void require(boolean ok, String message) {
@@ -226,6 +255,14 @@ public class CaptchaAiProperties {
 
   public String getPingbackUrl() {
     return pingbackUrl;
+  }
+
+  public boolean isPingbackRegister() {
+    return pingbackRegister;
+  }
+
+  public void setPingbackRegister(boolean pingbackRegister) {
+    this.pingbackRegister = pingbackRegister;
   }
 
   public void setPingbackUrl(String pingbackUrl) {

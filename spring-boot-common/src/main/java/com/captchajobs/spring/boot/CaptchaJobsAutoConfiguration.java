@@ -66,7 +66,7 @@ public class CaptchaJobsAutoConfiguration {
     if (worker.isEnabled()) {
       String pingbackUrl = captchaAi.getPingbackUrl();
       if (pingbackUrl != null && !pingbackUrl.isBlank()) {
-        builder.pingbackUrl(pingbackUrl);
+        builder.pingbackUrl(pingbackUrl).pingbackRegister(captchaAi.isPingbackRegister());
       }
       builder
           .apiKey(requireApiKey(captchaAi, environment))

@@ -82,6 +82,29 @@ class CaptchaAiPropertiesTest {
   }
 
   @Test
+  void aPlainHttpPingbackUrlToAnotherHostIsRejectedNamingTheKeyAndLoopbackHttpIsAccepted() {
+    CaptchaAiProperties clear = new CaptchaAiProperties();
+    clear.setPingbackSecret("pingback-secret-0123456789-0123456789");
+    clear.setPingbackUrl("http://solves.example.com/captchaai/pingback");
+    assertThatThrownBy(clear::validate)
+        .hasMessageStartingWith("captchaai.pingback-url must be https unless it names this host");
+
+    for (String loopback :
+        new String[] {
+          "http://localhost:8080/captchaai/pingback",
+          "http://127.0.0.1:8080/captchaai/pingback",
+          "http://[::1]:8080/captchaai/pingback",
+          "https://solves.example.com/captchaai/pingback"
+        }) {
+      CaptchaAiProperties ok = new CaptchaAiProperties();
+      ok.setPingbackSecret("pingback-secret-0123456789-0123456789");
+      ok.setPingbackUrl(loopback);
+      ok.validate();
+    }
+    assertThat(new CaptchaAiProperties().isPingbackRegister()).isTrue();
+  }
+
+  @Test
   void aShortPingbackSecretAndAPingbackUrlWithAQueryAreRejected() {
     CaptchaAiProperties shortSecret = new CaptchaAiProperties();
     shortSecret.setPingbackSecret("too-short");

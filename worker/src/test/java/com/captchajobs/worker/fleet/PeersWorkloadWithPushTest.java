@@ -15,11 +15,8 @@ import com.captchajobs.worker.testing.WorkerProcess;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -84,17 +81,9 @@ class PeersWorkloadWithPushTest {
                       .getPath()
                       .substring(Pingbacks.PATH.length() + 1)
                       .split("/");
-              Map<String, String> query = new HashMap<>();
-              for (String pair : exchange.getRequestURI().getRawQuery().split("&")) {
-                int eq = pair.indexOf('=');
-                query.put(
-                    pair.substring(0, eq),
-                    URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-              }
               Pingbacks.Verdict verdict =
                   parts.length == 3
-                      ? pingbacks.receive(
-                          parts[0], parts[1], parts[2], query.get("id"), query.get("code"))
+                      ? pingbacks.receive(parts[0], parts[1], parts[2])
                       : Pingbacks.Verdict.REFUSED;
               exchange.sendResponseHeaders(verdict == Pingbacks.Verdict.REFUSED ? 404 : 200, -1);
               exchange.close();

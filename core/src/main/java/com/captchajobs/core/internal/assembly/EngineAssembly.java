@@ -1,10 +1,7 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.engine.TaskOutcomes;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
-import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.DashboardSettings;
@@ -111,24 +108,15 @@ public final class EngineAssembly {
     }
   }
 
-  /** A node that only receives pushes: it frees and hands on slots like a worker would. */
+  /** A node that only receives pushes: it has a worker of the fleet fetch each rung answer. */
   private static Pingbacks receiverOfPushes(Shared s) {
     NodeSettings settings = s.settings();
-    FleetGate gate =
-        new FleetGate(settings.dataSource(), s.schema(), s.engine().lease(), settings.nodeName());
-    SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
-    TaskOutcomes outcomes =
-        new TaskOutcomes(
-            s.repository(),
-            transitions,
-            new SlotHandoff(gate, s.jobs(), transitions),
-            null,
-            null,
-            s.jobs(),
-            s.engine(),
-            settings.events(),
-            s.clock());
     return new Pingbacks(
-        new PingbackUrls(null, settings.pingbacks().secret()), s.repository(), outcomes, s.clock());
+        new PingbackUrls(null, settings.pingbacks().secret()),
+        s.repository(),
+        new SolveTransitions(settings.dataSource(), s.schema()),
+        s.jobs(),
+        s.engine(),
+        s.clock());
   }
 }

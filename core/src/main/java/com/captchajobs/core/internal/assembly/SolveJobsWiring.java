@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.engine.Carrier;
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PushWatch;
 import com.captchajobs.core.internal.engine.SlotHandoff;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.TaskOutcomes;
@@ -11,6 +12,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.PingbackSettings;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PingbackRegistration;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.push.Pingbacks;
@@ -92,11 +94,18 @@ record SolveJobsWiring(
     PingbackSettings push = settings.pingbacks();
     if (push != null) {
       PingbackUrls urls = new PingbackUrls(push.url(), push.secret());
-      pingbacks = new Pingbacks(urls, repository, outcomes, clock);
+      pingbacks = new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
       submitJob.pushTo(urls);
       pollJob.pushOn(urls.sendsUrls());
       if (urls.sendsUrls()) {
-        log.info("Answers are pushed to {} (polling as the fallback)", push.url());
+        outcomes.watchPushes(new PushWatch(push.url(), clock));
+        if (push.register()) {
+          new PingbackRegistration(client).startFor(push.url());
+        }
+        log.info(
+            "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
+                + " as the fallback)",
+            push.url());
       }
     }
     return new SolveJobsWiring(

@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.ReportJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.node.NodeSettings;
@@ -72,7 +73,9 @@ final class WorkerAssembly {
                     PollJob.class,
                     jobs.pollJob(),
                     ReportJob.class,
-                    reportJob),
+                    reportJob,
+                    PushedPollJob.class,
+                    new PushedPollJob(jobs.pollJob())),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));

@@ -25,6 +25,12 @@ public interface EngineEvents {
   /** A token was stored: submit → token, and how many res.php calls it took. */
   default void solved(CaptchaType type, Duration latency, int polls) {}
 
+  /**
+   * An answer was stored: {@code pushed} when a push rang for it and res.php confirmed it, else it
+   * was found by a poll alone.
+   */
+  default void answered(CaptchaType type, boolean pushed) {}
+
   /** A classified error; permanent or not. */
   default void error(String code, ErrorClass errorClass) {}
 

@@ -26,6 +26,11 @@ final class ListenerEvents implements EngineEvents {
   }
 
   @Override
+  public void answered(CaptchaType type, boolean pushed) {
+    listener.answered(type, pushed);
+  }
+
+  @Override
   public void error(String code, ErrorClass errorClass) {
     listener.error(code, errorClass);
   }

@@ -117,13 +117,17 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    if (waitUntil(notBeforeTheProviderAllows(solve, request, intended)) && pushOn) {
+    boolean waited = waitUntil(notBeforeTheProviderAllows(solve, request, intended));
+    // With push on, a fetch a push rang for may have called meanwhile: look again, and keep the
+    // 5 s after that call too.
+    while (waited && pushOn) {
       solve = repository.find(request.solveId()).orElse(null);
       if (solve == null
           || solve.status() != SolveState.SUBMITTED
           || solve.submits() != request.submitNo()) {
         return Step.DONE; // the push came first
       }
+      waited = waitUntil(notBeforeTheProviderAllows(solve, request, intended));
     }
     Instant called = clock.instant();
     PollResult result;
@@ -151,6 +155,89 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   /**
+   * Makes the res.php call a push rang for ({@link PushedPollJob}): once the task's last call is 5
+   * s past, and only while no call was made on the task since the push came (that call answered
+   * it). A token is stored as after any poll, counted as come by push; an error code is handled
+   * exactly like a polled one; "not ready" changes nothing (the fallback polls go on). The call is
+   * recorded as a poll of the task before it is made, so the fallback poll keeps its 5 s after it.
+   */
+  Step pollPushed(PushedPollRequest request) throws InterruptedException {
+    Solve solve = waiting(request.solveId(), request.submitNo());
+    if (solve == null || !noCallSince(solve, request)) {
+      return Step.DONE;
+    }
+    Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
+    Instant earliest =
+        request.lastCallEpochMilli() == 0
+            ? intended
+            : latest(
+                intended,
+                nextCallAfter(Instant.ofEpochMilli(request.lastCallEpochMilli()), settings));
+    if (waitUntil(earliest)) {
+      solve = waiting(request.solveId(), request.submitNo());
+      if (solve == null || !noCallSince(solve, request)) {
+        return Step.DONE; // answered meanwhile, or a poll called since the push came
+      }
+    }
+    int pollNo =
+        transitions.lastPoll(solve.id(), request.submitNo()).map(p -> p.pollNo()).orElse(1);
+    PollJobRequest poll =
+        new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
+    Instant called = clock.instant();
+    transitions.recordPoll(
+        solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
+    PollResult result;
+    try {
+      result = client.get(solve.taskId());
+    } catch (CaptchaAiException e) {
+      record(solve, poll, earliest, called, e.errorCode());
+      Step step = outcomes.taskError(solve, request.submitNo(), e);
+      return step instanceof Step.Retry ? Step.DONE : step; // transient: the fallback polls go on
+    }
+    if (result instanceof PollResult.Solved solved) {
+      record(solve, poll, earliest, called, "SOLVED");
+      return outcomes
+          .solved(
+              solve,
+              request.submitNo(),
+              solve.polls(),
+              solved.token(),
+              solved.userAgent(),
+              null,
+              true)
+          .next();
+    }
+    record(solve, poll, earliest, called, "CAPCHA_NOT_READY");
+    return Step.DONE;
+  }
+
+  /** The outcome recorded for a call a push rang for, until its reply is recorded. */
+  static final String PUSH_RANG = "PUSH_RANG";
+
+  private Solve waiting(UUID solveId, int submitNo) {
+    Solve solve = repository.find(solveId).orElse(null);
+    return solve == null
+            || solve.status() != SolveState.SUBMITTED
+            || solve.submits() != submitNo
+            || solve.taskId() == null
+        ? null
+        : solve;
+  }
+
+  private boolean noCallSince(Solve solve, PushedPollRequest request) {
+    long last =
+        transitions
+            .lastPoll(solve.id(), request.submitNo())
+            .map(p -> p.calledAt().toEpochMilli())
+            .orElse(0L);
+    return last == request.lastCallEpochMilli();
+  }
+
+  private static Instant latest(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  /**
    * How much later than 5 s after a call the next one is made. The provider counts the 5 s between
    * the calls as it receives them; a new measurement of the database clock's offset between two
    * calls, millisecond rounding and a slower first request (a new connection) can bring two calls a
@@ -173,7 +260,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   }
 
   /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
-  static Instant nextCallAfter(Instant called, SolveSettings settings) {
+  public static Instant nextCallAfter(Instant called, SolveSettings settings) {
     return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
   }
 

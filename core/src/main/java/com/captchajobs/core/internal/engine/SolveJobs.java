@@ -153,6 +153,29 @@ public final class SolveJobs {
     return id;
   }
 
+  /**
+   * The res.php fetch a push rings for ({@link PushedPollJob}), meant for {@code intendedAt}. Its
+   * id is derived from the submission and the task's last call ({@code lastCallEpochMilli}, 0 when
+   * none), so every push until the next call names the same job and JobRunr creates it once. Any
+   * node of the fleet may run it, so the fleet's workers are woken.
+   */
+  public UUID pushedPoll(Solve solve, int submitNo, long lastCallEpochMilli, Instant intendedAt) {
+    UUID id = jobId(solve.id(), "push:" + submitNo + ":" + lastCallEpochMilli);
+    Instant now = clock.instant();
+    Duration delay = Duration.between(now, intendedAt.minus(pollLead));
+    boolean atOnce = delay.isNegative() || delay.isZero();
+    create(
+        aJob().withId(id).withName("Fetch pushed " + solve.type() + " " + solve.businessKey()),
+        solve.type(),
+        solve.businessKey(),
+        new PushedPollRequest(solve.id(), submitNo, lastCallEpochMilli, intendedAt.toEpochMilli()),
+        atOnce ? null : Instant.now().plus(delay));
+    if (atOnce) {
+      ready.submitReady();
+    }
+    return id;
+  }
+
   private void create(
       JobBuilder builder, CaptchaType type, String businessKey, JobRequest request, Instant at) {
     builder

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an outcome does to a solve, in one place, whichever way it came: an in.php reply ({@link
- * SubmitJob}), a res.php reply ({@link PollJob}) or a pushed one ({@link Pingbacks}). So a pushed
- * answer is stored, expired, notified, webhooked and frees its slot exactly like a polled one, and
- * an error code is classified once (see "How a solve moves" in docs/architecture.md):
+ * SubmitJob}) or a res.php reply ({@link PollJob}), including the one a push rang for ({@link
+ * Pingbacks}: the pushed answer itself is never used). So an answer found after a push is stored,
+ * expired, notified, webhooked and frees its slot exactly like a polled one, and an error code is
+ * classified once (see "How a solve moves" in docs/architecture.md):
  *
  * <ul>
  *   <li><b>answer</b>: the token stored with its expiry, the slot freed and handed on;
@@ -58,6 +59,7 @@ public final class TaskOutcomes {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
+  private volatile PushWatch watch;
 
   /**
    * @param breaker the fleet-wide breaker; null on a node without a key (it only receives pushes)
@@ -85,6 +87,11 @@ public final class TaskOutcomes {
     this.deadline = new SolveDeadline(transitions, settings, events, clock);
   }
 
+  /** Told of every stored answer and how it came, on a worker that asks for pushes. */
+  public void watchPushes(PushWatch watch) {
+    this.watch = watch;
+  }
+
   /** What an answer did: whether it was stored, and what the job goes on with. */
   public record Stored(boolean stored, Step next) {
     static final Stored NOTHING = new Stored(false, Step.DONE);
@@ -97,7 +104,8 @@ public final class TaskOutcomes {
    * With a {@code carrier} (the running job), the freed slot may come back as a {@link Step.Carry}.
    *
    * @param polls the res.php calls made on the task so far
-   * @param pushed whether the answer was pushed by the provider, not found by a poll
+   * @param rang whether a push rang for it (the answer is always the one res.php gave, never the
+   *     pushed one): counted as {@code via=push}
    */
   public Stored solved(
       Solve solve,
@@ -106,7 +114,7 @@ public final class TaskOutcomes {
       String token,
       String userAgent,
       UUID carrier,
-      boolean pushed) {
+      boolean rang) {
     if (mayBePastItsUse(solve, submitNo)) {
       Optional<Step> failed = pastDeadline(solve);
       if (failed.isPresent()) {
@@ -117,9 +125,9 @@ public final class TaskOutcomes {
     }
     Optional<Instant> stored =
         transitions.markSolved(
-            solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), !pushed);
-    if (stored.isEmpty() && (pushed || !stillRuns(solve))) {
-      // Stored already (by a poll or an earlier push), or the solve runs another task now
+            solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), true);
+    if (stored.isEmpty() && !stillRuns(solve)) {
+      // The solve runs another task now
       // (requeued and submitted afresh while this answer was on its way): the answer is not the
       // current submission's, and the slot belongs to that submission.
       return Stored.NOTHING;
@@ -131,9 +139,16 @@ public final class TaskOutcomes {
         "Solve {} ({}) SOLVED{} after {} poll(s)",
         solve.businessKey(),
         solve.id(),
-        pushed ? " by push" : "",
+        rang ? " after a push" : "",
         polls);
     events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
+    if (stored.isPresent()) {
+      events.answered(solve.type(), rang);
+      PushWatch w = watch;
+      if (w != null) {
+        w.answered(rang);
+      }
+    }
     if (carrier == null) {
       handoff.release(solve.id());
       return new Stored(stored.isPresent(), Step.DONE);

@@ -73,6 +73,35 @@ public final class PingbackUrls {
     }
   }
 
+  /**
+   * Whether a pingback URL would carry answers in clear text off this host: {@code http://} to a
+   * host other than {@code localhost}, a {@code 127.x.x.x} address or {@code [::1]}. Such a URL is
+   * refused at startup; only {@code https} may leave the host.
+   */
+  public static boolean clearTextOffLoopback(String url) {
+    if (url == null || !url.startsWith("http://")) {
+      return false;
+    }
+    String host = host(url);
+    return !(host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+  }
+
+  /** The host of an absolute http(s) URL, as written (an IPv6 address keeps its brackets). */
+  public static String host(String url) {
+    int start = url.indexOf("://") + 3;
+    int end = start;
+    if (end < url.length() && url.charAt(end) == '[') {
+      int close = url.indexOf(']', end);
+      return close < 0 ? url.substring(start) : url.substring(start, close + 1);
+    }
+    while (end < url.length() && "/:?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    String host = url.substring(start, end);
+    int at = host.lastIndexOf('@');
+    return at < 0 ? host : host.substring(at + 1);
+  }
+
   private static String stripSlash(String url) {
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }

@@ -14,7 +14,8 @@ class NodeSettingsSecretsTest {
   @Test
   void thePingbackSettingsShowTheirUrlAndNeverTheirSecret() {
     String text =
-        new PingbackSettings("https://app.example.test/captchaai/pingback", SECRET).toString();
+        new PingbackSettings("https://app.example.test/captchaai/pingback", SECRET, true)
+            .toString();
 
     assertThat(text).contains("https://app.example.test/captchaai/pingback").doesNotContain(SECRET);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.testing.CapturedOutput;
@@ -19,14 +20,13 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -41,8 +41,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Answers pushed by the provider (docs/pingback.md), end to end over sockets: the simulator pushes
  * to a receiver on a real port that hands each call to the node's {@link Pingbacks}, as the app
- * node's controller does. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s);
- * reCAPTCHA v2 tasks take a minute, so a test can push to a solve that is still waiting.
+ * node's controller does. A push is a doorbell: it rings one res.php fetch, and what res.php says
+ * is stored. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s); reCAPTCHA v2
+ * tasks take a minute, so a test can push to a solve that is still waiting.
  */
 @ExtendWith(OutputCapture.class)
 class PingbacksTest {
@@ -95,16 +96,16 @@ class PingbacksTest {
   }
 
   @Test
-  void aPushedAnswerIsStoredWithoutAnyPollLongBeforeTheFallbackPoll() {
+  void aPushRingsOneResPhpFetchAtOnceAndStoresWhatResPhpSaysLongBeforeTheFallbackPoll() {
     UUID id = solves.turnstile("push-fast");
 
     Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
 
     TaskRecord task = taskOf("push-fast");
-    assertThat(task.polls()).as("res.php calls").isZero();
+    assertThat(task.polls()).as("res.php calls: the confirming fetch").isEqualTo(1);
     assertThat(Duration.between(solved.submittedAt(), solved.solvedAt()))
         .isLessThan(Duration.ofSeconds(6)); // the fallback poll comes at 9 s
-    assertThat(solves.token(id)).isNotBlank();
+    assertThat(solves.token(id)).startsWith("0.");
     // the simulator records a push once the receiver answered it
     await()
         .atMost(Duration.ofSeconds(5))
@@ -130,31 +131,57 @@ class PingbacksTest {
   }
 
   @Test
-  void aForgedMismatchedOrMalformedPushStoresNothingAndTheRightOneIsStoredOnce() throws Exception {
+  void aForgedSignatureAnOldSubmissionOrAnotherSolveRingsNothingAndAValidOneRingsOnce()
+      throws Exception {
     UUID id = solves.recaptchaV2("push-forged");
     Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
     String url = pingbacks.urls().urlFor(id, 1);
     String taskId = waiting.taskId();
+    long refusedBefore = pingbacks.refusedCount();
 
     String forgedSignature = url.substring(0, url.length() - 4) + "AAAA";
     assertThat(push(forgedSignature, taskId, "forged-token")).isEqualTo(404);
     assertThat(push(pingbacks.urls().urlFor(id, 2), taskId, "next-submission")).isEqualTo(404);
     assertThat(push(pingbacks.urls().urlFor(UUID.randomUUID(), 1), taskId, "other-solve"))
         .isEqualTo(404);
-    assertThat(push(url, "73000000000999", "wrong-task")).isEqualTo(404);
-    assertThat(push(url, taskId, "bad\ntoken")).isEqualTo(404);
-    assertThat(push(url, taskId, "")).isEqualTo(404);
+    assertThat(pingbacks.refusedCount() - refusedBefore).isEqualTo(3);
+    assertThat(taskOf("push-forged").polls()).as("res.php calls").isZero();
+
+    // the valid URL with an answer that is not the provider's: one fetch, "not ready", nothing
+    // stored; the pushes that follow before the next call ring the same fetch
+    assertThat(push(url, taskId, "FORGED-1")).isEqualTo(200);
+    assertThat(push(url, "73000000000999", "FORGED-2")).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> taskOf("push-forged").polls() == 1);
+    assertThat(push(url, taskId, "FORGED-3")).isEqualTo(200); // 5 s after that call at the soonest
     assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
     assertThat(solves.token(id)).isNull();
+    assertThat(solves.everyStoredText()).noneMatch(t -> t.contains("FORGED-"));
+  }
 
-    assertThat(push(url, taskId, "pushed-token")).isEqualTo(200);
-    assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
-    assertThat(solves.token(id)).isEqualTo("pushed-token");
+  @Test
+  void forgedAnswersAndErrorCodesOnTheTasksOwnUrlsStoreTheProvidersTokenOpenNoBreakerAndSubmitOnce()
+      throws Exception {
+    Map<String, UUID> ids = new LinkedHashMap<>();
+    for (String code :
+        new String[] {"FORGED-1", "ERROR_WRONG_USER_KEY", "ERROR_CAPTCHA_UNSOLVABLE"}) {
+      UUID id = solves.turnstile("push-forged-code-" + ids.size());
+      Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+      assertThat(push(pingbacks.urls().urlFor(id, 1), waiting.taskId(), code)).isEqualTo(200);
+      ids.put(code, id);
+    }
 
-    // a replay after the solve is final, even with another answer, is refused and changes nothing
-    assertThat(push(url, taskId, "replayed-token")).isEqualTo(404);
-    assertThat(solves.token(id)).isEqualTo("pushed-token");
-    assertThat(pingbacks.refusedCount()).isGreaterThanOrEqualTo(7);
+    int n = 0;
+    for (Map.Entry<String, UUID> e : ids.entrySet()) {
+      Solve solved = solves.awaitStatus(e.getValue(), SolveState.SOLVED, Duration.ofSeconds(30));
+      assertThat(solved.submits()).as(e.getKey()).isEqualTo(1);
+      assertThat(solves.token(e.getValue())).as(e.getKey()).startsWith("0.");
+      assertThat(sim.stats().submitsByPageUrl())
+          .containsEntry(SolveProbe.pageUrl("push-forged-code-" + n++), 1L);
+    }
+    assertThat(node.part(Breaker.class).openState()).isEmpty();
+    UUID after = solves.turnstile("push-after-forged-codes");
+    solves.awaitStatus(after, SolveState.SOLVED, Duration.ofSeconds(30));
+    assertThat(solves.everyStoredText()).noneMatch(t -> t.contains("FORGED-1"));
   }
 
   @Test
@@ -169,29 +196,18 @@ class PingbacksTest {
     for (int i = 0; i < 500; i++) {
       assertThat(push(forged, waiting.taskId(), "flood-token-" + i)).isEqualTo(404);
     }
+    for (int i = 0; i < 50; i++) {
+      assertThat(push(url, waiting.taskId(), "valid-url-flood-" + i)).isEqualTo(200);
+    }
 
+    await().atMost(Duration.ofSeconds(10)).until(() -> taskOf("push-flood").polls() == 1);
     String log = output.toString();
     assertThat(log.split("Refused ", -1).length - before).isLessThanOrEqualTo(1);
     assertThat(log)
         .doesNotContain("flood-token-")
+        .doesNotContain("valid-url-flood-")
         .doesNotContain(forged.substring(forged.length() - 43));
     assertThat(solves.token(id)).isNull();
-  }
-
-  @Test
-  void aPushedUnsolvableCodeIsClassifiedLikeAPolledOneAndSubmitsOnceMore() throws Exception {
-    UUID id = solves.recaptchaV2("push-unsolvable");
-    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
-
-    assertThat(push(pingbacks.urls().urlFor(id, 1), waiting.taskId(), "ERROR_CAPTCHA_UNSOLVABLE"))
-        .isEqualTo(200);
-
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> solves.get(id).submits() == 2 && solves.get(id).taskId() != null);
-    assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
-    assertThat(sim.stats().submitsByPageUrl())
-        .containsEntry(SolveProbe.pageUrl("push-unsolvable"), 2L);
   }
 
   @Test
@@ -205,8 +221,8 @@ class PingbacksTest {
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> storage.getJobById(fallback).getState() == StateName.SUCCEEDED);
-    assertThat(pollRows(id)).isZero();
-    assertThat(taskOf("push-no-poll").polls()).isZero();
+    assertThat(pollRows(id)).as("the confirming fetch's call").isEqualTo(1);
+    assertThat(taskOf("push-no-poll").polls()).isEqualTo(1);
   }
 
   private static long pollRows(UUID id) {
@@ -239,26 +255,13 @@ class PingbacksTest {
   private static void receive(HttpExchange exchange) throws IOException {
     String[] parts =
         exchange.getRequestURI().getPath().substring(Pingbacks.PATH.length() + 1).split("/");
-    Map<String, String> query = new HashMap<>();
-    String raw = exchange.getRequestURI().getRawQuery();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        int eq = pair.indexOf('=');
-        if (eq > 0) {
-          query.put(
-              pair.substring(0, eq),
-              URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-      }
-    }
     int status = 404;
     Pingbacks target = pingbacks;
     if (parts.length == 3 && target != null) {
       if (lose.contains(parseOrNull(parts[0]))) {
         status = 200; // lost on the way: the engine never hears of it
       } else {
-        Pingbacks.Verdict verdict =
-            target.receive(parts[0], parts[1], parts[2], query.get("id"), query.get("code"));
+        Pingbacks.Verdict verdict = target.receive(parts[0], parts[1], parts[2]);
         status = verdict == Pingbacks.Verdict.REFUSED ? 404 : 200;
       }
     }

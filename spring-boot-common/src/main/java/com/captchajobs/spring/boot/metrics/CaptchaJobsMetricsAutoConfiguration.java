@@ -4,6 +4,7 @@ import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import javax.sql.DataSource;
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Micrometer meters under {@code captchajobs.*}, only where Micrometer is on the class path: the
@@ -40,14 +42,25 @@ public class CaptchaJobsMetricsAutoConfiguration {
   }
 
   @Bean
-  public MeterBinder captchaJobsGauges(ObjectProvider<CaptchaJobs> captchaJobs) {
+  public MeterBinder captchaJobsGauges(
+      ObjectProvider<CaptchaJobs> captchaJobs, Environment environment) {
+    String pingbackUrl = environment.getProperty("captchaai.pingback-url");
+    boolean pushConfigured = pingbackUrl != null && !pingbackUrl.isBlank();
     return registry ->
         captchaJobs.ifAvailable(
             instance -> {
               Operations operations = instance.operations();
               operations
                   .worker()
-                  .ifPresent(worker -> new EngineGauges(operations, worker).bindTo(registry));
+                  .ifPresent(
+                      worker -> {
+                        new EngineGauges(operations, worker).bindTo(registry);
+                        Gauge.builder(
+                                "captchajobs.pingback.configured", () -> pushConfigured ? 1 : 0)
+                            .description(
+                                "1 when this worker asks for pushes (captchaai.pingback-url set)")
+                            .register(registry);
+                      });
             });
   }
 }

@@ -52,6 +52,8 @@ public final class MeteredEngineEvents extends EngineListener {
       for (Verdict verdict : Verdict.values()) {
         reports(type, verdict);
       }
+      answers(type, true);
+      answers(type, false);
     }
     handoff();
     Map<String, ErrorClass> codes = new TreeMap<>(ErrorClass.knownCodes());
@@ -93,6 +95,21 @@ public final class MeteredEngineEvents extends EngineListener {
         .description("res.php calls per solve")
         .tag("type", type.name())
         .serviceLevelObjectives(1, 2, 3, 5, 8, 13, 21, 34)
+        .register(registry);
+  }
+
+  @Override
+  public void answered(CaptchaType type, boolean pushed) {
+    answers(type, pushed).increment();
+  }
+
+  private Counter answers(CaptchaType type, boolean pushed) {
+    return Counter.builder("captchajobs.answers")
+        .description(
+            "answers stored, by the channel that brought them: push (a push rang and res.php"
+                + " confirmed it) or poll (found by polling alone)")
+        .tag("via", pushed ? "push" : "poll")
+        .tag("type", type.name())
         .register(registry);
   }
 

@@ -96,7 +96,6 @@ record SolveJobsWiring(
       PingbackUrls urls = new PingbackUrls(push.url(), push.secret());
       pingbacks = new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
       submitJob.pushTo(urls);
-      pollJob.pushOn(urls.sendsUrls());
       if (urls.sendsUrls()) {
         outcomes.watchPushes(new PushWatch(push.url(), clock));
         if (push.register()) {

@@ -53,7 +53,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
   private final EngineEvents events;
   private final Clock clock;
   private final TaskOutcomes outcomes;
-  private volatile boolean pushOn;
   private volatile Carrier onward;
 
   public PollJob(
@@ -73,15 +72,6 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-  }
-
-  /**
-   * Whether answers are pushed too ({@code captchaai.pingback-url}): a poll then looks at the solve
-   * again after waiting for its instant, since a push may have stored the answer meanwhile, and
-   * makes no res.php call for a solve that is no longer waiting for it.
-   */
-  public void pushOn(boolean pushOn) {
-    this.pushOn = pushOn;
   }
 
   /**
@@ -117,19 +107,22 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    boolean waited = waitUntil(notBeforeTheProviderAllows(solve, request, intended));
-    // With push on, a fetch a push rang for may have called meanwhile: look again, and keep the
-    // 5 s after that call too.
-    while (waited && pushOn) {
+    waitUntil(notBeforeTheProviderAllows(solve, request, intended));
+    Instant called = clock.instant();
+    // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or be
+    // calling now: the call is reserved first, and else made 5 s after that one.
+    while (!reserve(solve, request.submitNo(), called)) {
+      Instant blocking =
+          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
       solve = repository.find(request.solveId()).orElse(null);
       if (solve == null
           || solve.status() != SolveState.SUBMITTED
           || solve.submits() != request.submitNo()) {
-        return Step.DONE; // the push came first
+        return Step.DONE; // that call answered it
       }
-      waited = waitUntil(notBeforeTheProviderAllows(solve, request, intended));
+      called = clock.instant();
     }
-    Instant called = clock.instant();
     PollResult result;
     try {
       result = client.get(solve.taskId());
@@ -184,6 +177,9 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     PollJobRequest poll =
         new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
     Instant called = clock.instant();
+    if (!reserve(solve, request.submitNo(), called)) {
+      return Step.DONE; // another job calls on the task now, after the push came: it answers it
+    }
     transitions.recordPoll(
         solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
     PollResult result;
@@ -231,6 +227,12 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
             .map(p -> p.calledAt().toEpochMilli())
             .orElse(0L);
     return last == request.lastCallEpochMilli();
+  }
+
+  /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */
+  private boolean reserve(Solve solve, int submitNo, Instant called) {
+    return transitions.reserveCall(
+        solve.id(), submitNo, called, called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
   }
 
   private static Instant latest(Instant a, Instant b) {

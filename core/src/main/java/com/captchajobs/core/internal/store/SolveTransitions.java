@@ -240,6 +240,35 @@ public final class SolveTransitions {
         == 1;
   }
 
+  /**
+   * Reserves a res.php call on the task of submission {@code submitNo} at {@code calledAt}: true
+   * when no call on it was reserved after {@code previousNoLaterThan}; the caller then makes the
+   * call, else it makes none. One statement, so two jobs starting together cannot both call.
+   */
+  public boolean reserveCall(UUID id, int submitNo, Instant calledAt, Instant previousNoLaterThan) {
+    return db.update(
+            "UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?"
+                + " WHERE id = ? AND submits = ? AND (last_call_at IS NULL"
+                + " OR last_call_submit IS DISTINCT FROM ? OR last_call_at <= ?)",
+            calledAt,
+            submitNo,
+            id,
+            submitNo,
+            submitNo,
+            previousNoLaterThan)
+        == 1;
+  }
+
+  /** The last res.php call reserved on the task of submission {@code submitNo}, if any. */
+  public Optional<Instant> lastReservedCall(UUID id, int submitNo) {
+    return db.queryOne(
+        "SELECT last_call_at FROM captchajobs.solve WHERE id = ? AND last_call_submit = ?"
+            + " AND last_call_at IS NOT NULL",
+        rs -> Db.instant(rs, "last_call_at"),
+        id,
+        submitNo);
+  }
+
   /** The last poll recorded for a submission: its number and when res.php was called. */
   public record LastPoll(int pollNo, Instant calledAt) {}
 

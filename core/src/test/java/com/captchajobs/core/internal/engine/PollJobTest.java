@@ -18,6 +18,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import org.jobrunr.storage.JobNotFoundException;
 import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -117,6 +120,50 @@ class PollJobTest {
     node.part(PollJob.class).poll(request, null);
 
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
+  }
+
+  @Test
+  void aPollAndAFetchAPushRangForStartingTogetherNeverCallTheTaskLessThanFiveSecondsApart()
+      throws Exception {
+    UUID id = solves.turnstile("spacing-raced");
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    long now = Instant.now().toEpochMilli();
+    PollJob job = node.part(PollJob.class);
+    CyclicBarrier together = new CyclicBarrier(2);
+
+    // What two nodes do when the fallback poll and the fetch of a push start in the same instant.
+    CompletableFuture<Step> poll =
+        CompletableFuture.supplyAsync(
+            () -> run(together, () -> job.poll(new PollJobRequest(id, 1, 1, now), null)));
+    CompletableFuture<Step> pushed =
+        CompletableFuture.supplyAsync(
+            () -> run(together, () -> job.pollPushed(new PushedPollRequest(id, 1, 0, now))));
+    CompletableFuture.allOf(poll, pushed).get(30, TimeUnit.SECONDS);
+
+    long taskId = Long.parseLong(solves.get(id).taskId());
+    List<Long> at =
+        sim.requests().stream()
+            .filter(r -> r.resGet() && r.taskId() == taskId)
+            .map(RequestRecord::at)
+            .toList();
+    assertThat(at).isNotEmpty();
+    for (int i = 1; i < at.size(); i++) {
+      assertThat(Duration.ofMillis(at.get(i) - at.get(i - 1))).isGreaterThanOrEqualTo(FIVE_SECONDS);
+    }
+  }
+
+  private interface PollCall {
+    Step call() throws InterruptedException;
+  }
+
+  private static Step run(CyclicBarrier together, PollCall call) {
+    try {
+      together.await(10, TimeUnit.SECONDS);
+      return call.call();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Between the first two res.php gets of the solve's task, as the simulator received them. */

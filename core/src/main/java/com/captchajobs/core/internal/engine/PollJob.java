@@ -112,15 +112,15 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or be
     // calling now: the call is reserved first, and else made 5 s after that one.
     while (!reserve(solve, request.submitNo(), called)) {
-      Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
       solve = repository.find(request.solveId()).orElse(null);
       if (solve == null
           || solve.status() != SolveState.SUBMITTED
           || solve.submits() != request.submitNo()) {
-        return Step.DONE; // that call answered it
+        return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
       }
+      Instant blocking =
+          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
       called = clock.instant();
     }
     PollResult result;

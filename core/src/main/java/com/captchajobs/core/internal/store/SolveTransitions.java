@@ -242,13 +242,14 @@ public final class SolveTransitions {
 
   /**
    * Reserves a res.php call on the task of submission {@code submitNo} at {@code calledAt}: true
-   * when no call on it was reserved after {@code previousNoLaterThan}; the caller then makes the
-   * call, else it makes none. One statement, so two jobs starting together cannot both call.
+   * when the solve still waits for that task's answer and no call on it was reserved after {@code
+   * previousNoLaterThan}; the caller then makes the call, else it makes none. One statement, so two
+   * jobs starting together cannot both call.
    */
   public boolean reserveCall(UUID id, int submitNo, Instant calledAt, Instant previousNoLaterThan) {
     return db.update(
             "UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?"
-                + " WHERE id = ? AND submits = ? AND (last_call_at IS NULL"
+                + " WHERE id = ? AND submits = ? AND status = 'SUBMITTED' AND (last_call_at IS NULL"
                 + " OR last_call_submit IS DISTINCT FROM ? OR last_call_at <= ?)",
             calledAt,
             submitNo,

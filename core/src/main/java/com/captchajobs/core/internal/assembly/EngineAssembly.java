@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.assembly;
 
+import com.captchajobs.core.internal.console.Console;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
@@ -98,7 +99,11 @@ public final class EngineAssembly {
       DashboardSettings dashboard = settings.dashboard();
       if (dashboard != null) {
         jobRunr.startDashboard(
-            dashboard.address(), dashboard.port(), dashboard.username(), dashboard.password());
+            dashboard.address(),
+            dashboard.port(),
+            dashboard.username(),
+            dashboard.password(),
+            Console.handlers(dataSource, schema, operatorQueries, jobs));
       }
       return new Engine(
           schema, clock, repository, notifications, enqueuer, operatorQueries, worker, parts);

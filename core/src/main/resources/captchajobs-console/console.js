@@ -84,7 +84,8 @@
   }
 
   function refresh() {
-    fetch('/console/api/overview', { credentials: 'same-origin', cache: 'no-store' })
+    // from the origin: a page opened at a URL with credentials in it cannot fetch relative URLs
+    fetch(window.location.origin + '/console/api/overview', { credentials: 'same-origin', cache: 'no-store' })
       .then(function (r) { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
       .then(function (o) {
         text('in-flight', String(o.inFlight));

@@ -320,6 +320,16 @@ final class ConsoleHandler implements HttpExchangeHandler {
 
   /** The urlencoded form of a POST, read up to {@link #MAX_BODY}. */
   static Map<String, String> form(HttpExchange ex) throws IOException {
+    String length = ex.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.strip()) > MAX_BODY) {
+          throw new BodyTooLargeException();
+        }
+      } catch (NumberFormatException e) {
+        throw new BodyTooLargeException();
+      }
+    }
     return params(new String(readCapped(ex.getRequestBody(), MAX_BODY), StandardCharsets.UTF_8));
   }
 

@@ -10,6 +10,7 @@ import com.captchajobs.core.Solves;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.RequestRecord;
 import com.sun.net.httpserver.HttpServer;
 import java.io.File;
 import java.io.IOException;
@@ -66,6 +67,7 @@ class ConsoleInBrowserTest {
   static final String PASSWORD = "console-password-0123456789";
   static final Path SCREENSHOTS = Path.of("..", "docs", "console");
   static final Duration WAIT = Duration.ofSeconds(60);
+  static final String BAD_SITEKEY = "ERROR_BAD_TOKEN_OR_PAGEURL";
 
   static CaptchaAiSimulator sim;
   static ConfigurableApplicationContext app;
@@ -75,6 +77,8 @@ class ConsoleInBrowserTest {
   static Solves solves;
   static final List<String> pages = new ArrayList<>();
   static UUID dead;
+  static UUID proxied;
+  static final String PROXY_PASSWORD = "proxyPassword0123";
   static UUID breakerSolve;
 
   @BeforeAll
@@ -112,13 +116,33 @@ class ConsoleInBrowserTest {
     for (int i = 1; i <= 3; i++) {
       ok.add(OperatorViewsTest.id(client.post("/api/solves", batch("console-ok-" + i))));
     }
-    dead = OperatorViewsTest.id(client.post("/api/solves", batch("console-dead-unsolvable")));
+    // sitekey "invalid": the simulator's in.php refuses it (ERROR_BAD_TOKEN_OR_PAGEURL, permanent)
+    dead =
+        OperatorViewsTest.id(
+            client.post(
+                "/api/solves",
+                OperatorViewsTest.withBatch(
+                    "{\"businessKey\":\"console-dead\",\"type\":\"TURNSTILE\","
+                        + "\"sitekey\":\"invalid\",\"pageUrl\":\"https://shop.example.test/broken\"}",
+                    "night-1")));
+    // a dead proxy: FAILED, and its proxy scrubbed, so it cannot be rebuilt
+    proxied =
+        OperatorViewsTest.id(
+            client.post(
+                "/api/solves",
+                "{\"businessKey\":\"console-proxied\",\"type\":\"TURNSTILE\",\"sitekey\":\""
+                    + RestFlowTest.SITEKEY
+                    + "\",\"pageUrl\":\"https://shop.example.test/proxied\","
+                    + "\"proxy\":\"user:"
+                    + PROXY_PASSWORD
+                    + "@dead.proxy:3128\",\"proxyType\":\"HTTP\"}"));
     await()
         .atMost(WAIT)
         .until(
             () ->
                 ok.stream().allMatch(id -> solves.status(id).status() == SolveStatus.SOLVED)
-                    && solves.status(dead).status() == SolveStatus.FAILED);
+                    && solves.status(dead).status() == SolveStatus.FAILED
+                    && solves.status(proxied).status() == SolveStatus.FAILED);
     solves.claim(ok.get(0));
     seedOldSolvesForPaging();
     browser = chromium();
@@ -156,7 +180,7 @@ class ConsoleInBrowserTest {
         .as("refreshed by fetch, not by reloading the page")
         .isEqualTo(true);
     assertThat(browser.findElement(By.id("failures")).getText())
-        .contains("ERROR_CAPTCHA_UNSOLVABLE");
+        .contains(BAD_SITEKEY, "ERROR_PROXY_CONNECTION_FAILED");
     assertThat(browser.findElement(By.id("reports")).getText()).contains("TURNSTILE");
     assertThat(text("p50")).endsWith(" s");
     assertThat(browser.findElements(By.cssSelector("#chart svg polyline"))).isNotEmpty();
@@ -175,12 +199,12 @@ class ConsoleInBrowserTest {
     browser.findElement(By.xpath("//select[@id='f-status']/option[text()='FAILED']")).click();
     browser.findElement(By.id("f-batch")).sendKeys("night-1");
     browser.findElement(By.xpath("//select[@id='f-type']/option[text()='TURNSTILE']")).click();
-    browser.findElement(By.id("f-code")).sendKeys("ERROR_CAPTCHA_UNSOLVABLE");
+    browser.findElement(By.id("f-code")).sendKeys(BAD_SITEKEY);
     browser.findElement(By.id("f-client")).sendKeys("default");
     browser.findElement(By.cssSelector("form.filters button[type=submit]")).click();
     List<WebElement> rows = browser.findElements(By.cssSelector("#solves tbody tr"));
     assertThat(rows).hasSize(1);
-    assertThat(rows.get(0).getText()).contains("console-dead-unsolvable", "FAILED");
+    assertThat(rows.get(0).getText()).contains("console-dead", "FAILED", BAD_SITEKEY);
 
     browser.get(console + "solves?batch=paging");
     assertThat(browser.findElements(By.cssSelector("#solves tbody tr"))).hasSize(50);
@@ -203,32 +227,42 @@ class ConsoleInBrowserTest {
 
   @Test
   @Order(3)
-  void requeueOnTheDeadSolvesPageSubmitsAfreshAndRequeueAllAsksFirst() throws Exception {
-    String page = SolveProbe.pageUrl("console-dead-unsolvable");
-    long before = inPhpCallsFor(page);
+  void requeueOnTheDeadSolvesPageSubmitsAfreshRequeueAllAsksFirstAndAScrubbedSolveIs409()
+      throws Exception {
+    long before = refusedInPhpCalls();
     browser.get(console + "dead");
     WebElement codes = browser.findElement(By.id("dead-codes"));
-    assertThat(codes.getText()).contains("ERROR_CAPTCHA_UNSOLVABLE");
-    browser.findElement(By.linkText("ERROR_CAPTCHA_UNSOLVABLE")).click();
+    assertThat(codes.getText()).contains(BAD_SITEKEY, "ERROR_PROXY_CONNECTION_FAILED");
+    browser.findElement(By.linkText(BAD_SITEKEY)).click();
     keep("dead");
     browser.findElement(By.xpath("//table[@id='solves']//button[text()='Requeue']")).click();
     assertThat(browser.findElement(By.id("outcome")).getText())
-        .contains("console-dead-unsolvable requeued", "fresh deadline");
-    await().atMost(WAIT).until(() -> inPhpCallsFor(page) > before);
+        .contains("console-dead requeued", "fresh deadline");
+    await().atMost(WAIT).until(() -> refusedInPhpCalls() > before);
     await().atMost(WAIT).until(() -> solves.status(dead).status() == SolveStatus.FAILED);
 
-    long again = inPhpCallsFor(page);
+    long again = refusedInPhpCalls();
     browser.get(console + "dead");
     browser
-        .findElement(By.xpath("//button[starts-with(text(),'Requeue all ERROR_CAPTCHA')]"))
+        .findElement(By.xpath("//button[text()='Requeue all " + BAD_SITEKEY + "\u2026']"))
         .click();
     assertThat(browser.findElement(By.tagName("main")).getText())
-        .contains("Requeue all 1 FAILED solves with code ERROR_CAPTCHA_UNSOLVABLE?");
+        .contains("Requeue all 1 FAILED solves with code " + BAD_SITEKEY + "?");
     keep("dead-confirm");
     browser.findElement(By.xpath("//button[text()='Yes, requeue them']")).click();
     assertThat(browser.findElement(By.id("outcome")).getText())
-        .contains("Requeued 1 solve(s) with code ERROR_CAPTCHA_UNSOLVABLE; 0 could not be rebuilt");
-    await().atMost(WAIT).until(() -> inPhpCallsFor(page) > again);
+        .contains("Requeued 1 solve(s) with code " + BAD_SITEKEY + "; 0 could not be rebuilt");
+    await().atMost(WAIT).until(() -> refusedInPhpCalls() > again);
+
+    browser.get(console + "solves/" + proxied);
+    browser.findElement(By.xpath("//button[text()='Requeue']")).click();
+    assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not requeued");
+    assertThat(browser.findElement(By.id("outcome")).getText())
+        .contains("cannot be requeued", "proxy", "(409)")
+        .doesNotContain(PROXY_PASSWORD);
+    pages.add(browser.getPageSource());
+    assertThat(solves.status(proxied).status()).isEqualTo(SolveStatus.FAILED);
+    assertThat(requeuesOf(proxied)).isZero();
   }
 
   @Test
@@ -322,7 +356,15 @@ class ConsoleInBrowserTest {
     HttpResponse<String> json = get(console + "api/overview");
     assertThat(json.statusCode()).isEqualTo(200);
     pages.add(json.body());
-    for (String path : List.of("", "solves", "dead", "solves/" + dead, "solves/" + breakerSolve)) {
+    for (String path :
+        List.of(
+            "",
+            "solves",
+            "dead",
+            "dead?code=ERROR_PROXY_CONNECTION_FAILED",
+            "solves/" + dead,
+            "solves/" + proxied,
+            "solves/" + breakerSolve)) {
       pages.add(get(console + path).body());
     }
     List<String> tokens = new ArrayList<>();
@@ -337,7 +379,7 @@ class ConsoleInBrowserTest {
     assertThat(tokens).as("solved, unclaimed tokens exist to look for").isNotEmpty();
     assertThat(pages).hasSizeGreaterThan(8);
     for (String html : pages) {
-      assertThat(html).doesNotContain(KEY).doesNotContain(PASSWORD);
+      assertThat(html).doesNotContain(KEY).doesNotContain(PASSWORD).doesNotContain(PROXY_PASSWORD);
       for (String token : tokens) {
         assertThat(html).doesNotContain(token);
       }
@@ -366,6 +408,13 @@ class ConsoleInBrowserTest {
     Files.createDirectories(SCREENSHOTS);
     byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
     Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+  }
+
+  /** The in.php calls the simulator refused for the sitekey {@code invalid}: console-dead's. */
+  private static long refusedInPhpCalls() {
+    return sim.requests().stream()
+        .filter(r -> RequestRecord.IN.equals(r.endpoint()) && BAD_SITEKEY.equals(r.outcome()))
+        .count();
   }
 
   private static long inPhpCallsFor(String pageUrl) {

@@ -260,7 +260,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
             "/console/"));
   }
 
-  private Pages.Overview overview() {
+  Pages.Overview overview() {
     Instant now = Instant.now();
     Instant last = lastWatch.get();
     if (now.isAfter(last.plusSeconds(5)) && lastWatch.compareAndSet(last, now)) {
@@ -275,7 +275,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
         queries.badReports());
   }
 
-  private Map<String, Object> overviewJson(Pages.Overview o) {
+  Map<String, Object> overviewJson(Pages.Overview o) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("at", o.gauges().at().toString());
     m.put("inFlight", o.gauges().inFlight());

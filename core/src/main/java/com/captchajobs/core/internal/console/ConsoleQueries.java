@@ -295,6 +295,7 @@ public final class ConsoleQueries {
       String reportVerdict,
       String reportDelivery,
       boolean hasCallback,
+      UUID jobId,
       Instant createdAt,
       Instant submittedAt,
       Instant solvedAt,
@@ -308,7 +309,7 @@ public final class ConsoleQueries {
         "SELECT id, client, business_key, type, status, task_id, error_code, error_class, batch,"
             + " priority, submits, polls, requeues, requeued_error_code, answered_via,"
             + " report_verdict, report_delivery, callback_url IS NOT NULL AS has_callback,"
-            + " created_at, submitted_at, solved_at, claimed_at, reported_at, requeued_at,"
+            + " job_id, created_at, submitted_at, solved_at, claimed_at, reported_at, requeued_at,"
             + " updated_at FROM captchajobs.solve WHERE id = ?",
         rs ->
             new SolveDetail(
@@ -330,6 +331,7 @@ public final class ConsoleQueries {
                 rs.getString("report_verdict"),
                 rs.getString("report_delivery"),
                 rs.getBoolean("has_callback"),
+                Db.uuid(rs, "job_id"),
                 Db.instant(rs, "created_at"),
                 Db.instant(rs, "submitted_at"),
                 Db.instant(rs, "solved_at"),

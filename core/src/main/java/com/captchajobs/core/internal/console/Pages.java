@@ -352,8 +352,13 @@ final class Pages {
           .append(esc(e.detail()))
           .append("</li>");
     }
-    m.append("</ol><p><a href=\"/dashboard/jobs?state=FAILED\">Its jobs in JobRunr's dashboard</a>")
-        .append(" (job names carry the business key).</p>");
+    m.append("</ol>");
+    if (s.jobId() != null) {
+      m.append("<p><a href=\"/dashboard/jobs/")
+          .append(s.jobId())
+          .append(
+              "\">Its last job in JobRunr's dashboard</a> (job names carry the business key).</p>");
+    }
     return Html.page("Solve " + s.businessKey(), Html.Nav.NONE, m.toString(), null);
   }
 

@@ -70,6 +70,9 @@ class ConsoleInBrowserTest {
   static final String BAD_SITEKEY = "ERROR_BAD_TOKEN_OR_PAGEURL";
 
   static CaptchaAiSimulator sim;
+  static HttpServer receiver;
+  static final java.util.concurrent.atomic.AtomicInteger webhooks =
+      new java.util.concurrent.atomic.AtomicInteger();
   static ConfigurableApplicationContext app;
   static WebDriver browser;
   static String jdbcUrl;
@@ -91,6 +94,17 @@ class ConsoleInBrowserTest {
         installed || ci,
         "Debian's chromium and chromium-driver are not installed (.ci/run installs them)");
     sim = CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/",
+        ex -> {
+          ex.getRequestBody().readAllBytes();
+          webhooks.incrementAndGet();
+          ex.sendResponseHeaders(204, -1);
+          ex.close();
+        });
+    receiver.start();
+    String receiverUrl = "http://127.0.0.1:" + receiver.getAddress().getPort();
     jdbcUrl = EmbeddedPostgresSupport.newDatabase();
     int dashboardPort = freePort();
     app =
@@ -114,7 +128,12 @@ class ConsoleInBrowserTest {
     Api client = new Api(TestApps.port(app), TestApps.API_TOKEN);
     List<UUID> ok = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
-      ok.add(OperatorViewsTest.id(client.post("/api/solves", batch("console-ok-" + i))));
+      String json = batch("console-ok-" + i);
+      if (i == 1) {
+        json =
+            json.substring(0, json.length() - 1) + ",\"callbackUrl\":\"" + receiverUrl + "/hook\"}";
+      }
+      ok.add(OperatorViewsTest.id(client.post("/api/solves", json)));
     }
     // sitekey "invalid": the simulator's in.php refuses it (ERROR_BAD_TOKEN_OR_PAGEURL, permanent)
     dead =
@@ -143,6 +162,7 @@ class ConsoleInBrowserTest {
                 ok.stream().allMatch(id -> solves.status(id).status() == SolveStatus.SOLVED)
                     && solves.status(dead).status() == SolveStatus.FAILED
                     && solves.status(proxied).status() == SolveStatus.FAILED);
+    await().atMost(WAIT).until(() -> webhooks.get() > 0);
     solves.claim(ok.get(0));
     seedOldSolvesForPaging();
     browser = chromium();
@@ -162,6 +182,9 @@ class ConsoleInBrowserTest {
     }
     if (sim != null) {
       sim.close();
+    }
+    if (receiver != null) {
+      receiver.stop(0);
     }
   }
 
@@ -221,6 +244,7 @@ class ConsoleInBrowserTest {
     browser.findElement(By.linkText("console-ok-1")).click();
     String timeline = browser.findElement(By.cssSelector("ol.timeline")).getText();
     assertThat(timeline).contains("enqueued", "submit", "task ", "node ", "solved", "claimed");
+    assertThat(timeline).contains("webhook", "SOLVED to 127.0.0.1: HTTP 204");
     assertThat(timeline).containsAnyOf("poll", "push");
     keep("solve");
   }

@@ -122,7 +122,9 @@ class ConsoleInBrowserTest {
                 "captchajobs.dashboard.username",
                 USER,
                 "captchajobs.dashboard.password",
-                PASSWORD));
+                PASSWORD,
+                "captchajobs.webhook.allowed-hosts",
+                receiverUrl));
     console = "http://localhost:" + dashboardPort + "/console/";
     solves = app.getBean(CaptchaJobs.class).solves();
     Api client = new Api(TestApps.port(app), TestApps.API_TOKEN);

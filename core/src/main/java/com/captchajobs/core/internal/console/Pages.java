@@ -120,9 +120,10 @@ final class Pages {
           .append("</td><td>")
           .append(
               b.open()
-                  ? Html.button(
+                  ? Html.namedButton(
                       "/console/breakers/close",
                       "Close breaker",
+                      "Close breaker of key " + b.keyFingerprint(),
                       "danger",
                       "fingerprint",
                       b.keyFingerprint())
@@ -301,7 +302,14 @@ final class Pages {
           .append("</td>");
       if (requeue) {
         t.append("<td>")
-            .append(Html.button("/console/dead/requeue", "Requeue", "", "id", r.id().toString()))
+            .append(
+                Html.namedButton(
+                    "/console/dead/requeue",
+                    "Requeue",
+                    "Requeue " + r.businessKey(),
+                    "",
+                    "id",
+                    r.id().toString()))
             .append("</td>");
       }
       t.append("</tr>");

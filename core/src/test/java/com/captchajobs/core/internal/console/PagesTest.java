@@ -33,7 +33,8 @@ class PagesTest {
 
     assertThat(html)
         .doesNotContain("<img", "<1>", "<b>")
-        .contains("key&quot;&gt;&lt;img src=x&gt;", "c&lt;1&gt;", "caption &lt;b&gt;");
+        .contains("key&quot;&gt;&lt;img src=x&gt;", "c&lt;1&gt;", "caption &lt;b&gt;")
+        .contains("aria-label=\"Requeue key&quot;&gt;&lt;img src=x&gt;\">Requeue</button>");
   }
 
   @Test

@@ -34,7 +34,7 @@ final class Pages {
   /** The overview as first served; {@code console.js} then refreshes it from the JSON. */
   static String overview(Overview o) {
     StringBuilder m = new StringBuilder();
-    m.append("<p class=\"live\">Live: refreshed every 2 s. <span id=\"updated\" role=\"status\">")
+    m.append("<p class=\"live\">Live: refreshed every 2 s. <span id=\"updated\">")
         .append("as of ")
         .append(Html.timeTag(o.gauges().at()))
         .append("</span></p>");

@@ -33,8 +33,11 @@ final class ConsoleHandler implements HttpExchangeHandler {
   /** The largest request body read; a larger one is answered 413. */
   static final int MAX_BODY = 16 * 1024;
 
-  /** The most solves one "requeue all of a code" requeues. */
-  static final int MAX_REQUEUE_ALL = 10_000;
+  /**
+   * The most solves one "requeue all of a code" requeues, so that the page answers within seconds;
+   * the outcome says how many are left for the next press.
+   */
+  static final int MAX_REQUEUE_ALL = 1_000;
 
   private static final Logger log = LoggerFactory.getLogger(ConsoleHandler.class);
   private static final String CSP =
@@ -237,7 +240,12 @@ final class ConsoleHandler implements HttpExchangeHandler {
                 + refused
                 + " could not be rebuilt (409: proxy or cookies removed when they failed)"
                 + (moved > 0 ? "; " + moved + " were no longer FAILED" : "")
-                + ".",
+                + "."
+                + (requeued + refused + moved == MAX_REQUEUE_ALL
+                    ? " At most "
+                        + MAX_REQUEUE_ALL
+                        + " are requeued at a time: press again for the rest."
+                    : ""),
             "/console/dead"));
   }
 

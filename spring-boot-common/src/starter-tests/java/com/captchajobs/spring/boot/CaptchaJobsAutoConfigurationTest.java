@@ -776,6 +776,23 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void aDashboardPasswordShorterThan12CharactersFailsNamingTheKey() {
+    runner
+        .withPropertyValues(
+            database(),
+            "captchajobs.dashboard.enabled=true",
+            "captchajobs.dashboard.username=admin",
+            "captchajobs.dashboard.password=eleven-char")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage("captchajobs.dashboard.password must be at least 12 characters (it has 11)")
+                  .hasMessageNotContaining("eleven-char");
+            });
+  }
+
+  @Test
   void theDashboardWithCredentialsServesBehindBasicAuthAndStopsWithTheContext() throws Exception {
     int port = freePort();
     AtomicReference<Integer> unauthenticated = new AtomicReference<>();
@@ -785,7 +802,7 @@ class CaptchaJobsAutoConfigurationTest {
             "captchajobs.dashboard.enabled=true",
             "captchajobs.dashboard.port=" + port,
             "captchajobs.dashboard.username=admin",
-            "captchajobs.dashboard.password=s3cret-pass")
+            "captchajobs.dashboard.password=s3cret-pass-0123")
         .run(
             context -> {
               assertThat(context).hasNotFailed();

@@ -150,7 +150,7 @@ public final class OwnJobRunr implements AutoCloseable {
    * Serves the JobRunr dashboard over our jobs only, behind basic authentication, refusing
    * cross-site requests ({@link DashboardServer}).
    *
-   * @param address the address to bind; null: every interface
+   * @param address the address to bind; null: loopback
    */
   public synchronized DashboardServer startDashboard(
       String address, int port, String username, String password) {

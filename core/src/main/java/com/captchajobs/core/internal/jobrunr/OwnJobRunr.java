@@ -162,16 +162,21 @@ public final class OwnJobRunr implements AutoCloseable {
   public record ServerSettings(
       String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
 
+  /** Stops the background job server, if one runs; the storage stays open. */
+  public synchronized void stopServer() {
+    if (server != null) {
+      server.stop();
+      server = null;
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (dashboard != null) {
       dashboard.close();
       dashboard = null;
     }
-    if (server != null) {
-      server.stop();
-      server = null;
-    }
+    stopServer();
     storage.close();
   }
 

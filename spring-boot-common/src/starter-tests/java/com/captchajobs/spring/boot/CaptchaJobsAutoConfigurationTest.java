@@ -393,6 +393,20 @@ class CaptchaJobsAutoConfigurationTest {
                       .counter();
               assertThat(errors).isNotNull();
               assertThat(errors.count()).isEqualTo(1.0);
+
+              events.error("ERROR_MADE_UP_<script>", ErrorClass.TRANSIENT);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .find("captchajobs.errors")
+                          .tag("code", "OTHER")
+                          .tag("class", ErrorClass.TRANSIENT.label())
+                          .counter()
+                          .count())
+                  .as("an unknown code is tagged OTHER")
+                  .isEqualTo(1.0);
+              assertThat(registry.find("captchajobs.errors").tag("code", "ERROR_MADE_UP_<script>").counter())
+                  .isNull();
             });
   }
 

@@ -14,21 +14,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.stream.Stream;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -249,8 +249,15 @@ class PingbackEndpointTest {
       socket.setSoTimeout(30_000);
       OutputStream out = socket.getOutputStream();
       out.write(
-          ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: " + type
-                  + "\r\nContent-Length: " + length + "\r\n\r\n")
+          ("POST "
+                  + path
+                  + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + port
+                  + "\r\nContent-Type: "
+                  + type
+                  + "\r\nContent-Length: "
+                  + length
+                  + "\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       byte[] part = new byte[8 * 1024];
       java.util.Arrays.fill(part, (byte) 'a');

@@ -216,7 +216,10 @@ public final class CaptchaJobs implements AutoCloseable {
     /** Deliveries in flight on this node, on their own JobRunr server; 4. */
     Builder webhookThreads(int webhookThreads);
 
-    /** Deliveries of one API client in flight on this node; null: half the threads, at least 1. */
+    /**
+     * Deliveries of one API client in flight on this node; null: {@code (threads - 1) / 2}, at
+     * least 1, so that no two clients hold every thread.
+     */
     Builder webhookThreadsPerClient(Integer webhookThreadsPerClient);
 
     /** Wait before a delivery's first retry, doubled for each further one, at least 1 s; 10 s. */

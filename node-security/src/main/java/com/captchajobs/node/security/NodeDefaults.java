@@ -5,9 +5,9 @@ import java.util.Map;
 
 /**
  * The defaults every node shares: its own connection pool's pinned {@code search_path}, a bounded
- * Tomcat ({@link #boundedWeb}), and actuator on its own port, closed but for plain health ({@link NodeSecurityConfiguration}),
- * Kubernetes probes on. Each node's main adds its own names and port to these; anything the
- * operator sets wins.
+ * Tomcat ({@link #boundedWeb}), and actuator on its own port, closed but for plain health ({@link
+ * NodeSecurityConfiguration}), Kubernetes probes on. Each node's main adds its own names and port
+ * to these; anything the operator sets wins.
  */
 public final class NodeDefaults {
 

@@ -405,7 +405,11 @@ class CaptchaJobsAutoConfigurationTest {
                           .count())
                   .as("an unknown code is tagged OTHER")
                   .isEqualTo(1.0);
-              assertThat(registry.find("captchajobs.errors").tag("code", "ERROR_MADE_UP_<script>").counter())
+              assertThat(
+                      registry
+                          .find("captchajobs.errors")
+                          .tag("code", "ERROR_MADE_UP_<script>")
+                          .counter())
                   .isNull();
             });
   }
@@ -801,7 +805,8 @@ class CaptchaJobsAutoConfigurationTest {
             context -> {
               assertThat(context).hasFailed();
               assertThat(rootCause(context.getStartupFailure()))
-                  .hasMessage("captchajobs.dashboard.password must be at least 12 characters (it has 11)")
+                  .hasMessage(
+                      "captchajobs.dashboard.password must be at least 12 characters (it has 11)")
                   .hasMessageNotContaining("eleven-char");
             });
   }

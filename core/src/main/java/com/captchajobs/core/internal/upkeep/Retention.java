@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * Deletes what is older than the retention ({@code captchajobs.retention}, 7 days by default):
  * final solves not updated since, poll timings, slot hand-off rows, and our own JobRunr jobs (solve
  * jobs and webhook deliveries) not updated since, whatever their state but PROCESSING: JobRunr
- * keeps FAILED jobs for ever, and their names and labels carry business keys. Age is measured on the
- * database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows, so a
- * node whose clock is off deletes nothing early. One node at a time: the pass runs in one
+ * keeps FAILED jobs for ever, and their names and labels carry business keys. Age is measured on
+ * the database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows,
+ * so a node whose clock is off deletes nothing early. One node at a time: the pass runs in one
  * transaction under a transaction-level advisory lock, and a node that does not get the lock skips
  * the pass. Every delete goes through an index of migration V3 ({@code updated_at}, {@code
  * called_at}, {@code freed_at}).

@@ -59,9 +59,7 @@ class RetentionOfJobRunrJobsTest {
             .orElseThrow();
 
     assertThat(deleted.jobs()).isEqualTo(2);
-    assertThat(ids())
-        .doesNotContain(oldFailed, oldSucceeded)
-        .contains(oldProcessing, recentFailed);
+    assertThat(ids()).doesNotContain(oldFailed, oldSucceeded).contains(oldProcessing, recentFailed);
     assertThat(
             sql.queryForObject(
                 "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE"

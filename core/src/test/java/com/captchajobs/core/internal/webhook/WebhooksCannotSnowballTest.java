@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * client's job rows keep their size; the other client's webhooks arrive within 2 s at p95.
  *
  * <p>Scaled to keep the suite fast: 30 s of waiting with a 2 s attempt timeout. The full run (5
- * minutes, the default 10 s timeout) is {@code -Dcaptchajobs.snowball.seconds=300
- * -Dcaptchajobs.snowball.timeout=10s}; docs/security.md gives its figures.
+ * minutes, the default 10 s timeout) is {@code -DargLine="-Dcaptchajobs.snowball.seconds=300
+ * -Dcaptchajobs.snowball.timeout=10s"} (surefire forks the tests); docs/security.md gives its
+ * figures.
  */
 class WebhooksCannotSnowballTest {
 

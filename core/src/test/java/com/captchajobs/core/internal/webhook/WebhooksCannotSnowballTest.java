@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * receiver that answers at once. Parked deliveries write nothing while they wait, so the hung
  * client's job rows keep their size; the other client's webhooks arrive within 2 s at p95.
  *
- * <p>Scaled to keep the suite fast: 30 s of waiting with a 2 s attempt timeout. The full run (5
+ * <p>Scaled to keep the suite fast: 15 s of waiting with a 2 s attempt timeout. The full run (5
  * minutes, the default 10 s timeout) is {@code -DargLine="-Dcaptchajobs.snowball.seconds=300
  * -Dcaptchajobs.snowball.timeout=10s"} (surefire forks the tests); docs/security.md gives its
  * figures.
@@ -125,7 +125,7 @@ class WebhooksCannotSnowballTest {
         .untilAsserted(() -> assertThat(deliveries.lanes().parked("hanger")).isEqualTo(HUNG - 1));
     long before = rowsSize(sql);
     long waitStart = System.nanoTime();
-    Duration run = Duration.ofSeconds(Long.getLong("captchajobs.snowball.seconds", 30));
+    Duration run = Duration.ofSeconds(Long.getLong("captchajobs.snowball.seconds", 15));
 
     List<Long> latencies = new ArrayList<>();
     long gap = run.toNanos() / OTHERS;

@@ -164,6 +164,12 @@ public final class ClientLanes {
     onRelease.accept(next);
   }
 
+  /** Whether a share was passed to this parked delivery and it has not taken it yet. */
+  synchronized boolean reserved(UUID jobId) {
+    Admission held = inFlight.get(jobId);
+    return held != null && held.reserved();
+  }
+
   /** Parked deliveries of this client on this node now. */
   public synchronized int parked(String client) {
     Deque<UUID> queue = parked.get(label(client));

@@ -3,11 +3,12 @@ package com.captchajobs.core.internal.webhook;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.ConcurrentJobModificationException;
 import org.jobrunr.storage.StorageProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Enqueues parked deliveries again ({@link ClientLanes}): one when a share was passed to it, all of
  * a node's when it stops, so that another node takes them without waiting for their fallback. Off
- * JobRunr's threads, one at a time; a delivery no longer SCHEDULED (its fallback came first, or it
- * is gone) gives its share back at once.
+ * JobRunr's threads, one at a time. A share may pass to a delivery whose parking JobRunr has not
+ * stored yet (still PROCESSING in the table): it is tried again shortly, for up to 5 s. A delivery
+ * that ended meanwhile, or is gone, gives its share back at once; one already ENQUEUED again (its
+ * fallback came first) or running keeps it.
  */
 final class ParkedDeliveries implements AutoCloseable {
 
@@ -25,8 +28,18 @@ final class ParkedDeliveries implements AutoCloseable {
   private final StorageProvider storage;
   private final ClientLanes lanes;
   private final JobsReady ready;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
+  private static final long RETRY_MILLIS = 25;
+  private static final int MAX_TRIES = 200;
+
+  /** What became of a parked delivery a share was passed to. */
+  private enum Outcome {
+    ENQUEUED,
+    NOT_STORED_YET,
+    GONE
+  }
+
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
           r -> {
             Thread t = new Thread(r, "captchajobs-webhook-parked");
             t.setDaemon(true);
@@ -41,21 +54,25 @@ final class ParkedDeliveries implements AutoCloseable {
 
   /** Enqueues a parked delivery that a share was passed to. */
   void requeue(UUID jobId) {
-    thread.execute(
-        () -> {
-          if (enqueue(jobId)) {
-            ready.pollReady();
-          } else {
-            lanes.release(jobId);
-          }
-        });
+    thread.execute(() -> attempt(jobId, 1));
+  }
+
+  private void attempt(UUID jobId, int tries) {
+    Outcome outcome = enqueue(jobId);
+    if (outcome == Outcome.ENQUEUED) {
+      ready.pollReady();
+    } else if (outcome == Outcome.NOT_STORED_YET && tries < MAX_TRIES) {
+      thread.schedule(() -> attempt(jobId, tries + 1), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    } else {
+      lanes.release(jobId);
+    }
   }
 
   /** Enqueues every parked delivery of a stopping node; their shares are not passed on. */
   void handBack(List<UUID> jobIds) {
     int handedBack = 0;
     for (UUID id : jobIds) {
-      if (enqueue(id)) {
+      if (enqueue(id) == Outcome.ENQUEUED) {
         handedBack++;
       }
     }
@@ -64,19 +81,28 @@ final class ParkedDeliveries implements AutoCloseable {
     }
   }
 
-  private boolean enqueue(UUID jobId) {
+  private Outcome enqueue(UUID jobId) {
     try {
       Job job = storage.getJobById(jobId);
-      if (job.getState() != StateName.SCHEDULED) {
-        return false;
+      StateName state = job.getState();
+      if (state == StateName.SCHEDULED) {
+        job.enqueue();
+        storage.save(job);
+        return Outcome.ENQUEUED;
       }
-      job.enqueue();
-      storage.save(job);
-      return true;
+      if (state == StateName.ENQUEUED) {
+        return Outcome.ENQUEUED; // its fallback came first: it is fetched with the share kept
+      }
+      if (state == StateName.PROCESSING) {
+        // its parking is not stored yet, unless it runs already (admitted with the share)
+        return lanes.reserved(jobId) ? Outcome.NOT_STORED_YET : Outcome.ENQUEUED;
+      }
+      return Outcome.GONE;
+    } catch (ConcurrentJobModificationException e) {
+      return Outcome.NOT_STORED_YET; // JobRunr stored it meanwhile: read it again
     } catch (RuntimeException e) {
-      // gone, or changed meanwhile (its fallback came first): nothing to enqueue
       log.debug("Parked delivery {} not enqueued: {}", jobId, e.toString());
-      return false;
+      return Outcome.GONE;
     }
   }
 

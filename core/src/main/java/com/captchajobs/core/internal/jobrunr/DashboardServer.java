@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * JobRunr's dashboard (its own handlers: pages, API, server-sent events) on a server of ours, so
  * that it binds where it is told ({@code captchajobs.dashboard.address}, else {@code
- * server.address}; JobRunr's own server binds every interface) and refuses cross-site requests.
+ * server.address}, else loopback; JobRunr's own server binds every interface) and refuses
+ * cross-site requests.
  *
  * <p>A browser that holds the dashboard's basic-auth credentials sends them with any request a
  * foreign page makes it send, so every request that can change something (any method but GET, HEAD

@@ -20,8 +20,10 @@ import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WebhookEgressTest {
 
   /** Every name resolves to loopback: only an allowed origin may be reached. */

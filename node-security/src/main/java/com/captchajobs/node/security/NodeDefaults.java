@@ -74,7 +74,6 @@ public final class NodeDefaults {
     defaults.put("server.tomcat.keep-alive-timeout", "20s");
     defaults.put("server.tomcat.max-http-form-post-size", "16KB");
     defaults.put("server.tomcat.max-swallow-size", "16KB");
-    defaults.put("server.max-http-request-header-size", "16KB");
     defaults.put("spring.servlet.multipart.enabled", "false");
     return defaults;
   }

@@ -43,6 +43,7 @@ public class AppApplication {
     defaults.put("spring.application.name", "captchajobs-app");
     defaults.put("captchajobs.worker.enabled", "${jobrunr.background-job-server.enabled:false}");
     defaults.putAll(NodeDefaults.ownPool());
+    defaults.putAll(NodeDefaults.boundedWeb());
     defaults.putAll(NodeDefaults.managementWithProbeGroups(8082));
     return defaults;
   }

@@ -11,15 +11,24 @@ import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.TaskRecord;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -190,6 +199,96 @@ class PingbackEndpointTest {
     } finally {
       loud.forEach(name -> logging.setLogLevel(name, null));
     }
+  }
+
+  @Test
+  void largeFormsAndMultipartOnThePingbackPathAndBodiesBeforeAuthenticationAreRefusedUnreadInTime()
+      throws Exception {
+    String path = "/captchaai/pingback/" + UUID.randomUUID() + "/1/forged";
+    List<String> answers = new ArrayList<>();
+    for (String[] attack :
+        new String[][] {
+          {path, "application/x-www-form-urlencoded", String.valueOf(2 * 1024 * 1024)},
+          {path, "multipart/form-data; boundary=b", String.valueOf(10 * 1024 * 1024)},
+          {path, "application/json", String.valueOf(64 * 1024)},
+          {"/api/solves", "application/json", String.valueOf(10 * 1024 * 1024)},
+          {"/api/solves", "multipart/form-data; boundary=b", String.valueOf(10 * 1024 * 1024)}
+        }) {
+      long start = System.nanoTime();
+      Refusal refusal = stalledBody(attack[0], attack[1], Long.parseLong(attack[2]));
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      answers.add(
+          (attack[0].startsWith("/api") ? "api" : "pingback")
+              + " "
+              + attack[1]
+              + " "
+              + attack[2]
+              + " B: "
+              + refusal.status()
+              + " in "
+              + millis
+              + " ms, body bytes sent before the answer "
+              + refusal.sent());
+      assertThat(refusal.status()).as(attack[1]).startsWith("HTTP/1.1 4");
+      assertThat(millis).as("answered without waiting for the body").isLessThan(5_000);
+    }
+    System.out.println("[unauthenticated bodies] " + String.join("; ", answers));
+    assertThat(uploadsUnder(Path.of(System.getProperty("java.io.tmpdir"))))
+        .as("no multipart part was written to disk")
+        .isEmpty();
+  }
+
+  record Refusal(String status, long sent) {}
+
+  /**
+   * Declares a body of {@code length} bytes and sends only its first 8 KiB, then waits for the
+   * answer: a server that read the body before answering would wait for the rest.
+   */
+  private static Refusal stalledBody(String path, String type, long length) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("POST "
+                  + path
+                  + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + port
+                  + "\r\nContent-Type: "
+                  + type
+                  + "\r\nContent-Length: "
+                  + length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      byte[] part = new byte[8 * 1024];
+      java.util.Arrays.fill(part, (byte) 'a');
+      out.write(part);
+      out.flush();
+      StringBuilder line = new StringBuilder();
+      InputStream in = socket.getInputStream();
+      int c;
+      while ((c = in.read()) >= 0 && c != '\n') {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      return new Refusal(line.toString(), part.length);
+    }
+  }
+
+  /** Multipart parts Tomcat would have written under its base directories in the temp dir. */
+  private static List<Path> uploadsUnder(Path tmp) throws IOException {
+    List<Path> uploads = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(tmp)) {
+      for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith("tomcat")).toList()) {
+        try (Stream<Path> files =
+            Files.find(dir, 8, (f, a) -> f.getFileName().toString().startsWith("upload_"))) {
+          uploads.addAll(files.toList());
+        } catch (IOException | UncheckedIOException e) {
+          // another process's directory, or gone while walking
+        }
+      }
+    }
+    return uploads;
   }
 
   private static int send(String url, String method, String type, String body) throws Exception {

@@ -121,6 +121,9 @@ public final class CaptchaJobs implements AutoCloseable {
     Duration DEFAULT_REPORT_WINDOW = Duration.ofMinutes(10);
     int DEFAULT_DASHBOARD_PORT = 8000;
 
+    /** The shortest dashboard password {@link #dashboard} accepts. */
+    int MIN_DASHBOARD_PASSWORD = 12;
+
     /** The PostgreSQL database shared by every node of the fleet. Required. */
     Builder dataSource(DataSource dataSource);
 
@@ -213,7 +216,10 @@ public final class CaptchaJobs implements AutoCloseable {
     /** Deliveries in flight on this node, on their own JobRunr server; 4. */
     Builder webhookThreads(int webhookThreads);
 
-    /** Deliveries of one API client in flight on this node; null: half the threads, at least 1. */
+    /**
+     * Deliveries of one API client in flight on this node; null: {@code (threads - 1) / 2}, at
+     * least 1, so that no two clients hold every thread.
+     */
     Builder webhookThreadsPerClient(Integer webhookThreadsPerClient);
 
     /** Wait before a delivery's first retry, doubled for each further one, at least 1 s; 10 s. */
@@ -234,10 +240,13 @@ public final class CaptchaJobs implements AutoCloseable {
      */
     Builder reportWindow(Duration reportWindow);
 
-    /** Serves JobRunr's dashboard over our jobs on this port, behind basic authentication. */
+    /**
+     * Serves JobRunr's dashboard over our jobs on this port, behind basic authentication; the
+     * password must have at least {@link #MIN_DASHBOARD_PASSWORD} characters.
+     */
     Builder dashboard(int port, String username, String password);
 
-    /** The address the dashboard binds; unset: every interface. */
+    /** The address the dashboard binds; unset: loopback (127.0.0.1). */
     Builder dashboardAddress(String dashboardAddress);
 
     /** Where the engine reports submits, solves, errors, polls, claims and hand-offs; none. */

@@ -51,6 +51,11 @@ final class NodeChecks {
       require(
           has(n.dashboardUsername) && has(n.dashboardPassword),
           "{dashboard(int, String, String)} needs a username and a password");
+      require(
+          n.dashboardPassword.length() >= CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD,
+          "{dashboard(int, String, String)} needs a password of at least "
+              + CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD
+              + " characters");
     }
   }
 

@@ -124,6 +124,14 @@ class CaptchaJobsInPlainJavaTest {
             () ->
                 CaptchaJobs.builder()
                     .dataSource(dataSource)
+                    .dashboard(0, "ops", "eleven-char")
+                    .build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage("dashboard(int, String, String) needs a password of at least 12 characters");
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(dataSource)
                     .webhookAllowedHosts(java.util.List.of("recv:http"))
                     .build())
         .isInstanceOf(InvalidSettingException.class)

@@ -44,6 +44,7 @@ public class DashboardApplication {
     defaults.put("captchajobs.dashboard.username", "${jobrunr.dashboard.username:}");
     defaults.put("captchajobs.dashboard.password", "${jobrunr.dashboard.password:}");
     defaults.putAll(NodeDefaults.ownPool());
+    defaults.putAll(NodeDefaults.boundedWeb());
     defaults.putAll(NodeDefaults.management(8092));
     return defaults;
   }

@@ -41,6 +41,7 @@ public class WorkerApplication {
     defaults.put(
         "captchajobs.worker.worker-count", "${jobrunr.background-job-server.worker-count:64}");
     defaults.putAll(NodeDefaults.ownPool());
+    defaults.putAll(NodeDefaults.boundedWeb());
     defaults.putAll(NodeDefaults.managementWithProbeGroups(8091));
     return defaults;
   }

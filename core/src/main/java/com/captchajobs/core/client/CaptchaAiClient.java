@@ -83,11 +83,15 @@ public final class CaptchaAiClient {
    * The one place our OkHttp settings and interceptors are installed. Order matters: logging is
    * outermost so it sees the call as made and times all of it; User-Agent is set inside it. OkHttp
    * never resends a call on its own (no retry on connection failure): an in.php POST that may have
-   * reached the provider is resent only when the engine decides so.
+   * reached the provider is resent only when the engine decides so. Nor does it follow a redirect:
+   * a 307 or 308 would re-post the form, API key included, to wherever {@code Location} points; a
+   * 3xx is a transient error naming the {@code Location} host only.
    */
   private OkHttpClient.Builder configure(OkHttpClient.Builder builder) {
     return builder
         .retryOnConnectionFailure(false)
+        .followRedirects(false)
+        .followSslRedirects(false)
         .connectTimeout(connectTimeout)
         .readTimeout(readTimeout)
         .writeTimeout(readTimeout)

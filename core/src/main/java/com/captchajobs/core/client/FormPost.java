@@ -38,6 +38,13 @@ final class FormPost {
     try (Response response = httpClient.newCall(request).execute()) {
       byte[] bytes = response.peekBody(MAX_BODY_BYTES + 1L).bytes();
       String body = new String(bytes, StandardCharsets.UTF_8);
+      if (response.isRedirect() || (response.code() >= 300 && response.code() < 400)) {
+        throw new CaptchaAiTransportException(
+            CaptchaAiTransportException.httpCode(response.code()),
+            taskId,
+            redirectDetail(response.header("Location"), url),
+            null);
+      }
       if (!response.isSuccessful()) {
         String detail = Reply.looksLikeHtml(body) ? "HTML page" : null;
         throw new CaptchaAiTransportException(
@@ -57,6 +64,17 @@ final class FormPost {
           isTimeout(e) ? CaptchaAiTransportException.TIMEOUT : CaptchaAiTransportException.NETWORK;
       throw new CaptchaAiTransportException(code, taskId, e.getClass().getSimpleName(), e);
     }
+  }
+
+  /**
+   * Names only the host a redirect points at (never its path or query, which a hostile server may
+   * fill with the form it was sent); the redirect itself is not followed.
+   */
+  static String redirectDetail(String location, HttpUrl from) {
+    HttpUrl target = location == null ? null : from.resolve(location);
+    return "redirect not followed (Location host: "
+        + (target == null ? "none" : target.host())
+        + ")";
   }
 
   private static boolean isTimeout(IOException e) {

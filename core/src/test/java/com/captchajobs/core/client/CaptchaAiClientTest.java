@@ -404,6 +404,37 @@ class CaptchaAiClientTest {
   }
 
   @Test
+  void aRedirectIsATransientErrorNamingTheLocationHostAndNothingReachesTheLocation()
+      throws Exception {
+    try (MockWebServer elsewhere = new MockWebServer()) {
+      elsewhere.start();
+      String location =
+          elsewhere.url("/collect?form=" + KEY).toString().replace("localhost", "127.0.0.1");
+      for (int code : new int[] {307, 308, 302}) {
+        server.enqueue(
+            new MockResponse.Builder().code(code).addHeader("Location", location).build());
+      }
+
+      CaptchaAiTransportException submit = transportError(this::submitTurnstile);
+      CaptchaAiTransportException poll = transportError(() -> client.get("8"));
+      CaptchaAiTransportException balance = transportError(() -> client.balance());
+
+      assertThat(submit.errorCode()).isEqualTo("HTTP_307");
+      assertThat(poll.errorCode()).isEqualTo("HTTP_308");
+      assertThat(balance.errorCode()).isEqualTo("HTTP_302");
+      for (CaptchaAiTransportException e : List.of(submit, poll, balance)) {
+        assertThat(e.permanent()).isFalse();
+        assertThat(e.getMessage())
+            .contains("Location host: 127.0.0.1")
+            .doesNotContain(KEY)
+            .doesNotContain("collect");
+      }
+      assertThat(server.getRequestCount()).isEqualTo(3);
+      assertThat(elsewhere.getRequestCount()).isZero();
+    }
+  }
+
+  @Test
   void anyNon2xxStatusIsATransportErrorEvenWithACodeInTheBody() {
     server.enqueue(status(403, "ERROR_WRONG_USER_KEY"));
 

@@ -4,10 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The defaults every node shares: its own connection pool's pinned {@code search_path}, and
- * actuator on its own port, closed but for plain health ({@link NodeSecurityConfiguration}),
- * Kubernetes probes on. Each node's main adds its own names and port to these; anything the
- * operator sets wins.
+ * The defaults every node shares: its own connection pool's pinned {@code search_path}, a bounded
+ * Tomcat ({@link #boundedWeb}), and actuator on its own port, closed but for plain health ({@link
+ * NodeSecurityConfiguration}), Kubernetes probes on. Each node's main adds its own names and port
+ * to these; anything the operator sets wins.
  */
 public final class NodeDefaults {
 
@@ -55,6 +55,26 @@ public final class NodeDefaults {
     defaults.put("management.endpoint.health.group.liveness.include", "livenessState");
     // breaker and provider exist on workers only
     defaults.put("management.endpoint.health.validate-group-membership", "false");
+    return defaults;
+  }
+
+  /**
+   * Tomcat bounded for callers that have not authenticated (the pingback path, the API before its
+   * token is checked): a fixed number of threads and waiting connections, 10 s to send a request's
+   * headers and body, a form body parsed only up to 16 KiB, at most 16 KiB of a refused body
+   * swallowed before the connection is closed instead, and no multipart parsing at all (no node
+   * takes a file, so no part is ever written to disk).
+   */
+  public static Map<String, Object> boundedWeb() {
+    Map<String, Object> defaults = new LinkedHashMap<>();
+    defaults.put("server.tomcat.threads.max", "200");
+    defaults.put("server.tomcat.accept-count", "100");
+    defaults.put("server.tomcat.max-connections", "2000");
+    defaults.put("server.tomcat.connection-timeout", "10s");
+    defaults.put("server.tomcat.keep-alive-timeout", "20s");
+    defaults.put("server.tomcat.max-http-form-post-size", "16KB");
+    defaults.put("server.tomcat.max-swallow-size", "16KB");
+    defaults.put("spring.servlet.multipart.enabled", "false");
     return defaults;
   }
 }

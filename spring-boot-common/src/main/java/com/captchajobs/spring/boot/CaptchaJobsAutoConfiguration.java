@@ -101,6 +101,15 @@ public class CaptchaJobsAutoConfiguration {
       if (!hasUsername || !hasPassword) {
         throw new MissingDashboardCredentialsException(hasUsername, hasPassword);
       }
+      if (dashboard.getPassword().length() < CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD) {
+        throw new IllegalStateException(
+            MissingDashboardCredentialsException.PASSWORD_PROPERTY
+                + " must be at least "
+                + CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD
+                + " characters (it has "
+                + dashboard.getPassword().length()
+                + ")");
+      }
       builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
       // A node told where to listen (server.address) is not meant to open the dashboard elsewhere.
       builder.dashboardAddress(

@@ -156,15 +156,18 @@ public class CaptchaJobsProperties {
     private int port = CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT;
 
     /**
-     * Network address the dashboard binds, e.g. 127.0.0.1. Unset: {@code server.address} when the
-     * node has one, else every interface.
+     * Network address the dashboard binds, e.g. 0.0.0.0 behind a TLS reverse proxy. Unset: {@code
+     * server.address} when the node has one, else loopback.
      */
     private String address;
 
     /** Basic-auth user name; required when enabled. */
     private String username;
 
-    /** Basic-auth password; required when enabled. Pass it through the environment. */
+    /**
+     * Basic-auth password, at least 12 characters; required when enabled. Pass it through the
+     * environment.
+     */
     private String password;
 
     public boolean isEnabled() {

@@ -58,8 +58,8 @@ public class WebhookProperties {
 
   /**
    * Deliveries of one API client in flight on one worker node, at most; the other threads stay free
-   * for the other clients, so receivers of one client that hang never hold them all. Unset: half of
-   * {@code threads}, at least 1.
+   * for the other clients, so receivers of one client that hang never hold them all. Unset: {@code
+   * (threads - 1) / 2}, at least 1, so that no two clients hold them all.
    */
   private Integer threadsPerClient;
 

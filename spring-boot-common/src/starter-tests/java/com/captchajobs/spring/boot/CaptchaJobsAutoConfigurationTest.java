@@ -393,6 +393,24 @@ class CaptchaJobsAutoConfigurationTest {
                       .counter();
               assertThat(errors).isNotNull();
               assertThat(errors.count()).isEqualTo(1.0);
+
+              events.error("ERROR_MADE_UP_<script>", ErrorClass.TRANSIENT);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              assertThat(
+                      registry
+                          .find("captchajobs.errors")
+                          .tag("code", "OTHER")
+                          .tag("class", ErrorClass.TRANSIENT.label())
+                          .counter()
+                          .count())
+                  .as("an unknown code is tagged OTHER")
+                  .isEqualTo(1.0);
+              assertThat(
+                      registry
+                          .find("captchajobs.errors")
+                          .tag("code", "ERROR_MADE_UP_<script>")
+                          .counter())
+                  .isNull();
             });
   }
 
@@ -776,6 +794,24 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void aDashboardPasswordShorterThan12CharactersFailsNamingTheKey() {
+    runner
+        .withPropertyValues(
+            database(),
+            "captchajobs.dashboard.enabled=true",
+            "captchajobs.dashboard.username=admin",
+            "captchajobs.dashboard.password=eleven-char")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(rootCause(context.getStartupFailure()))
+                  .hasMessage(
+                      "captchajobs.dashboard.password must be at least 12 characters (it has 11)")
+                  .hasMessageNotContaining("eleven-char");
+            });
+  }
+
+  @Test
   void theDashboardWithCredentialsServesBehindBasicAuthAndStopsWithTheContext() throws Exception {
     int port = freePort();
     AtomicReference<Integer> unauthenticated = new AtomicReference<>();
@@ -785,7 +821,7 @@ class CaptchaJobsAutoConfigurationTest {
             "captchajobs.dashboard.enabled=true",
             "captchajobs.dashboard.port=" + port,
             "captchajobs.dashboard.username=admin",
-            "captchajobs.dashboard.password=s3cret-pass")
+            "captchajobs.dashboard.password=s3cret-pass-0123")
         .run(
             context -> {
               assertThat(context).hasNotFailed();

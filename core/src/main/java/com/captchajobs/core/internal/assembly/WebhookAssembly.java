@@ -54,12 +54,6 @@ final class WebhookAssembly {
   }
 
   private static OkHttpClient http(WebhookSettings webhooks) {
-    return new OkHttpClient.Builder()
-        .connectTimeout(webhooks.deliveries().attemptTimeout())
-        .readTimeout(webhooks.deliveries().attemptTimeout())
-        .callTimeout(webhooks.deliveries().attemptTimeout().multipliedBy(2))
-        .followRedirects(false)
-        .followSslRedirects(false)
-        .build();
+    return WebhookJob.httpClient(webhooks.deliveries().attemptTimeout());
   }
 }

@@ -1,23 +1,18 @@
 package com.captchajobs.core.internal.jobrunr;
 
-import com.sun.net.httpserver.BasicAuthenticator;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.jobrunr.dashboard.JobRunrApiHandler;
 import org.jobrunr.dashboard.JobRunrSseHandler;
 import org.jobrunr.dashboard.JobRunrStaticFileHandler;
@@ -32,14 +27,22 @@ import org.slf4j.LoggerFactory;
 /**
  * JobRunr's dashboard (its own handlers: pages, API, server-sent events) on a server of ours, so
  * that it binds where it is told ({@code captchajobs.dashboard.address}, else {@code
- * server.address}; JobRunr's own server binds every interface) and refuses cross-site requests.
+ * server.address}, else loopback; JobRunr's own server binds every interface) and refuses
+ * cross-site requests.
  *
  * <p>A browser that holds the dashboard's basic-auth credentials sends them with any request a
  * foreign page makes it send, so every request that can change something (any method but GET, HEAD
  * and OPTIONS: requeue, delete, trigger) must come from the dashboard's own pages: a {@code
  * Sec-Fetch-Site} other than {@code same-origin} or {@code none}, or an {@code Origin} whose host
  * and port are not the request's {@code Host}, answers 403. A request with neither header does not
- * come from a browser page and is let through to basic authentication as before.
+ * come from a browser page and is let through to basic authentication as before. A refusal reads
+ * nothing of the request body.
+ *
+ * <p>Nothing an unauthenticated caller sends can exhaust the process ({@link DashboardLimits}): a
+ * fixed number of worker threads and a bounded queue ({@link DashboardThreads}), read deadlines for
+ * headers and body ({@link ExchangeDeadlines}), a small body cap ({@link BoundedExchange}), failed
+ * logins throttled per client address ({@link LoginThrottle}), and refusals logged as counts once a
+ * minute ({@link Refusals}). It binds loopback unless told otherwise.
  */
 public final class DashboardServer implements AutoCloseable {
 
@@ -47,20 +50,28 @@ public final class DashboardServer implements AutoCloseable {
   private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
 
   private final HttpServer server;
-  private final ExecutorService threads;
+  private final DashboardThreads threads;
+  private final ExchangeDeadlines deadlines;
+  private final Refusals refusals;
   private final List<HttpExchangeHandler> handlers;
 
   private DashboardServer(
-      HttpServer server, ExecutorService threads, List<HttpExchangeHandler> handlers) {
+      HttpServer server,
+      DashboardThreads threads,
+      ExchangeDeadlines deadlines,
+      Refusals refusals,
+      List<HttpExchangeHandler> handlers) {
     this.server = server;
     this.threads = threads;
+    this.deadlines = deadlines;
+    this.refusals = refusals;
     this.handlers = handlers;
   }
 
   /**
-   * Starts the dashboard.
+   * Starts the dashboard with {@link DashboardLimits#DEFAULT}.
    *
-   * @param address the address to bind; null or empty: every interface
+   * @param address the address to bind; null or empty: loopback
    */
   public static DashboardServer start(
       StorageProvider storage,
@@ -69,12 +80,14 @@ public final class DashboardServer implements AutoCloseable {
       int port,
       String username,
       String password) {
-    return start(storage, jsonMapper, address, port, username, password, List.of());
+    return start(
+        storage, jsonMapper, address, port, username, password, DashboardLimits.DEFAULT, List.of());
   }
 
   /**
-   * Starts the dashboard with more handlers beside JobRunr's (the operator console), each behind
-   * the same basic authentication and cross-site refusal, and closed with it.
+   * Starts the dashboard with {@link DashboardLimits#DEFAULT} and more handlers beside JobRunr's
+   * (the operator console), each behind the same limits, basic authentication and cross-site
+   * refusal, and closed with it.
    *
    * @param extra handlers served at their own context paths
    */
@@ -86,10 +99,44 @@ public final class DashboardServer implements AutoCloseable {
       String username,
       String password,
       List<? extends HttpExchangeHandler> extra) {
+    return start(
+        storage, jsonMapper, address, port, username, password, DashboardLimits.DEFAULT, extra);
+  }
+
+  /**
+   * Starts the dashboard within the given limits, JobRunr's handlers only.
+   *
+   * @param address the address to bind; null or empty: loopback
+   */
+  public static DashboardServer start(
+      StorageProvider storage,
+      JsonMapper jsonMapper,
+      String address,
+      int port,
+      String username,
+      String password,
+      DashboardLimits limits) {
+    return start(storage, jsonMapper, address, port, username, password, limits, List.of());
+  }
+
+  /**
+   * Starts the dashboard within the given limits, with {@code extra} handlers beside JobRunr's.
+   *
+   * @param address the address to bind; null or empty: loopback
+   */
+  public static DashboardServer start(
+      StorageProvider storage,
+      JsonMapper jsonMapper,
+      String address,
+      int port,
+      String username,
+      String password,
+      DashboardLimits limits,
+      List<? extends HttpExchangeHandler> extra) {
     StorageProvider safe = new ThreadSafeStorageProvider(storage);
     InetSocketAddress bind =
         address == null || address.isBlank()
-            ? new InetSocketAddress(port)
+            ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port)
             : new InetSocketAddress(address.strip(), port);
     if (bind.isUnresolved()) {
       throw new IllegalArgumentException(
@@ -97,21 +144,20 @@ public final class DashboardServer implements AutoCloseable {
     }
     HttpServer server;
     try {
-      server = HttpServer.create(bind, 0);
+      server = HttpServer.create(bind, limits.queue());
     } catch (IOException e) {
       throw new UncheckedIOException("the dashboard cannot listen on " + bind, e);
     }
-    ExecutorService threads =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-dashboard");
-              t.setDaemon(true);
-              return t;
-            });
+    Refusals refusals = new Refusals();
+    ExchangeDeadlines deadlines = new ExchangeDeadlines(refusals);
+    DashboardThreads threads = new DashboardThreads(limits, deadlines, refusals);
     server.setExecutor(threads);
-    BasicAuthenticator auth = authenticator(username, password);
+    LoginThrottle auth = new LoginThrottle(username, password, limits.failedLogins(), refusals);
+    BoundedExchange bounded = new BoundedExchange(limits, deadlines, refusals);
+    SameOrigin sameOrigin = new SameOrigin(refusals);
     HttpExchangeHandler redirect = new RedirectHttpHandler("/", "/dashboard");
-    server.createContext(redirect.getContextPath(), redirect);
+    HttpContext root = server.createContext(redirect.getContextPath(), redirect);
+    root.getFilters().add(bounded);
     List<HttpExchangeHandler> handlers = new ArrayList<>(List.of(redirect));
     List<HttpExchangeHandler> served =
         new ArrayList<>(
@@ -123,8 +169,10 @@ public final class DashboardServer implements AutoCloseable {
     for (HttpExchangeHandler h : served) {
       HttpContext context = server.createContext(h.getContextPath(), h);
       context.setAuthenticator(auth);
-      // user filters run before the authenticator: refused with or without the password
-      context.getFilters().add(new SameOrigin());
+      // user filters run before the authenticator: refused with or without the password, and a
+      // cross-site refusal comes before any byte of the body is read
+      context.getFilters().add(sameOrigin);
+      context.getFilters().add(bounded);
       handlers.add(h);
     }
     server.start();
@@ -132,12 +180,17 @@ public final class DashboardServer implements AutoCloseable {
         "JobRunr dashboard over CaptchaJobs' jobs at http://{}:{}/dashboard",
         server.getAddress().getAddress().getHostAddress(),
         server.getAddress().getPort());
-    return new DashboardServer(server, threads, List.copyOf(handlers));
+    return new DashboardServer(server, threads, deadlines, refusals, List.copyOf(handlers));
   }
 
   /** The address and port it listens on. */
   public InetSocketAddress address() {
     return server.getAddress();
+  }
+
+  /** Requests and connections refused since start, for tests and diagnostics. */
+  long refused(Refusals.Reason reason) {
+    return refusals.total(reason);
   }
 
   @Override
@@ -150,33 +203,18 @@ public final class DashboardServer implements AutoCloseable {
       }
     }
     server.stop(0);
-    threads.shutdown();
-    try {
-      if (!threads.awaitTermination(2, TimeUnit.SECONDS)) {
-        threads.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      threads.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static BasicAuthenticator authenticator(String username, String password) {
-    byte[] user = username.getBytes(StandardCharsets.UTF_8);
-    byte[] pass = password.getBytes(StandardCharsets.UTF_8);
-    return new BasicAuthenticator("JobRunr") {
-      @Override
-      public boolean checkCredentials(String u, String p) {
-        // both compared, in constant time, whatever the first one gave
-        boolean userOk = MessageDigest.isEqual(user, u.getBytes(StandardCharsets.UTF_8));
-        boolean passOk = MessageDigest.isEqual(pass, p.getBytes(StandardCharsets.UTF_8));
-        return userOk & passOk;
-      }
-    };
+    threads.close();
+    deadlines.close();
   }
 
   /** Refuses a state-changing request that a page of another site made a browser send. */
   static final class SameOrigin extends Filter {
+
+    private final Refusals refusals;
+
+    SameOrigin(Refusals refusals) {
+      this.refusals = refusals;
+    }
 
     @Override
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
@@ -185,14 +223,10 @@ public final class DashboardServer implements AutoCloseable {
         chain.doFilter(exchange);
         return;
       }
-      log.warn(
-          "Dashboard refused a cross-site {} {}", method, exchange.getRequestURI().getRawPath());
-      exchange.getRequestBody().readAllBytes();
-      byte[] body = "cross-site request refused\n".getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-      exchange.sendResponseHeaders(403, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
+      // counted, never logged one by one nor with the caller's method or path; the body is not
+      // read: the connection is closed after the answer
+      refusals.note(Refusals.Reason.CROSS_SITE);
+      BoundedExchange.Answers.closing(exchange, 403, "cross-site request refused\n");
     }
 
     static boolean sameOrigin(HttpExchange exchange) {

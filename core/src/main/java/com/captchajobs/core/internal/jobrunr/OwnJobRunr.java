@@ -150,7 +150,7 @@ public final class OwnJobRunr implements AutoCloseable {
    * Serves the JobRunr dashboard over our jobs only, behind basic authentication, refusing
    * cross-site requests ({@link DashboardServer}).
    *
-   * @param address the address to bind; null: every interface
+   * @param address the address to bind; null: loopback
    */
   public synchronized DashboardServer startDashboard(
       String address, int port, String username, String password) {
@@ -176,16 +176,21 @@ public final class OwnJobRunr implements AutoCloseable {
   public record ServerSettings(
       String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
 
+  /** Stops the background job server, if one runs; the storage stays open. */
+  public synchronized void stopServer() {
+    if (server != null) {
+      server.stop();
+      server = null;
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (dashboard != null) {
       dashboard.close();
       dashboard = null;
     }
-    if (server != null) {
-      server.stop();
-      server = null;
-    }
+    stopServer();
     storage.close();
   }
 

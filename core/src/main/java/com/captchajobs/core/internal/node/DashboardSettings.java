@@ -4,7 +4,7 @@ package com.captchajobs.core.internal.node;
  * JobRunr's dashboard over our jobs, behind basic authentication.
  *
  * @param port its own HTTP port
- * @param address the address it binds, or null for every interface
+ * @param address the address it binds, or null for loopback
  * @param username basic-auth user
  * @param password basic-auth password
  */

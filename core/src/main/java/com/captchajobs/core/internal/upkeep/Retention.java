@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.upkeep;
 
+import com.captchajobs.core.internal.jobrunr.JobRunrTables;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.store.Schema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,9 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes what is older than the retention ({@code captchajobs.retention}, 7 days by default):
- * final solves not updated since, poll timings and slot hand-off rows. Age is measured on the
- * database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows, so a
- * node whose clock is off deletes nothing early. One node at a time: the pass runs in one
+ * final solves not updated since, poll timings, slot hand-off rows, and our own JobRunr jobs (solve
+ * jobs and webhook deliveries) not updated since, whatever their state but PROCESSING: JobRunr
+ * keeps FAILED jobs for ever, and their names and labels carry business keys. Age is measured on
+ * the database's clock ({@code now()} of the pass's transaction), the clock that wrote those rows,
+ * so a node whose clock is off deletes nothing early. One node at a time: the pass runs in one
  * transaction under a transaction-level advisory lock, and a node that does not get the lock skips
  * the pass. Every delete goes through an index of migration V3 ({@code updated_at}, {@code
  * called_at}, {@code freed_at}).
@@ -33,7 +38,13 @@ public final class Retention implements AutoCloseable {
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
 
   /** What one pass deleted. */
-  public record Deleted(int solves, int polls, int handoffs) {}
+  public record Deleted(int solves, int polls, int handoffs, int jobs) {
+
+    /** Without JobRunr jobs, as before they were deleted here. */
+    public Deleted(int solves, int polls, int handoffs) {
+      this(solves, polls, handoffs, 0);
+    }
+  }
 
   private final DataSource dataSource;
   private final Schema schema;
@@ -65,8 +76,13 @@ public final class Retention implements AutoCloseable {
                 "DELETE FROM captchajobs.solve WHERE updated_at < ?"
                     + " AND status IN ('SOLVED', 'CLAIMED', 'EXPIRED', 'FAILED')",
                 cutoff);
+        int jobs = 0;
+        for (JobRunrTables tables :
+            List.of(OwnJobRunr.jobTables(schema), OwnJobRunr.webhookTables(schema))) {
+          jobs += deleteJobs(c, tables.tablePrefix() + "jobrunr_jobs", cutoff);
+        }
         c.commit();
-        return Optional.of(new Deleted(solves, polls, handoffs));
+        return Optional.of(new Deleted(solves, polls, handoffs, jobs));
       } catch (SQLException | RuntimeException e) {
         c.rollback();
         throw e;
@@ -95,15 +111,17 @@ public final class Retention implements AutoCloseable {
   private void runLogged() {
     try {
       run()
-          .filter(d -> d.solves() + d.polls() + d.handoffs() > 0)
+          .filter(d -> d.solves() + d.polls() + d.handoffs() + d.jobs() > 0)
           .ifPresent(
               d ->
                   log.info(
-                      "Retention ({}): deleted {} solves, {} poll rows, {} hand-off rows",
+                      "Retention ({}): deleted {} solves, {} poll rows, {} hand-off rows, {}"
+                          + " JobRunr jobs",
                       retention,
                       d.solves(),
                       d.polls(),
-                      d.handoffs()));
+                      d.handoffs(),
+                      d.jobs()));
     } catch (RuntimeException e) {
       log.warn("Retention pass failed: {}", e.getMessage());
     }
@@ -125,6 +143,25 @@ public final class Retention implements AutoCloseable {
         ResultSet rs = ps.executeQuery()) {
       rs.next();
       return rs.getTimestamp(1).toInstant();
+    }
+  }
+
+  /** JobRunr's jobs of one table, absent on a node whose deliveries never started. */
+  private static int deleteJobs(Connection c, String table, Instant cutoff) throws SQLException {
+    try (PreparedStatement exists = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+      exists.setString(1, table);
+      try (ResultSet rs = exists.executeQuery()) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return 0;
+        }
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "DELETE FROM " + table + " WHERE updatedAt < ? AND state <> 'PROCESSING'")) {
+      ps.setTimestamp(1, Timestamp.from(cutoff));
+      return ps.executeUpdate();
     }
   }
 

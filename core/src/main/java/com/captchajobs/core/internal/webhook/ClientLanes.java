@@ -1,31 +1,41 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.retry.Jitter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.jobrunr.jobs.Job;
-import org.jobrunr.jobs.states.StateName;
 
 /**
  * Fair shares of one node's delivery threads: each API client may have at most {@code perClient}
- * deliveries in flight here ({@code captchajobs.webhook.threads-per-client}), so the receivers of
- * one client that hang hold only its own share and the other threads stay free for everyone else.
+ * deliveries in flight here ({@code captchajobs.webhook.threads-per-client}, by default {@code
+ * (threads - 1) / 2}, at least 1), so the receivers of one client that hang hold only its own
+ * share, no two clients hold every thread, and the other threads stay free for everyone else.
  *
  * <p>The share is taken when JobRunr fetches a delivery (its election to PROCESSING, before any
- * thread runs it). A delivery over its client's share is not run: it goes back to SCHEDULED a
- * moment later (through DELETED, the only way out of PROCESSING that is not a failure, so it uses
- * none of the delivery's retries), and the fetch is repeated at once, so that a backlog of one
- * client never stands in front of another client's delivery. The wait doubles with each time a
- * delivery was sent back, up to {@code maxWait}. A share is given back when the delivery leaves
- * PROCESSING; one never given back (its node lost track of it) lapses after {@code maxHold}.
+ * thread runs it). A delivery over its client's share is <em>parked</em>: it leaves PROCESSING
+ * through DELETED (the only way out that is not a failure, so it uses none of its retries) to
+ * SCHEDULED at a fallback instant ({@code fallback}, an hour by default), and its id waits in this
+ * node's memory, in its client's queue (at most {@value #MAX_PARKED} ids in all). Waiting writes
+ * nothing: when a delivery of that client gives its share back, the share passes at once to the
+ * first parked one, which is handed to {@link #onRelease} to be enqueued again. A parked delivery
+ * is stored once more only if the fallback comes first (its node stopped without handing it back,
+ * or its client's receivers hung for the whole hour), so its stored record does not grow with the
+ * time it waits. A share is given back when the delivery leaves PROCESSING; one never given back
+ * (its node lost track of it) lapses after {@code maxHold}, a share passed to a parked delivery
+ * that never came back for it after {@link #RESERVED_HOLD}.
  */
 public final class ClientLanes {
 
@@ -35,31 +45,49 @@ public final class ClientLanes {
   /** Lane of deliveries created before jobs carried their client. */
   static final String UNLABELLED = "?";
 
+  /** Parked ids this node keeps in memory, over all clients. */
+  static final int MAX_PARKED = 100_000;
+
+  /** How long a share passed to a parked delivery waits for it to be fetched. */
+  static final Duration RESERVED_HOLD = Duration.ofMinutes(1);
+
+  /** The default fallback of a parked delivery. */
+  public static final Duration DEFAULT_FALLBACK = Duration.ofHours(1);
+
   private static final int MAX_LABEL = 45;
 
-  private record Admission(String lane, Instant at) {}
+  private record Admission(String lane, Instant at, boolean reserved) {}
 
   private final int perClient;
-  private final Duration maxWait;
+  private final Duration fallback;
   private final Duration maxHold;
   private final Clock clock;
   private final Map<UUID, Admission> inFlight = new ConcurrentHashMap<>();
-  private volatile Runnable onSentBack = () -> {};
+  private final Map<String, Deque<UUID>> parked = new HashMap<>();
+  private int parkedCount;
+  private volatile Runnable onParked = () -> {};
+  private volatile Consumer<UUID> onRelease = id -> {};
 
   /**
    * @param perClient deliveries of one client in flight on this node, at least 1
-   * @param maxWait longest wait of a delivery sent back
+   * @param fallback when a parked delivery is due again if no share was passed to it before
    * @param maxHold after this a share not given back lapses (longer than any attempt)
    */
-  public ClientLanes(int perClient, Duration maxWait, Duration maxHold, Clock clock) {
+  public ClientLanes(int perClient, Duration fallback, Duration maxHold, Clock clock) {
     if (perClient < 1) {
       throw new IllegalArgumentException(
           "captchajobs.webhook.threads-per-client must be at least 1");
     }
     this.perClient = perClient;
-    this.maxWait = maxWait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : maxWait;
+    this.fallback =
+        fallback.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : fallback;
     this.maxHold = maxHold;
     this.clock = clock;
+  }
+
+  /** {@code (threads - 1) / 2}, at least 1: no two clients hold every thread when threads > 2. */
+  public static int defaultShare(int threads) {
+    return Math.max(1, (threads - 1) / 2);
   }
 
   /** The label a delivery job of this client carries (JobRunr allows 45 characters). */
@@ -78,70 +106,134 @@ public final class ClientLanes {
     }
   }
 
-  /** Called after a fetch sent a delivery back: the caller fetches again at once. */
-  public void onSentBack(Runnable action) {
-    this.onSentBack = action;
+  /** Called after a fetch parked a delivery: the caller fetches again at once. */
+  public void onParked(Runnable action) {
+    this.onParked = action;
   }
 
   /**
-   * Takes a share for a delivery being fetched, or sends it back to SCHEDULED.
+   * Called with a parked delivery that a share was passed to: the caller enqueues it again (and
+   * calls {@link #release} for it when it cannot, so that the share passes on).
+   */
+  public void onRelease(Consumer<UUID> action) {
+    this.onRelease = action;
+  }
+
+  /**
+   * Takes a share for a delivery being fetched, or parks it.
    *
    * @return whether the delivery may run now
    */
   boolean admit(Job job) {
-    if (inFlight.containsKey(job.getId())) {
-      return true;
-    }
     String lane = laneOf(job);
     Instant now = clock.instant();
     synchronized (this) {
-      if (inFlight(lane, now) < perClient) {
-        inFlight.put(job.getId(), new Admission(lane, now));
+      Admission held = inFlight.get(job.getId());
+      if (held != null || inFlight(lane, now) < perClient) {
+        inFlight.put(job.getId(), new Admission(lane, now, false));
+        unpark(lane, job.getId());
         return true;
       }
+      park(lane, job.getId());
     }
-    long sentBack =
-        job.getJobStates().stream().filter(s -> s.getName() == StateName.DELETED).count();
-    Duration wait = waitAfter(sentBack);
     job.delete(
         "Client "
             + lane.substring(LABEL_PREFIX.length())
             + " has "
             + perClient
             + " deliveries in flight on this node");
-    job.scheduleAt(now.plus(wait), "Waiting for a delivery thread of its client");
-    onSentBack.run();
+    job.scheduleAt(now.plus(fallback), "Parked until a delivery thread of its client is free");
+    onParked.run();
     return false;
   }
 
-  /** Gives the share of a delivery back (it left PROCESSING). */
+  /** Gives the share of a delivery back (it left PROCESSING), passing it to a parked one. */
   void release(UUID jobId) {
-    inFlight.remove(jobId);
+    UUID next;
+    synchronized (this) {
+      Admission held = inFlight.remove(jobId);
+      if (held == null) {
+        return;
+      }
+      next = firstParked(held.lane());
+      if (next == null) {
+        return;
+      }
+      inFlight.put(next, new Admission(held.lane(), clock.instant(), true));
+    }
+    onRelease.accept(next);
+  }
+
+  /** Whether a share was passed to this parked delivery and it has not taken it yet. */
+  synchronized boolean reserved(UUID jobId) {
+    Admission held = inFlight.get(jobId);
+    return held != null && held.reserved();
+  }
+
+  /** Parked deliveries of this client on this node now. */
+  public synchronized int parked(String client) {
+    Deque<UUID> queue = parked.get(label(client));
+    return queue == null ? 0 : queue.size();
+  }
+
+  /** Takes every parked delivery off this node (it stops): the caller enqueues them again. */
+  public synchronized List<UUID> drainParked() {
+    List<UUID> all = new ArrayList<>();
+    parked.values().forEach(all::addAll);
+    parked.clear();
+    parkedCount = 0;
+    return all;
+  }
+
+  private void park(String lane, UUID id) {
+    Deque<UUID> queue = parked.computeIfAbsent(lane, l -> new ArrayDeque<>());
+    if (!queue.contains(id) && parkedCount < MAX_PARKED) {
+      queue.addLast(id);
+      parkedCount++;
+    }
+  }
+
+  private void unpark(String lane, UUID id) {
+    Deque<UUID> queue = parked.get(lane);
+    if (queue != null && queue.remove(id)) {
+      parkedCount--;
+      if (queue.isEmpty()) {
+        parked.remove(lane);
+      }
+    }
+  }
+
+  private UUID firstParked(String lane) {
+    Deque<UUID> queue = parked.get(lane);
+    if (queue == null) {
+      return null;
+    }
+    UUID first = queue.pollFirst();
+    parkedCount--;
+    if (queue.isEmpty()) {
+      parked.remove(lane);
+    }
+    return first;
   }
 
   /** Deliveries of this client's lane in flight on this node now. */
-  public int inFlight(String client) {
+  public synchronized int inFlight(String client) {
     return inFlight(label(client), clock.instant());
   }
 
   private int inFlight(String lane, Instant now) {
     Instant lapsed = now.minus(maxHold);
+    Instant unclaimed = now.minus(RESERVED_HOLD);
     int n = 0;
     for (Map.Entry<UUID, Admission> e : inFlight.entrySet()) {
-      if (e.getValue().at().isBefore(lapsed)) {
+      Admission a = e.getValue();
+      if (a.at().isBefore(a.reserved() ? unclaimed : lapsed)) {
         inFlight.remove(e.getKey());
       } else if (e.getValue().lane().equals(lane)) {
         n++;
       }
     }
     return n;
-  }
-
-  /** About {@code 1s * 2^sentBack}, at most {@code maxWait}, ±25 % jitter. */
-  Duration waitAfter(long sentBack) {
-    long millis = 1000L << Math.min(sentBack, 20);
-    millis = Math.min(millis, maxWait.toMillis());
-    return Duration.ofMillis(Jitter.spread(millis, 500));
   }
 
   private static String laneOf(Job job) {

@@ -39,9 +39,12 @@ public final class WebhookDeliveries implements AutoCloseable {
       int threadsPerClient,
       Duration attemptTimeout) {
 
-    /** Half the threads, at least 1: the default share of one client. */
+    /**
+     * {@code (threads - 1) / 2}, at least 1: the default share of one client, so that no two
+     * clients can hold every thread ({@link ClientLanes#defaultShare}).
+     */
     public static int defaultThreadsPerClient(int threads) {
-      return Math.max(1, threads / 2);
+      return ClientLanes.defaultShare(threads);
     }
   }
 
@@ -50,18 +53,21 @@ public final class WebhookDeliveries implements AutoCloseable {
   private final WebhookTrigger trigger;
   private final ClientLanes lanes;
   private final Dispatcher dispatcher;
+  private final ParkedDeliveries parked;
 
   private WebhookDeliveries(
       OwnJobRunr jobRunr,
       BackgroundJobServer server,
       WebhookTrigger trigger,
       ClientLanes lanes,
-      Dispatcher dispatcher) {
+      Dispatcher dispatcher,
+      ParkedDeliveries parked) {
     this.jobRunr = jobRunr;
     this.server = server;
     this.trigger = trigger;
     this.lanes = lanes;
     this.dispatcher = dispatcher;
+    this.parked = parked;
   }
 
   /**
@@ -88,7 +94,7 @@ public final class WebhookDeliveries implements AutoCloseable {
       ClientLanes lanes =
           new ClientLanes(
               settings.threadsPerClient(),
-              settings.attemptTimeout(),
+              ClientLanes.DEFAULT_FALLBACK,
               settings.attemptTimeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
               clock);
       BackgroundJobServer server =
@@ -100,13 +106,15 @@ public final class WebhookDeliveries implements AutoCloseable {
                   new WebhookRetryFilter(
                       settings.retries(), settings.backoff(), settings.maxBackoff(), lanes)));
       // Deliveries are fetched as soon as they are created on this node, and again at once after
-      // a fetch sent one back, rather than at JobRunr's next poll.
+      // a fetch parked one, rather than at JobRunr's next poll.
       dispatcher.fetchInto(server, null);
-      lanes.onSentBack(dispatcher::pollReady);
+      ParkedDeliveries parked = new ParkedDeliveries(jobRunr.storage(), lanes, dispatcher);
+      lanes.onParked(dispatcher::pollReady);
+      lanes.onRelease(parked::requeue);
       WebhookTrigger trigger =
           new WebhookTrigger(
               repository, jobRunr.scheduler(), settings.retries(), clock, dispatcher::pollReady);
-      return new WebhookDeliveries(jobRunr, server, trigger, lanes, dispatcher);
+      return new WebhookDeliveries(jobRunr, server, trigger, lanes, dispatcher, parked);
     } catch (RuntimeException e) {
       dispatcher.close();
       jobRunr.close();
@@ -134,9 +142,13 @@ public final class WebhookDeliveries implements AutoCloseable {
     return server;
   }
 
+  /** Stops fetching, hands this node's parked deliveries back to the fleet, then stops. */
   @Override
   public void close() {
     dispatcher.close();
+    jobRunr.stopServer();
+    parked.handBack(lanes.drainParked());
+    parked.close();
     jobRunr.close();
   }
 }

@@ -11,8 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.Proxy;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +83,11 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       boolean includeToken,
       Clock clock) {
     this.repository = repository;
-    this.http = http.newBuilder().followRedirects(false).followSslRedirects(false).build();
+    OkHttpClient.Builder own = http.newBuilder().followRedirects(false).followSslRedirects(false);
+    if (http.proxy() == null) {
+      own.proxy(Proxy.NO_PROXY); // a proxy only when one was given explicitly
+    }
+    this.http = own.build();
     this.signers = signers;
     this.egress = egress;
     this.includeToken = includeToken;
@@ -173,6 +179,23 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
               + e.getClass().getSimpleName(),
           e);
     }
+  }
+
+  /**
+   * The client deliveries use: no redirect followed, and no proxy: the JVM's proxy settings ({@code
+   * https.proxyHost}, {@code socksProxyHost}, a default {@link java.net.ProxySelector}) would hand
+   * the unresolved host to the proxy, so the addresses checked and pinned would not be the ones
+   * connected to.
+   */
+  public static OkHttpClient httpClient(Duration attemptTimeout) {
+    return new OkHttpClient.Builder()
+        .proxy(Proxy.NO_PROXY)
+        .connectTimeout(attemptTimeout)
+        .readTimeout(attemptTimeout)
+        .callTimeout(attemptTimeout.multipliedBy(2))
+        .followRedirects(false)
+        .followSslRedirects(false)
+        .build();
   }
 
   /**

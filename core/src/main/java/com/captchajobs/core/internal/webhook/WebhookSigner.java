@@ -2,7 +2,6 @@ package com.captchajobs.core.internal.webhook;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import com.captchajobs.core.internal.store.SolveRepository;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,9 +30,6 @@ public final class WebhookSigner {
   /** When the delivery was made, epoch seconds (the same instant as the body's timestamp). */
   public static final String TIMESTAMP_HEADER = "X-CaptchaJobs-Timestamp";
 
-  /** The client of solves enqueued through the Java API (not a REST client). */
-  static final String JAVA_API_CLIENT = SolveRepository.JAVA_API_CLIENT;
-
   private static final String ALGORITHM = "HmacSHA256";
 
   /** What the node secret signs to derive a client's key; versioned so it can change. */
@@ -57,9 +53,9 @@ public final class WebhookSigner {
   }
 
   /**
-   * The signer of each client's webhooks: its own secret when configured; for solves of the Java
-   * API ({@code java-api}, the host application itself) the node secret; for every other client the
-   * key derived from the node secret and its name. Null for a client with neither.
+   * The signer of each client's webhooks: its own secret when configured, else the key derived from
+   * the node secret and its name, the Java API's solves ({@code java-api}, the host application
+   * itself) included: no receiver ever holds the node secret. Null for a client with neither.
    *
    * @param nodeSecret {@code captchajobs.webhook.secret}, or null
    * @param ownSecrets {@code captchajobs.api.clients.<name>.webhook-secret} by client name
@@ -68,15 +64,11 @@ public final class WebhookSigner {
       String nodeSecret, Map<String, String> ownSecrets) {
     Map<String, WebhookSigner> own = new HashMap<>();
     ownSecrets.forEach((client, secret) -> own.put(client, new WebhookSigner(secret)));
-    WebhookSigner node = nodeSecret == null ? null : new WebhookSigner(nodeSecret);
     Map<String, WebhookSigner> derived = new ConcurrentHashMap<>();
     return client -> {
       WebhookSigner signer = own.get(client);
-      if (signer != null || node == null) {
+      if (signer != null || nodeSecret == null) {
         return signer;
-      }
-      if (JAVA_API_CLIENT.equals(client)) {
-        return node;
       }
       return derived.computeIfAbsent(client, c -> new WebhookSigner(derivedKey(nodeSecret, c)));
     };

@@ -17,18 +17,21 @@ import org.jobrunr.jobs.JobDetails;
 import org.jobrunr.jobs.states.EnqueuedState;
 import org.jobrunr.jobs.states.JobState;
 import org.jobrunr.jobs.states.ProcessingState;
+import org.jobrunr.jobs.states.ScheduledState;
 import org.jobrunr.jobs.states.StateName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClientLanesTest {
 
   private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 
   @Test
-  void aClientOverItsShareIsSentBackToScheduledWithoutUsingARetryAndOthersStillGetIn() {
-    ClientLanes lanes = new ClientLanes(2, Duration.ofSeconds(10), Duration.ofMinutes(2), clock);
-    AtomicInteger sentBack = new AtomicInteger();
-    lanes.onSentBack(sentBack::incrementAndGet);
+  void aClientOverItsShareIsParkedWithoutUsingARetryAndOthersStillGetIn() {
+    ClientLanes lanes = new ClientLanes(2, Duration.ofHours(1), Duration.ofMinutes(2), clock);
+    AtomicInteger parkedFetches = new AtomicInteger();
+    lanes.onParked(parkedFetches::incrementAndGet);
 
     Job a1 = fetched("hanger");
     Job a2 = fetched("hanger");
@@ -41,23 +44,66 @@ class ClientLanesTest {
     assertThat(lanes.admit(b1)).isTrue();
 
     assertThat(a3.getState()).isEqualTo(StateName.SCHEDULED);
+    assertThat(((ScheduledState) a3.getJobState()).getScheduledAt())
+        .isEqualTo(clock.instant().plus(Duration.ofHours(1)));
     assertThat(a3.getJobStates()).noneMatch(s -> s.getName() == StateName.FAILED);
-    assertThat(sentBack).hasValue(1);
+    assertThat(parkedFetches).hasValue(1);
+    assertThat(lanes.parked("hanger")).isEqualTo(1);
     assertThat(lanes.inFlight("hanger")).isEqualTo(2);
     assertThat(lanes.inFlight("bob")).isEqualTo(1);
-
-    lanes.release(a1.getId());
-    assertThat(lanes.inFlight("hanger")).isEqualTo(1);
-    assertThat(lanes.admit(fetched("hanger"))).isTrue();
   }
 
   @Test
-  void theWaitOfADeliverySentBackDoublesUpToTheMaximum() {
-    ClientLanes lanes = new ClientLanes(1, Duration.ofSeconds(10), Duration.ofMinutes(2), clock);
+  void aFreedSharePassesToTheFirstParkedDeliveryAndNoLaterOneTakesIt() {
+    ClientLanes lanes = new ClientLanes(1, Duration.ofHours(1), Duration.ofMinutes(2), clock);
+    List<UUID> released = new ArrayList<>();
+    lanes.onRelease(released::add);
+    Job a1 = fetched("hanger");
+    Job a2 = fetched("hanger");
+    Job a3 = fetched("hanger");
+    assertThat(lanes.admit(a1)).isTrue();
+    assertThat(lanes.admit(a2)).isFalse();
+    assertThat(lanes.admit(a3)).isFalse();
 
-    assertThat(lanes.waitAfter(0)).isBetween(Duration.ofMillis(750), Duration.ofMillis(1250));
-    assertThat(lanes.waitAfter(2)).isBetween(Duration.ofMillis(3000), Duration.ofMillis(5000));
-    assertThat(lanes.waitAfter(30)).isBetween(Duration.ofMillis(7500), Duration.ofMillis(12500));
+    lanes.release(a1.getId());
+
+    assertThat(released).containsExactly(a2.getId());
+    assertThat(lanes.admit(fetched("hanger"))).as("a newcomer finds the share passed on").isFalse();
+    assertThat(lanes.admit(a2)).as("the parked delivery it was passed to").isTrue();
+    assertThat(lanes.inFlight("hanger")).isEqualTo(1);
+    assertThat(lanes.parked("hanger")).isEqualTo(2);
+  }
+
+  @Test
+  void aDeliveryParkedTwiceWaitsInItsQueueOnceAndAStoppingNodeHandsEveryParkedOneBack() {
+    ClientLanes lanes = new ClientLanes(1, Duration.ofHours(1), Duration.ofMinutes(2), clock);
+    Job a1 = fetched("hanger");
+    Job a2 = fetched("hanger");
+    Job b1 = fetched("bob");
+    Job b2 = fetched("bob");
+    lanes.admit(a1);
+    lanes.admit(b1);
+
+    assertThat(lanes.admit(a2)).isFalse();
+    assertThat(lanes.admit(a2)).isFalse();
+    assertThat(lanes.admit(b2)).isFalse();
+
+    assertThat(lanes.parked("hanger")).isEqualTo(1);
+    assertThat(lanes.drainParked()).containsExactlyInAnyOrder(a2.getId(), b2.getId());
+    assertThat(lanes.parked("hanger")).isZero();
+  }
+
+  @Test
+  void theDefaultShareLeavesAThreadThatNoTwoClientsCanTake() {
+    assertThat(ClientLanes.defaultShare(1)).isEqualTo(1);
+    assertThat(ClientLanes.defaultShare(4)).isEqualTo(1);
+    assertThat(ClientLanes.defaultShare(5)).isEqualTo(2);
+    assertThat(ClientLanes.defaultShare(8)).isEqualTo(3);
+    for (int threads = 3; threads <= 64; threads++) {
+      assertThat(2 * ClientLanes.defaultShare(threads))
+          .as("threads " + threads)
+          .isLessThan(threads);
+    }
   }
 
   @Test

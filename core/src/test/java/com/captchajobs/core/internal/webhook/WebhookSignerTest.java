@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WebhookSignerTest {
 
   @Test
@@ -52,11 +54,15 @@ class WebhookSignerTest {
             new WebhookSigner("alice-secret-0123456789")
                 .verify(body, signers.apply("alice").sign(body)))
         .isTrue();
+    String javaApi = signers.apply("java-api").sign(body);
     assertThat(
-            new WebhookSigner("node-secret-0123456789")
-                .verify(body, signers.apply("java-api").sign(body)))
-        .as("the Java API's webhooks keep the node secret")
+            new WebhookSigner(WebhookSigner.derivedKey("node-secret-0123456789", "java-api"))
+                .verify(body, javaApi))
+        .as("the Java API's webhooks are signed with a derived key like every client's")
         .isTrue();
+    assertThat(new WebhookSigner("node-secret-0123456789").verify(body, javaApi))
+        .as("no receiver needs the node secret")
+        .isFalse();
     assertThat(
             WebhookSigner.perClient(null, Map.of("alice", "alice-secret-0123456789")).apply("shop"))
         .as("no node secret: only clients with their own get a signer")

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Publishes the engine's events as Micrometer meters under {@code captchajobs.*}. Timers publish
@@ -59,6 +60,9 @@ public final class MeteredEngineEvents extends EngineListener {
     Map<String, ErrorClass> codes = new TreeMap<>(ErrorClass.knownCodes());
     codes.putAll(ENGINE_CODES);
     codes.forEach((code, errorClass) -> errors(code, errorClass));
+    for (ErrorClass errorClass : ErrorClass.values()) {
+      errors(OTHER_CODE, errorClass);
+    }
   }
 
   @Override
@@ -113,9 +117,29 @@ public final class MeteredEngineEvents extends EngineListener {
         .register(registry);
   }
 
+  /** A code outside the known set (and its HTTP statuses) is tagged this way. */
+  public static final String OTHER_CODE = "OTHER";
+
+  private static final Pattern HTTP_STATUS = Pattern.compile("HTTP_[1-5][0-9][0-9]");
+
   @Override
   public void error(String code, ErrorClass errorClass) {
-    errors(code, errorClass).increment();
+    errors(codeTag(code), errorClass).increment();
+  }
+
+  /**
+   * The tag value of an error code: the code itself when it is one of the known codes or an HTTP
+   * status, else {@value #OTHER_CODE}. A provider (or anything posing as one) answering made-up
+   * codes cannot create series without end, and no tag value is taken from input.
+   */
+  static String codeTag(String code) {
+    if (code != null
+        && (ErrorClass.knownCodes().containsKey(code)
+            || ENGINE_CODES.containsKey(code)
+            || HTTP_STATUS.matcher(code).matches())) {
+      return code;
+    }
+    return OTHER_CODE;
   }
 
   private Counter errors(String code, ErrorClass errorClass) {

@@ -77,6 +77,18 @@ class SandboxTest {
                   .GET()
                   .build());
       assertThat(dashboardPage.statusCode()).isEqualTo(200);
+      String bannerConsole = urlAfter(banner, "console");
+      assertThat(bannerConsole).endsWith("/console/");
+      HttpResponse<String> consolePage =
+          api.send(
+              HttpRequest.newBuilder(URI.create(bannerConsole))
+                  .header(
+                      "Authorization",
+                      dashboardPage.request().headers().firstValue("Authorization").orElseThrow())
+                  .GET()
+                  .build());
+      assertThat(consolePage.statusCode()).isEqualTo(200);
+      assertThat(consolePage.body()).contains("CaptchaJobs console", "Solves in flight");
       assertThat(urlAfter(banner, "REST API"))
           .isEqualTo("http://localhost:" + TestApps.port(app) + "/api/solves");
 

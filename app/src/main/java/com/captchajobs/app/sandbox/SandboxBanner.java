@@ -54,6 +54,15 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
                     .orElse("of captchajobs.dashboard.password")
                 + ")"
             : "off";
+    String consoleLine =
+        dashboard
+            ? "http://"
+                + host
+                + ":"
+                + env.getProperty("captchajobs.dashboard.port", "8000")
+                + "/console/"
+                + "  (the dashboard's user and password)"
+            : "off";
     String simulator = env.getProperty(SandboxEnvironment.PREFIX + "simulator-url");
     String database =
         env.getProperty(
@@ -68,6 +77,9 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
         + "/actuator/health\n"
         + "  dashboard    "
         + dashboardLine
+        + "\n"
+        + "  console      "
+        + consoleLine
         + "\n"
         + "  CaptchaAI    "
         + (simulator != null

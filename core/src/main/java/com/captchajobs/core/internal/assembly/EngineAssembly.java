@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.assembly;
 
+import com.captchajobs.core.internal.console.Console;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
@@ -19,7 +20,9 @@ import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
 import com.captchajobs.core.settings.SolveSettings;
+import java.util.List;
 import javax.sql.DataSource;
+import org.jobrunr.dashboard.server.HttpExchangeHandler;
 
 /**
  * Builds and starts a node from its settings: the schema, the database clock, our JobRunr, the
@@ -97,8 +100,19 @@ public final class EngineAssembly {
       WorkerParts worker = settings.runsWorker() ? WorkerAssembly.start(shared, parts) : null;
       DashboardSettings dashboard = settings.dashboard();
       if (dashboard != null) {
-        jobRunr.startDashboard(
-            dashboard.address(), dashboard.port(), dashboard.username(), dashboard.password());
+        List<HttpExchangeHandler> console =
+            Console.handlers(dataSource, schema, operatorQueries, jobs);
+        try {
+          jobRunr.startDashboard(
+              dashboard.address(),
+              dashboard.port(),
+              dashboard.username(),
+              dashboard.password(),
+              console);
+        } catch (RuntimeException e) {
+          console.forEach(HttpExchangeHandler::close); // the server never took them
+          throw e;
+        }
       }
       return new Engine(
           schema, clock, repository, notifications, enqueuer, operatorQueries, worker, parts);

@@ -11,6 +11,7 @@ import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.upkeep.Reconciler;
 import com.captchajobs.core.internal.upkeep.ReportSweep;
 import com.captchajobs.core.internal.upkeep.Retention;
+import com.captchajobs.core.internal.upkeep.WatchedThreads;
 import com.captchajobs.core.internal.upkeep.WorkerStartup;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.settings.SolveSettings;
@@ -88,6 +89,13 @@ final class WorkerAssembly {
     WebhookAssembly.start(s, webhookJob, parts);
     startup.startBackground(server::isRunning, () -> restart(server, reconciler));
     parts.stopLater(startup);
+    parts.stopLater(
+        new WatchedThreads(
+                settings.dataSource(),
+                s.schema(),
+                jobs.breaker().fingerprint(),
+                jobs.planCheck()::read)
+            .start());
     Retention retention =
         parts.stopLater(
             new Retention(settings.dataSource(), s.schema(), settings.retention().age())

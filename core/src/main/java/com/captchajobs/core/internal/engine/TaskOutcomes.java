@@ -125,7 +125,13 @@ public final class TaskOutcomes {
     }
     Optional<Instant> stored =
         transitions.markSolved(
-            solve.id(), solve.taskId(), token, userAgent, settings.tokenTtl(solve.type()), true);
+            solve.id(),
+            solve.taskId(),
+            token,
+            userAgent,
+            settings.tokenTtl(solve.type()),
+            true,
+            rang ? "push" : "poll");
     if (stored.isEmpty() && !stillRuns(solve)) {
       // The solve runs another task now
       // (requeued and submitted afresh while this answer was on its way): the answer is not the

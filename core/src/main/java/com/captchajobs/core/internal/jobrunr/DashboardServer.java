@@ -69,6 +69,23 @@ public final class DashboardServer implements AutoCloseable {
       int port,
       String username,
       String password) {
+    return start(storage, jsonMapper, address, port, username, password, List.of());
+  }
+
+  /**
+   * Starts the dashboard with more handlers beside JobRunr's (the operator console), each behind
+   * the same basic authentication and cross-site refusal, and closed with it.
+   *
+   * @param extra handlers served at their own context paths
+   */
+  public static DashboardServer start(
+      StorageProvider storage,
+      JsonMapper jsonMapper,
+      String address,
+      int port,
+      String username,
+      String password,
+      List<? extends HttpExchangeHandler> extra) {
     StorageProvider safe = new ThreadSafeStorageProvider(storage);
     InetSocketAddress bind =
         address == null || address.isBlank()
@@ -96,11 +113,14 @@ public final class DashboardServer implements AutoCloseable {
     HttpExchangeHandler redirect = new RedirectHttpHandler("/", "/dashboard");
     server.createContext(redirect.getContextPath(), redirect);
     List<HttpExchangeHandler> handlers = new ArrayList<>(List.of(redirect));
-    for (HttpExchangeHandler h :
-        List.of(
-            new JobRunrStaticFileHandler(),
-            new JobRunrApiHandler(safe, jsonMapper, false),
-            new JobRunrSseHandler(safe, jsonMapper))) {
+    List<HttpExchangeHandler> served =
+        new ArrayList<>(
+            List.of(
+                new JobRunrStaticFileHandler(),
+                new JobRunrApiHandler(safe, jsonMapper, false),
+                new JobRunrSseHandler(safe, jsonMapper)));
+    served.addAll(extra);
+    for (HttpExchangeHandler h : served) {
       HttpContext context = server.createContext(h.getContextPath(), h);
       context.setAuthenticator(auth);
       // user filters run before the authenticator: refused with or without the password

@@ -154,7 +154,21 @@ public final class OwnJobRunr implements AutoCloseable {
    */
   public synchronized DashboardServer startDashboard(
       String address, int port, String username, String password) {
-    dashboard = DashboardServer.start(storage, jsonMapper, address, port, username, password);
+    return startDashboard(address, port, username, password, List.of());
+  }
+
+  /**
+   * {@link #startDashboard(String, int, String, String)} with more handlers served beside
+   * JobRunr's, behind the same authentication and cross-site refusal (the operator console).
+   */
+  public synchronized DashboardServer startDashboard(
+      String address,
+      int port,
+      String username,
+      String password,
+      List<? extends org.jobrunr.dashboard.server.HttpExchangeHandler> extra) {
+    dashboard =
+        DashboardServer.start(storage, jsonMapper, address, port, username, password, extra);
     return dashboard;
   }
 

@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import java.time.Duration;
@@ -267,7 +268,12 @@ public final class OperatorQueries {
                     rs.getInt("requeues")),
             jobId,
             solveId);
-    done.ifPresent(r -> jobs.submit(jobId, solveId, r.type(), r.businessKey(), 0));
+    done.ifPresent(
+        r -> {
+          new SolveEvents(dataSource, schema)
+              .record(solveId, SolveEvents.REQUEUE, "requeue " + r.requeues());
+          jobs.submit(jobId, solveId, r.type(), r.businessKey(), 0);
+        });
     return done;
   }
 

@@ -4,6 +4,7 @@ import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -142,6 +143,7 @@ public final class Pingbacks {
             .filter(earliest -> earliest.isAfter(now))
             .orElse(now);
     jobs.pushedPoll(solve, submitNo, lastCall.map(Instant::toEpochMilli).orElse(0L), at);
+    transitions.events().record(solveId, SolveEvents.PUSH, "submission " + submitNo);
     return Verdict.RANG;
   }
 

@@ -36,6 +36,11 @@ public final class SolveRepository {
   private final Db db;
   private static final ObjectMapper json = JsonMapper.builder().build();
 
+  /** The timeline records of what the row does not keep (best effort). */
+  public SolveEvents events() {
+    return new SolveEvents(db);
+  }
+
   public SolveRepository(DataSource dataSource, Schema schema) {
     this.db = new Db(dataSource, schema);
   }

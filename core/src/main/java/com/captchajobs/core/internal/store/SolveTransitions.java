@@ -19,9 +19,16 @@ import javax.sql.DataSource;
 public final class SolveTransitions {
 
   private final Db db;
+  private final SolveEvents events;
 
   public SolveTransitions(DataSource dataSource, Schema schema) {
     this.db = new Db(dataSource, schema);
+    this.events = new SolveEvents(db);
+  }
+
+  /** The timeline records of what the row does not keep (best effort). */
+  public SolveEvents events() {
+    return events;
   }
 
   /** Parks a solve that found no free slot; false when it is no longer waiting to submit. */
@@ -104,6 +111,7 @@ public final class SolveTransitions {
         s.pollJobId(),
         s.pushExpected(),
         id);
+    events.submitted(id, s.taskId());
   }
 
   /**
@@ -151,15 +159,32 @@ public final class SolveTransitions {
    */
   public Optional<Instant> markSolved(
       UUID id, String taskId, String token, String userAgent, Duration ttl, boolean polled) {
+    return markSolved(id, taskId, token, userAgent, ttl, polled, null);
+  }
+
+  /**
+   * {@link #markSolved(UUID, String, String, String, Duration, boolean)}, recording how the answer
+   * came: {@code push} (a push rang for the fetch that found it) or {@code poll}; null: unknown.
+   */
+  public Optional<Instant> markSolved(
+      UUID id,
+      String taskId,
+      String token,
+      String userAgent,
+      Duration ttl,
+      boolean polled,
+      String answeredVia) {
     return db.queryOne(
         "UPDATE captchajobs.solve SET status = 'SOLVED', token = ?, user_agent = ?, solved_at = now(),"
-            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + ?, updated_at = now()"
-            + " WHERE id = ? AND status = 'SUBMITTED' AND task_id = ? RETURNING solved_at",
+            + " expires_at = now() + ? * interval '1 millisecond', polls = polls + ?, updated_at = now(),"
+            + " answered_via = ? WHERE id = ? AND status = 'SUBMITTED' AND task_id = ?"
+            + " RETURNING solved_at",
         rs -> Db.instant(rs, "solved_at"),
         token,
         userAgent,
         ttl.toMillis(),
         polled ? 1 : 0,
+        answeredVia,
         id,
         taskId);
   }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -119,6 +120,9 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       List<InetAddress> addresses = egress.check(url);
       pinned = http.newBuilder().dns(WebhookEgress.pinned(url, addresses)).build();
     } catch (WebhookEgress.RefusedException e) {
+      repository
+          .events()
+          .record(solve.id(), SolveEvents.WEBHOOK, request.status() + ": refused by egress rules");
       log.warn("Webhook of solve {} not sent: {}", solve.id(), e.getMessage());
       throw new JobRunrException(e.getMessage(), true);
     } catch (UnknownHostException e) {
@@ -137,6 +141,12 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     String host =
         Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
     try (Response response = pinned.newCall(post).execute()) {
+      repository
+          .events()
+          .record(
+              solve.id(),
+              SolveEvents.WEBHOOK,
+              request.status() + " to " + host + ": HTTP " + response.code());
       if (!response.isSuccessful()) {
         throw new WebhookDeliveryException(
             "webhook of solve " + solve.id() + " to " + host + " answered HTTP " + response.code());
@@ -148,6 +158,12 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
           solve.businessKey(),
           host);
     } catch (IOException e) {
+      repository
+          .events()
+          .record(
+              solve.id(),
+              SolveEvents.WEBHOOK,
+              request.status() + " to " + host + ": " + e.getClass().getSimpleName());
       throw new WebhookDeliveryException(
           "webhook of solve "
               + solve.id()

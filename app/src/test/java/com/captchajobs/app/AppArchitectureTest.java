@@ -1,5 +1,6 @@
 package com.captchajobs.app;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.testing.PublicCoreOnly.mainClassesOf;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * The app node (and node-security, which has no tests of its own) uses the core through its public
  * API only.
  */
+@Tag("unit")
 class AppArchitectureTest {
 
   static final JavaClasses MAIN = mainClassesOf("com.captchajobs.app", "com.captchajobs.node");

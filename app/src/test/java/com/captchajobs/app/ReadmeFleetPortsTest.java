@@ -1,5 +1,6 @@
 package com.captchajobs.app;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.worker.WorkerApplication;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * The README's "Running a fleet" commands start on one machine as they stand: no port a command
  * gives a node is another node's default management port, and no two ports are the same.
  */
+@Tag("unit")
 class ReadmeFleetPortsTest {
 
   private static final Pattern COMMAND =

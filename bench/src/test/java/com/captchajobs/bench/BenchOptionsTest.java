@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class BenchOptionsTest {
 
   @Test

@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The bench's database proxy over real sockets, with an echo server standing in for PostgreSQL. */
+@Tag("unit")
 class DatabaseProxyTest {
 
   ServerSocket echo;

@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.SimulatorStats;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The plot of a made-up run: a PNG of the documented size showing each of its layers. */
+@Tag("unit")
 class PlotTest {
 
   @TempDir Path out;

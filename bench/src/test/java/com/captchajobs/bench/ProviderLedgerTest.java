@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.PushRecord;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * The figures counted from the provider's side: res.php spacing, paid duplicates and their causes,
  * provider threads in use and idle, and what an outage window looked like at the provider.
  */
+@Tag("unit")
 class ProviderLedgerTest {
 
   static final Map<String, Duration> LIFETIMES = Map.of("turnstile", Duration.ofSeconds(270));

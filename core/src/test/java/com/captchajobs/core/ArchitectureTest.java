@@ -1,5 +1,6 @@
 package com.captchajobs.core;
 
+import org.junit.jupiter.api.Tag;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -9,6 +10,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /** The shape of the core, checked on its compiled classes. */
+@Tag("unit")
 class ArchitectureTest {
 
   static final JavaClasses CORE =

@@ -1,10 +1,12 @@
 package com.captchajobs.dashboard;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class DashboardCredentialsTest {
 
   @Test

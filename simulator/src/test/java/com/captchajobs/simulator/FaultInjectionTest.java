@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.ApiClient.params;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("unit")
 class FaultInjectionTest {
   @RegisterExtension
   static final SimulatorExtension sim =

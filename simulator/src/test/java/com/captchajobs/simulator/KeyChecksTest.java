@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.ApiClient.params;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("unit")
 class KeyChecksTest {
   static final String UNKNOWN_KEY = "unknown0unknown0unknown0unknown0";
 

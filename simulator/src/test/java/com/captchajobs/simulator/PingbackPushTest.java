@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * and delay pushes and to require registered hosts, and every push recorded in the simulator's push
  * log.
  */
+@Tag("unit")
 class PingbackPushTest {
 
   HttpServer receiver;

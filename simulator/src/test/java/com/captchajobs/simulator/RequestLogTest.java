@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * The request log and the task records, the provider's own account of a run: every in.php and
  * res.php call with its task id, outcome and fault, in process and over the admin API.
  */
+@Tag("unit")
 class RequestLogTest {
 
   CaptchaAiSimulator simulator() {

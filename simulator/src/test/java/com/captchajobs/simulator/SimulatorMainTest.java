@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.ApiClient.params;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +10,7 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SimulatorMainTest {
   static final String KEY = "mainkey0mainkey0mainkey0mainkey0";
 

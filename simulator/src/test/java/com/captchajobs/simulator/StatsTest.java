@@ -1,5 +1,6 @@
 package com.captchajobs.simulator;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.ApiClient.params;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
+@Tag("unit")
 class StatsTest {
   static final String OTHER_KEY = "otherkeyotherkeyotherkeyotherkey";
 

@@ -1,5 +1,6 @@
 package com.captchajobs.worker;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.testing.PublicCoreOnly.mainClassesOf;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
@@ -8,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
 
 /** The worker node uses the core through its public API only (its tests may look inside). */
+@Tag("unit")
 class WorkerArchitectureTest {
 
   static final JavaClasses MAIN = mainClassesOf("com.captchajobs.worker");

@@ -1,5 +1,6 @@
 package com.captchajobs.core.client;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.client.Replies.KEY;
 import static com.captchajobs.core.client.Replies.form;
 import static com.captchajobs.core.client.Replies.json;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class CaptchaAiClientTest {
 
   @StartStop private final MockWebServer server = new MockWebServer();

@@ -1,5 +1,6 @@
 package com.captchajobs.core.client;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.client.Replies.KEY;
 import static com.captchajobs.core.client.Replies.json;
 import static com.captchajobs.core.client.Replies.ok;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /** Runs good and bad calls with DEBUG logging on and searches everything printable for secrets. */
+@Tag("unit")
 class KeyNeverLeaksTest {
 
   private static final String TOKEN = "03AGdBq26-SECRET-TOKEN-zQ";

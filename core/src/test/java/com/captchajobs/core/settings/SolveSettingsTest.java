@@ -1,5 +1,6 @@
 package com.captchajobs.core.settings;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,6 +8,7 @@ import com.captchajobs.core.client.CaptchaType;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SolveSettingsTest {
 
   @Test

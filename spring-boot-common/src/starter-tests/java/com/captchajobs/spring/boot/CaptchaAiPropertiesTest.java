@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class CaptchaAiPropertiesTest {
 
   @Test

@@ -1,5 +1,7 @@
 package com.captchajobs.spring.boot;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
@@ -71,6 +73,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The starter's auto-configurations against a real PostgreSQL (one fresh database per test) and,
  * for workers, a local CaptchaAI simulator: every switch on and off, and backing off.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class CaptchaJobsAutoConfigurationTest {
 
   /** 32 characters, as the simulator and CaptchaAI require. */

@@ -1,5 +1,6 @@
 package com.captchajobs.spring.boot;
 
+import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -11,6 +12,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /** The starter wires the core and nothing else: no node, no JobRunr bean types of its own. */
+@Tag("unit")
 class StarterArchitectureTest {
 
   static final JavaClasses STARTER =

@@ -1,5 +1,7 @@
 package com.captchajobs.worker.fleet;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * in.php's answer and storing the task id: that reply is lost with it, exactly like a reply lost on
  * the network, and the solve is submitted again once the submit lock of the dead run lapses.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FleetTest {
 
   static final String KEY = "fleetKeyFLEETkeyFLEETkey12345678";

@@ -1,5 +1,6 @@
 package com.captchajobs.worker.ops;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,6 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * node DOWN on the management port, the Actuator endpoint closes the breaker, and a dashboard
  * without credentials stops the node at start. The breaker itself is core's {@code BreakerTest}.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class BreakerAndStartupTest {
 

@@ -1,5 +1,7 @@
 package com.captchajobs.worker.ops;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * expression must be in its {@code /actuator/prometheus} output with the labels the expression
  * groups or filters by, and every exact label value it filters on.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class DashboardAndAlertMetricsTest {
 
   static final String KEY = "opsDashboardKeyOPSdashboardKey12";

@@ -1,5 +1,7 @@
 package com.captchajobs.worker.ops;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * not ready (readiness 503) and never not live (liveness 200), and it is ready again once the cause
  * is gone.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProbesTest {
 
   static final String KEY = "opsProbesKeyOPSprobesKeyOPS12345";

@@ -1,5 +1,6 @@
 package com.captchajobs.worker.ops;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,6 +42,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * operator or an attacker could look: every column of every row of JobRunr's and our tables, the
  * log output, and Actuator, with env and configprops exposed as an operator might.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class SecretsNeverLeakTest {
 

@@ -1,5 +1,6 @@
 package com.captchajobs.worker.security;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +46,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * private address. A local receiver stands at every address that is reachable; it must get nothing.
  * The delivery job runs here directly on a solve stored by a real node.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class AttacksThroughWebhooksTest {
 

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * from the call before: the next poll is timed from the call, not from where the rhythm should have
  * been. A poll that meets a transient failure is retried on the same task.
  */
+@Isolated
 class PollJobTest {
 
   static final String KEY = "spacingKeySPACINGkeySPACINGkey12";

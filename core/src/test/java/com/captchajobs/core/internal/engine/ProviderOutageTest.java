@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * The issue's scenario on two worker JVMs and an app node is the worker module's {@code
  * FleetThroughAProviderOutageTest}.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProviderOutageTest {
 
   static final String KEY = "outageKeyOUTAGEkeyOUTAGEkey12345";

@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.engine;
 
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.testing.CapturedOutput;
@@ -12,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The WARN of a worker that asks for pushes while every answer comes by poll. */
+@Isolated
+@Tag("unit")
 @ExtendWith(OutputCapture.class)
 class PushWatchTest {
 

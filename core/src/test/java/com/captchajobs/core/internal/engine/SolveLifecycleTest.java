@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * SubmitJobTest}, {@code PollJobTest}, {@code PermanentErrorRetryFilterTest}, {@code
  * ReconcilerTest}).
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class SolveLifecycleTest {
 

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a reply whose task id could not be stored held like a lost one, and a provider out of threads met
  * with a wait rather than a failure.
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class SubmitJobTest {
 

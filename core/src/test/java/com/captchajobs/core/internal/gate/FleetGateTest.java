@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.gate;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release,
  * reclaim; and its priority order on a worker, where a solve waits for a thread.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FleetGateTest {
 
   HikariDataSource dataSource;

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.jobrunr;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.jobrunr.jobs.Job;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SupportedJobRunrTest {
 
   @Test

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.node;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** A node's settings may end up in a log line or an exception: their text never holds a secret. */
+@Tag("unit")
 class NodeSettingsSecretsTest {
 
   static final String SECRET = "s3cr3t-pingback-key-0123456789abcdef";

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.provider;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +9,7 @@ import com.captchajobs.core.settings.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 
 /** What a pingback URL may be, and the host a worker registers for it. */
+@Tag("unit")
 class PingbackUrlsTest {
 
   @Test

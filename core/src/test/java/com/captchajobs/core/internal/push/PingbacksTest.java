@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.push;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is stored. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s); reCAPTCHA v2
  * tasks take a minute, so a test can push to a solve that is still waiting.
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class PingbacksTest {
 

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.time;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class FirstPollWaitsTest {
 
   final List<SolveRepository.SolvedSample> fleet = new ArrayList<>();

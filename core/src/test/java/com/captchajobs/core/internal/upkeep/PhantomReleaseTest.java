@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.upkeep;
 
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Execution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * cap of 2 on a plan of 4 threads, so that a third task in flight is accepted and seen. Polling
  * only: an answer ready at the provider stays unfetched here until the task's next poll.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PhantomReleaseTest {
 
   static final String KEY = "phantomKeyPHANTOMkeyPHANTOMkey12";

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.upkeep;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * interval keeps the node's schedule out of the way), except where a solve a crash left without any
  * job is resumed by the node's scheduled pass.
  */
+@Isolated
 class ReconcilerTest {
 
   static final String KEY = "repairKeyREPAIRkeyREPAIRkey12345";

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.store.SolveState;
@@ -20,6 +21,7 @@ import org.jobrunr.jobs.states.ProcessingState;
 import org.jobrunr.jobs.states.StateName;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClientLanesTest {
 
   private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);

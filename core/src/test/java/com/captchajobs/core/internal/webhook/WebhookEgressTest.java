@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +12,7 @@ import okhttp3.Dns;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WebhookEgressTest {
 
   /** Every name resolves to loopback: only an allowed origin may be reached. */

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import org.junit.jupiter.api.Tag;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WebhookSignerTest {
 
   @Test

@@ -1,6 +1,5 @@
 package com.captchajobs.bench;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.simulator.PushRecord;
@@ -9,6 +8,7 @@ import com.captchajobs.simulator.TaskRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**

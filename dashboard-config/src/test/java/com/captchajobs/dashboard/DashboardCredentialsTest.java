@@ -1,9 +1,9 @@
 package com.captchajobs.dashboard;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @Tag("unit")

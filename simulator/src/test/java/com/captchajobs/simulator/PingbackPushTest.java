@@ -1,6 +1,5 @@
 package com.captchajobs.simulator;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,12 +1,12 @@
 package com.captchajobs.simulator;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 

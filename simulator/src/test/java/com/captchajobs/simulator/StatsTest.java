@@ -1,6 +1,5 @@
 package com.captchajobs.simulator;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.simulator.ApiClient.params;
 import static com.captchajobs.simulator.CaptchaAiSimulator.SANDBOX_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;

@@ -1,11 +1,11 @@
 package com.captchajobs.worker;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.testing.PublicCoreOnly.mainClassesOf;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The worker node uses the core through its public API only (its tests may look inside). */

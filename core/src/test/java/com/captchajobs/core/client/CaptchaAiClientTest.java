@@ -1,6 +1,5 @@
 package com.captchajobs.core.client;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.client.Replies.KEY;
 import static com.captchajobs.core.client.Replies.form;
 import static com.captchajobs.core.client.Replies.json;
@@ -33,6 +32,7 @@ import mockwebserver3.junit5.StartStop;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @Tag("unit")

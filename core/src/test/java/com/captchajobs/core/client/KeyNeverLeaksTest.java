@@ -1,6 +1,5 @@
 package com.captchajobs.core.client;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.client.Replies.KEY;
 import static com.captchajobs.core.client.Replies.json;
 import static com.captchajobs.core.client.Replies.ok;
@@ -23,6 +22,7 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,5 @@
 package com.captchajobs.spring.boot;
 
-import org.junit.jupiter.api.Tag;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheEngine;
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -9,6 +8,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The starter wires the core and nothing else: no node, no JobRunr bean types of its own. */

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,6 +26,7 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The poll job. CaptchaAI allows one res.php call per task every 5 s. A poll made late (after an

@@ -1,7 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import org.junit.jupiter.api.parallel.Isolated;
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.testing.CapturedOutput;
@@ -10,8 +8,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The WARN of a worker that asks for pushes while every answer comes by poll. */
 @Isolated

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
@@ -21,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A solve's whole life on real JobRunr, real PostgreSQL and the simulator over HTTP: queued,

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The submit job on real JobRunr, real PostgreSQL and the simulator over HTTP: in.php once per

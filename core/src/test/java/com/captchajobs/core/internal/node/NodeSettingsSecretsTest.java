@@ -1,10 +1,10 @@
 package com.captchajobs.core.internal.node;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A node's settings may end up in a log line or an exception: their text never holds a secret. */

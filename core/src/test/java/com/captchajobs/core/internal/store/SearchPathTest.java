@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.store;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.store.SearchPath.Entry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The guard's reading of a search_path, name by name, as PostgreSQL resolves it. */

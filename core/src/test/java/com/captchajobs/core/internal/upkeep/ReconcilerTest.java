@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.upkeep;
 
-import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,6 +24,7 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The repair pass (the reconciler) cannot be defeated: every repair of a solve gets a job id of its

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.webhook;
 
-import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import okhttp3.Dns;
 import okhttp3.HttpUrl;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @Tag("unit")

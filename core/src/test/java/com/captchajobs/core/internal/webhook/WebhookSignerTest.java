@@ -1,11 +1,11 @@
 package com.captchajobs.core.internal.webhook;
 
-import org.junit.jupiter.api.Tag;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @Tag("unit")

@@ -20,7 +20,9 @@ class RequestLogTest {
   CaptchaAiSimulator simulator() {
     return CaptchaAiSimulator.builder()
         .account(SANDBOX_KEY, 5)
-        .solveTime("turnstile", Duration.ofMillis(100), Duration.ofMillis(150))
+        // long enough that the first poll, right after the submit, finds the task not ready even
+        // on a loaded machine
+        .solveTime("turnstile", Duration.ofSeconds(3), Duration.ofSeconds(4))
         .build()
         .start();
   }
@@ -47,7 +49,7 @@ class RequestLogTest {
       sim.injectNext(Endpoint.RES, Fault.HTML_502);
       api.get("/res.php", ApiClient.params("key", SANDBOX_KEY, "action", "get", "id", id));
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .until(() -> api.poll(SANDBOX_KEY, id).get("status").asInt() == 1);
 
       var log = sim.requests();

@@ -26,7 +26,6 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The poll job. CaptchaAI allows one res.php call per task every 5 s. A poll made late (after an
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * from the call before: the next poll is timed from the call, not from where the rhythm should have
  * been. A poll that meets a transient failure is retried on the same task.
  */
-@Isolated
 class PollJobTest {
 
   static final String KEY = "spacingKeySPACINGkeySPACINGkey12";

@@ -24,7 +24,6 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The repair pass (the reconciler) cannot be defeated: every repair of a solve gets a job id of its
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * interval keeps the node's schedule out of the way), except where a solve a crash left without any
  * job is resumed by the node's scheduled pass.
  */
-@Isolated
 class ReconcilerTest {
 
   static final String KEY = "repairKeyREPAIRkeyREPAIRkey12345";

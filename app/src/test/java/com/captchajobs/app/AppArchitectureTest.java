@@ -26,4 +26,10 @@ class AppArchitectureTest {
   void theAppNodeNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
   }
+
+  @Test
+  void theAppNodesUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.app"));
+  }
 }

@@ -23,4 +23,10 @@ class BenchArchitectureTest {
   void theBenchNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
   }
+
+  @Test
+  void theBenchsUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.bench"));
+  }
 }

@@ -23,4 +23,10 @@ class DashboardArchitectureTest {
   void theDashboardNodeNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
   }
+
+  @Test
+  void theDashboardNodesUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.dashboard"));
+  }
 }

@@ -23,4 +23,10 @@ class WorkerArchitectureTest {
   void theWorkerNodeNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
   }
+
+  @Test
+  void theWorkerNodesUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.worker"));
+  }
 }

@@ -53,4 +53,10 @@ class StarterArchitectureTest {
   void noPackagesOfTheStarterDependOnEachOtherInACycle() {
     slices().matching("com.captchajobs.(**)").should().beFreeOfCycles().check(STARTER);
   }
+
+  @Test
+  void theStartersUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.spring"));
+  }
 }

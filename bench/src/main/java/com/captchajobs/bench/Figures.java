@@ -216,7 +216,7 @@ public final class Figures {
             + " gets on "
             + spacing.tasks()
             + " task(s), the simulator's request log)",
-        "(≤ 0.3 with push)",
+        "(1 with push: the fetch each push rings for; about 1 + (solve time − 5 s) / 5 s polling)",
         null);
     row(
         "res.php spacing per task (simulator's request log)",

@@ -121,6 +121,12 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
         + "/api/solves/<id>/claim "
         + auth
         + "\n"
+        + "  Report the claimed token bad if the site refused it (once, within captchajobs.report-window of the claim):\n"
+        + "    curl -s -X POST "
+        + app
+        + "/api/solves/<id>/report "
+        + auth
+        + " -H 'Content-Type: application/json' -d '{\"verdict\":\"BAD\"}'\n"
         + "  A demo batch of every kind of outcome: restart with --captchajobs.demo=true\n"
         + "=====================================================================================";
   }

@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.node.Parts;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.internal.upkeep.ReportSweep;
 import com.captchajobs.core.internal.upkeep.Retention;
 import com.captchajobs.core.internal.upkeep.WorkerStartup;
 import com.captchajobs.core.internal.webhook.WebhookJob;
@@ -61,8 +62,8 @@ final class WorkerAssembly {
             jobs.breaker(),
             reconciler);
     startup.prepare();
-    ReportJob reportJob =
-        new ReportJob(new SolveReports(settings.dataSource(), s.schema()), jobs.client());
+    SolveReports reports = new SolveReports(settings.dataSource(), s.schema());
+    ReportJob reportJob = new ReportJob(reports, jobs.client());
     BackgroundJobServer server =
         s.jobRunr()
             .startServer(
@@ -91,6 +92,10 @@ final class WorkerAssembly {
         parts.stopLater(
             new Retention(settings.dataSource(), s.schema(), settings.retention().age())
                 .schedule(settings.retention().interval()));
+    ReportSweep reportSweep =
+        parts.stopLater(
+            new ReportSweep(reports, s.jobs(), s.jobRunr().storage())
+                .schedule(solve.reconcileInterval()));
     parts.show(
         jobs.client(),
         jobs.breaker(),
@@ -105,6 +110,7 @@ final class WorkerAssembly {
         s.liveness(),
         webhookJob,
         retention,
+        reportSweep,
         server);
     log.info(
         "CaptchaJobs worker {} started: fleet cap {} threads, schema {}",

@@ -17,6 +17,8 @@ import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.jobrunr.server.runner.ThreadLocalJobContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
@@ -32,6 +34,8 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
  * submits that solve itself ({@link Carrier}), so the freed slot is at work again at once.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
+
+  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
 
   /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";
@@ -125,7 +129,7 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     }
     PollResult result;
     try {
-      result = client.get(solve.taskId());
+      result = call(solve, request.submitNo());
     } catch (CaptchaAiException e) {
       record(solve, request, intended, called, e.errorCode());
       return outcomes.taskError(solve, request.submitNo(), e);
@@ -177,14 +181,26 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     PollJobRequest poll =
         new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
     Instant called = clock.instant();
-    if (!reserve(solve, request.submitNo(), called)) {
-      return Step.DONE; // another job calls on the task now, after the push came: it answers it
+    while (!reserve(solve, request.submitNo(), called)) {
+      Instant blocking =
+          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+      if (request.lastCallEpochMilli() == 0
+          || blocking.isAfter(lastCall(request).plus(settings.pollInterval()))) {
+        return Step.DONE; // another job calls on the task now, after the push came: it answers it
+      }
+      // The call before the push, timed from its answer: wait until 5 s after that.
+      waitUntil(nextCallAfter(blocking, settings));
+      solve = waiting(request.solveId(), request.submitNo());
+      if (solve == null || !noCallSince(solve, request)) {
+        return Step.DONE;
+      }
+      called = clock.instant();
     }
     transitions.recordPoll(
         solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
     PollResult result;
     try {
-      result = client.get(solve.taskId());
+      result = call(solve, request.submitNo());
     } catch (CaptchaAiException e) {
       record(solve, poll, earliest, called, e.errorCode());
       Step step = outcomes.taskError(solve, request.submitNo(), e);
@@ -227,6 +243,29 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
             .map(p -> p.calledAt().toEpochMilli())
             .orElse(0L);
     return last == request.lastCallEpochMilli();
+  }
+
+  private static Instant lastCall(PushedPollRequest request) {
+    return Instant.ofEpochMilli(request.lastCallEpochMilli());
+  }
+
+  /**
+   * The reserved res.php call; its answer's instant then becomes the task's last call, so that the
+   * next one keeps 5 s from the moment the provider surely had this one.
+   */
+  private PollResult call(Solve solve, int submitNo) {
+    try {
+      return client.get(solve.taskId());
+    } finally {
+      try {
+        transitions.callAnswered(solve.id(), submitNo, clock.instant());
+      } catch (RuntimeException e) {
+        log.debug(
+            "Could not time the last call on solve {} from its answer: {}",
+            solve.id(),
+            e.toString());
+      }
+    }
   }
 
   /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */

@@ -194,7 +194,11 @@ public final class TaskOutcomes {
     events.error(e.errorCode(), errorClass);
     if (errorClass == ErrorClass.UNSOLVABLE
         && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
-      var jobId = SolveJobs.jobId(solve.id(), "resubmit:" + (solve.unsolvableResubmits() + 1));
+      // Named by the submission too: a requeue starts the count again, and a job of the solve's
+      // earlier life under the same name would make JobRunr skip this one.
+      var jobId =
+          SolveJobs.jobId(
+              solve.id(), "resubmit:" + submitNo + ":" + (solve.unsolvableResubmits() + 1));
       if (transitions.forgetTask(solve.id(), solve.taskId(), true, e.errorCode(), jobId)) {
         handoff.release(solve.id());
         log.info("Solve {} ({}) unsolvable, submitting once more", solve.businessKey(), solve.id());

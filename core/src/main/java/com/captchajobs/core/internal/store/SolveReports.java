@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.Verdict;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -21,6 +22,9 @@ public final class SolveReports {
   public static final String SENT = "SENT";
   public static final String FAILED = "FAILED";
   public static final String UNCERTAIN = "UNCERTAIN";
+
+  /** The error recorded when JobRunr gave up on a report's job while the report waited to go. */
+  public static final String RETRIES_EXHAUSTED = "RETRIES_EXHAUSTED";
 
   /** The error recorded when a run found the delivery taken by a run that never finished. */
   public static final String INTERRUPTED = "INTERRUPTED";
@@ -155,5 +159,38 @@ public final class SolveReports {
         delivery,
         errorCode,
         id);
+  }
+
+  /** A report still waiting to be sent. */
+  public record Waiting(UUID id, CaptchaType type, String businessKey, Verdict verdict) {}
+
+  /**
+   * Reports recorded more than {@code olderThan} ago and still PENDING, oldest first: each should
+   * have a job that sends it, and the sweep checks that it does (migration V9's partial index).
+   */
+  public List<Waiting> waitingSince(Duration olderThan, int limit) {
+    return db.query(
+        "SELECT id, type, business_key, report_verdict FROM captchajobs.solve"
+            + " WHERE report_delivery = 'PENDING'"
+            + " AND reported_at < now() - ? * interval '1 millisecond'"
+            + " ORDER BY reported_at LIMIT ?",
+        rs ->
+            new Waiting(
+                (UUID) rs.getObject("id"),
+                CaptchaType.valueOf(rs.getString("type")),
+                rs.getString("business_key"),
+                Verdict.valueOf(rs.getString("report_verdict"))),
+        olderThan.toMillis(),
+        limit);
+  }
+
+  /** A PENDING report whose job JobRunr gave up on ends FAILED with the code; never sent. */
+  public boolean abandon(UUID id, String errorCode) {
+    return db.update(
+            "UPDATE captchajobs.solve SET report_delivery = 'FAILED', report_error = ?,"
+                + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'PENDING'",
+            errorCode,
+            id)
+        == 1;
   }
 }

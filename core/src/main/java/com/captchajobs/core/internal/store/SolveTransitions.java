@@ -260,6 +260,21 @@ public final class SolveTransitions {
         == 1;
   }
 
+  /**
+   * Moves the task's last call to {@code answeredAt}, when its answer came back (never back in
+   * time). The provider received the call at some instant between its reservation and its answer;
+   * timed from the answer, the next call keeps 5 s from it however late the call arrived there.
+   */
+  public void callAnswered(UUID id, int submitNo, Instant answeredAt) {
+    db.update(
+        "UPDATE captchajobs.solve SET last_call_at = ? WHERE id = ? AND last_call_submit = ?"
+            + " AND last_call_at < ?",
+        answeredAt,
+        id,
+        submitNo,
+        answeredAt);
+  }
+
   /** The last res.php call reserved on the task of submission {@code submitNo}, if any. */
   public Optional<Instant> lastReservedCall(UUID id, int submitNo) {
     return db.queryOne(

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.HoldingForwarder;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.simulator.Endpoint;
@@ -41,6 +43,7 @@ class PollJobTest {
   static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
 
   static CaptchaAiSimulator sim;
+  static HoldingForwarder forwarder;
   static EngineNode node;
   static SolveProbe solves;
 
@@ -53,9 +56,11 @@ class PollJobTest {
             .solveTime("turnstile", Duration.ofSeconds(60), Duration.ofSeconds(70))
             .build()
             .start();
+    forwarder = new HoldingForwarder(sim.baseUrl());
     node =
-        EngineNode.onFreshDatabase(
-            sim,
+        EngineNode.start(
+            EmbeddedPostgresSupport.newDatabase(),
+            forwarder.baseUrl(),
             KEY,
             Map.of(
                 // far off, so that the test makes the first poll itself
@@ -67,6 +72,7 @@ class PollJobTest {
   @AfterAll
   static void stop() {
     node.close();
+    forwarder.close();
     sim.close();
   }
 
@@ -151,6 +157,44 @@ class PollJobTest {
     for (int i = 1; i < at.size(); i++) {
       assertThat(Duration.ofMillis(at.get(i) - at.get(i - 1))).isGreaterThanOrEqualTo(FIVE_SECONDS);
     }
+  }
+
+  @Test
+  void aCallThatReachesTheProviderLateIsStillFollowedFiveSecondsAfterItArrivedNotAfterItLeft()
+      throws Exception {
+    UUID id = solves.turnstile("spacing-held");
+    solves.awaitStatus(id, SolveState.SUBMITTED);
+    StorageProvider storage = node.part(StorageProvider.class);
+    storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    PollJob job = node.part(PollJob.class);
+
+    // The poll's call reaches the provider 600 ms after it left (a busy machine, a slow proxy) ...
+    forwarder.holdNextGet(Duration.ofMillis(600));
+    long now = Instant.now().toEpochMilli();
+    job.poll(new PollJobRequest(id, 1, 1, now), null);
+    storage.deletePermanently(SolveJobs.pollJobId(id, 1, 2));
+    long lastCall =
+        node.probe()
+            .jdbc()
+            .queryForObject(
+                "SELECT called_at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = 1"
+                    + " ORDER BY poll_no DESC LIMIT 1",
+                Timestamp.class,
+                id)
+            .getTime();
+    // ... and a push rings right after it: its fetch waits for 5 s after the call arrived.
+    job.pollPushed(new PushedPollRequest(id, 1, lastCall, now));
+
+    assertThat(getsOn(id)).hasSize(2);
+    assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
+  }
+
+  private static List<Long> getsOn(UUID id) {
+    long taskId = Long.parseLong(solves.get(id).taskId());
+    return sim.requests().stream()
+        .filter(r -> r.resGet() && r.taskId() == taskId)
+        .map(RequestRecord::at)
+        .toList();
   }
 
   private interface PollCall {

@@ -15,6 +15,7 @@ import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.CaptchaAiApiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.internal.upkeep.ReportSweep;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -69,7 +70,15 @@ class ReportJobTest {
     // Every solve the tests report on, solved once up front (the first poll comes after 5 s).
     for (String key :
         List.of(
-            "once", "unclaimed", "window", "rerun", "crashed", "transient", "reset", "ok-good")) {
+            "once",
+            "unclaimed",
+            "window",
+            "rerun",
+            "crashed",
+            "transient",
+            "reset",
+            "ok-good",
+            "orphan")) {
       solved.put(key, solves.enqueue(turnstile(key)));
     }
     solved.put("alice", solves.asClient("alice").enqueue(turnstile("alice")));
@@ -221,6 +230,32 @@ class ReportJobTest {
     assertThat(sim.reports(taskOf(id))).isEmpty();
     assertThat(sim.requests())
         .noneMatch(r -> r.taskId() == taskOf(id) && "reportbad".equals(r.action()));
+  }
+
+  @Test
+  void aReportRecordedByANodeThatDiedBeforeCreatingItsJobIsSentOnceByTheSweep() {
+    UUID id = solved.get("orphan");
+    solves.claim(id);
+    // What a node that died between recording the report and creating its job leaves: a PENDING
+    // row, recorded two minutes ago, and no job.
+    probe
+        .jdbc()
+        .update(
+            "UPDATE captchajobs.solve SET report_verdict = 'BAD',"
+                + " reported_at = now() - interval '2 minutes', report_delivery = 'PENDING'"
+                + " WHERE id = ?",
+            id);
+    ReportSweep sweep = node.part(ReportSweep.class);
+
+    assertThat(sweep.sweep().jobsCreated()).isEqualTo(1);
+    awaitDelivery(id, ReportDelivery.SENT);
+    assertThat(sweep.sweep()).isEqualTo(new ReportSweep.Swept(0, 0));
+
+    assertThat(sim.reports(taskOf(id))).hasSize(1);
+    assertThat(
+            sim.requests().stream()
+                .filter(r -> r.taskId() == taskOf(id) && "reportbad".equals(r.action())))
+        .hasSize(1);
   }
 
   @Test

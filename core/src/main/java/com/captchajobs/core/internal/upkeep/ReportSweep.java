@@ -1,0 +1,116 @@
+package com.captchajobs.core.internal.upkeep;
+
+import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.store.SolveReports;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jobrunr.jobs.Job;
+import org.jobrunr.jobs.states.StateName;
+import org.jobrunr.storage.JobNotFoundException;
+import org.jobrunr.storage.StorageProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure that every recorded report has a job that sends it. A report is recorded on the
+ * solve's row first and its job created right after; a node that dies between the two leaves a
+ * PENDING report that nothing would send. Every pass looks at the reports PENDING for longer than
+ * {@link #GRACE}:
+ *
+ * <ul>
+ *   <li>no job under the report's id ({@link SolveJobs#reportJobId}): the job is created now (the
+ *       id is derived from the solve, so two nodes sweeping at once create one);
+ *   <li>a job that JobRunr gave up on (FAILED or DELETED while the report still waits): the report
+ *       ends FAILED with {@link SolveReports#RETRIES_EXHAUSTED}, never sent;
+ *   <li>any other job: it will send it, nothing to do.
+ * </ul>
+ */
+public final class ReportSweep implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ReportSweep.class);
+
+  /** How long a report may wait for its job before the sweep looks at it. */
+  static final Duration GRACE = Duration.ofMinutes(1);
+
+  private static final int PAGE = 200;
+
+  private final SolveReports reports;
+  private final SolveJobs jobs;
+  private final StorageProvider storage;
+  private ScheduledExecutorService timer;
+
+  public ReportSweep(SolveReports reports, SolveJobs jobs, StorageProvider storage) {
+    this.reports = reports;
+    this.jobs = jobs;
+    this.storage = storage;
+  }
+
+  /** What one pass did. */
+  public record Swept(int jobsCreated, int abandoned) {}
+
+  /** One pass over the reports that waited longer than {@link #GRACE}. */
+  public Swept sweep() {
+    int created = 0;
+    int abandoned = 0;
+    for (SolveReports.Waiting w : reports.waitingSince(GRACE, PAGE)) {
+      UUID jobId = SolveJobs.reportJobId(w.id());
+      StateName state = stateOf(jobId);
+      if (state == null) {
+        jobs.report(w.id(), w.type(), w.businessKey(), w.verdict().action());
+        created++;
+        log.info("The report of solve {} had no job: created {}", w.id(), jobId);
+      } else if ((state == StateName.FAILED || state == StateName.DELETED)
+          && reports.abandon(w.id(), SolveReports.RETRIES_EXHAUSTED)) {
+        abandoned++;
+        log.warn(
+            "The report of solve {} was not sent: its job {} is {}; recorded FAILED ({})",
+            w.id(),
+            jobId,
+            state,
+            SolveReports.RETRIES_EXHAUSTED);
+      }
+    }
+    return new Swept(created, abandoned);
+  }
+
+  private StateName stateOf(UUID jobId) {
+    try {
+      Job job = storage.getJobById(jobId);
+      return job.getState();
+    } catch (JobNotFoundException e) {
+      return null;
+    }
+  }
+
+  /** Sweeps every {@code interval}, the first time after {@code interval} too. */
+  public synchronized ReportSweep schedule(Duration interval) {
+    timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "captchajobs-report-sweep");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        this::sweepLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  private void sweepLogged() {
+    try {
+      sweep();
+    } catch (RuntimeException e) {
+      log.warn("Report sweep failed, the next one will try again: {}", e.toString());
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (timer != null) {
+      timer.shutdownNow();
+    }
+  }
+}

@@ -302,20 +302,41 @@ class TaskOutcomesTest {
   @Test
   void anUnsolvableTaskUnderTheLimitIsSubmittedOnceMoreWithItsSlotFreed() {
     Solve solve = submitted(0);
-    UUID resubmit = SolveJobs.jobId(solve.id(), "resubmit:1");
-    when(transitions.forgetTask(solve.id(), "7001", true, "ERROR_CAPTCHA_UNSOLVABLE", resubmit))
+    when(transitions.forgetTask(
+            eq(solve.id()), eq("7001"), eq(true), eq("ERROR_CAPTCHA_UNSOLVABLE"), any()))
         .thenReturn(true);
 
     Step next =
         outcomes.taskError(solve, 1, new CaptchaAiApiException("ERROR_CAPTCHA_UNSOLVABLE", "7001"));
 
     assertThat(next).isEqualTo(Step.DONE);
+    ArgumentCaptor<UUID> resubmit = ArgumentCaptor.forClass(UUID.class);
     InOrder order = inOrder(transitions, handoff, jobs);
     order
         .verify(transitions)
-        .forgetTask(solve.id(), "7001", true, "ERROR_CAPTCHA_UNSOLVABLE", resubmit);
+        .forgetTask(
+            eq(solve.id()),
+            eq("7001"),
+            eq(true),
+            eq("ERROR_CAPTCHA_UNSOLVABLE"),
+            resubmit.capture());
     order.verify(handoff).release(solve.id());
-    order.verify(jobs).submit(resubmit, solve.id(), CaptchaType.TURNSTILE, "checkout-42", 0);
+    // the job recorded on the row is the one submitted
+    order
+        .verify(jobs)
+        .submit(resubmit.getValue(), solve.id(), CaptchaType.TURNSTILE, "checkout-42", 0);
+  }
+
+  @Test
+  void anUnsolvableTaskWhoseRowMovedOnIsNotSubmittedAgain() {
+    Solve solve = submitted(0);
+    when(transitions.forgetTask(any(), any(), anyBoolean(), any(), any())).thenReturn(false);
+
+    Step next =
+        outcomes.taskError(solve, 1, new CaptchaAiApiException("ERROR_CAPTCHA_UNSOLVABLE", "7001"));
+
+    assertThat(next).isEqualTo(Step.DONE);
+    verifyNoInteractions(handoff, jobs);
   }
 
   @Test

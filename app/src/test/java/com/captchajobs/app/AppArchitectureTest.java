@@ -5,12 +5,14 @@ import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheE
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The app node (and node-security, which has no tests of its own) uses the core through its public
  * API only.
  */
+@Tag("unit")
 class AppArchitectureTest {
 
   static final JavaClasses MAIN = mainClassesOf("com.captchajobs.app", "com.captchajobs.node");
@@ -23,5 +25,11 @@ class AppArchitectureTest {
   @Test
   void theAppNodeNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
+  }
+
+  @Test
+  void theAppNodesUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.app"));
   }
 }

@@ -13,12 +13,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The README's "Running a fleet" commands start on one machine as they stand: no port a command
  * gives a node is another node's default management port, and no two ports are the same.
  */
+@Tag("unit")
 class ReadmeFleetPortsTest {
 
   private static final Pattern COMMAND =

@@ -5,9 +5,11 @@ import static com.captchajobs.core.testing.PublicCoreOnly.noClassReachesIntoTheE
 import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInternals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The bench drives CaptchaJobs as an application would: through the core's public API only. */
+@Tag("unit")
 class BenchArchitectureTest {
 
   static final JavaClasses MAIN = mainClassesOf("com.captchajobs.bench");
@@ -20,5 +22,11 @@ class BenchArchitectureTest {
   @Test
   void theBenchNeverReachesIntoTheEngine() {
     noClassReachesIntoTheEngine().check(MAIN);
+  }
+
+  @Test
+  void theBenchsUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.bench"));
   }
 }

@@ -12,9 +12,11 @@ import java.net.Socket;
 import java.net.SocketException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The bench's database proxy over real sockets, with an echo server standing in for PostgreSQL. */
+@Tag("unit")
 class DatabaseProxyTest {
 
   ServerSocket echo;

@@ -10,10 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The plot of a made-up run: a PNG of the documented size showing each of its layers. */
+@Tag("unit")
 class PlotTest {
 
   @TempDir Path out;

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * that judge the engine are read from the simulator, so they count a known duplicate and a known
  * gap under 5 s, and they do not move when the engine's rows are tampered with or deleted.
  */
+@Tag("unit")
 class ProviderFiguresTest {
 
   static final HttpClient HTTP = HttpClient.newHttpClient();

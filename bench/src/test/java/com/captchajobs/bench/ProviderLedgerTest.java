@@ -8,12 +8,14 @@ import com.captchajobs.simulator.TaskRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The figures counted from the provider's side: res.php spacing, paid duplicates and their causes,
  * provider threads in use and idle, and what an outage window looked like at the provider.
  */
+@Tag("unit")
 class ProviderLedgerTest {
 
   static final Map<String, Duration> LIFETIMES = Map.of("turnstile", Duration.ofSeconds(270));

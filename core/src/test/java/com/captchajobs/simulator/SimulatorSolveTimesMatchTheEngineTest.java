@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.client.CaptchaType;
 import java.util.EnumMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * core. This test ties them, so that a change to one fails here until the other follows. It lives
  * in core's tests, in the simulator's package, because core's tests see both modules.
  */
+@Tag("unit")
 class SimulatorSolveTimesMatchTheEngineTest {
 
   /** The simulator's default-solve-time key of each type. */

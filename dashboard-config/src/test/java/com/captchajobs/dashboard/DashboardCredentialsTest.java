@@ -3,8 +3,10 @@ package com.captchajobs.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.spring.boot.MissingDashboardCredentialsException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class DashboardCredentialsTest {
 
   @Test

@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("unit")
 class KeyChecksTest {
   static final String UNKNOWN_KEY = "unknown0unknown0unknown0unknown0";
 

@@ -6,9 +6,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+@Tag("unit")
 class KeyNeverLoggedTest {
   static final String KEY = "secretkeysecretkeysecretkeysecre";
 

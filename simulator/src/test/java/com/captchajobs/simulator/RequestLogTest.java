@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -13,12 +14,15 @@ import tools.jackson.databind.JsonNode;
  * The request log and the task records, the provider's own account of a run: every in.php and
  * res.php call with its task id, outcome and fault, in process and over the admin API.
  */
+@Tag("unit")
 class RequestLogTest {
 
   CaptchaAiSimulator simulator() {
     return CaptchaAiSimulator.builder()
         .account(SANDBOX_KEY, 5)
-        .solveTime("turnstile", Duration.ofMillis(100), Duration.ofMillis(150))
+        // long enough that the first poll, right after the submit, finds the task not ready even
+        // on a loaded machine
+        .solveTime("turnstile", Duration.ofSeconds(3), Duration.ofSeconds(4))
         .build()
         .start();
   }
@@ -45,7 +49,7 @@ class RequestLogTest {
       sim.injectNext(Endpoint.RES, Fault.HTML_502);
       api.get("/res.php", ApiClient.params("key", SANDBOX_KEY, "action", "get", "id", id));
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .until(() -> api.poll(SANDBOX_KEY, id).get("status").asInt() == 1);
 
       var log = sim.requests();

@@ -3,9 +3,11 @@ package com.captchajobs.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("unit")
 class SimulatorExtensionTest {
   @RegisterExtension static final SimulatorExtension sim = new SimulatorExtension();
 

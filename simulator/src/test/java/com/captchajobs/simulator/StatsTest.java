@@ -13,10 +13,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
+@Tag("unit")
 class StatsTest {
   static final String OTHER_KEY = "otherkeyotherkeyotherkeyotherkey";
 

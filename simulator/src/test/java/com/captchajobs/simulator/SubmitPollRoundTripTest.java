@@ -11,10 +11,12 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
+@Tag("unit")
 class SubmitPollRoundTripTest {
   @RegisterExtension
   static final SimulatorExtension sim =

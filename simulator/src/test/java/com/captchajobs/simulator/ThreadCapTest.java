@@ -10,9 +10,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+@Tag("unit")
 class ThreadCapTest {
   static final String KEY = "capkey00capkey00capkey00capkey00";
 

@@ -32,8 +32,10 @@ import mockwebserver3.junit5.StartStop;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class CaptchaAiClientTest {
 
   @StartStop private final MockWebServer server = new MockWebServer();

@@ -3,10 +3,12 @@ package com.captchajobs.core.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@Tag("unit")
 class ErrorClassTest {
 
   /** The table of docs/captchaai-contract.md, row by row, plus the client's transport codes. */

@@ -22,10 +22,12 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /** Runs good and bad calls with DEBUG logging on and searches everything printable for secrets. */
+@Tag("unit")
 class KeyNeverLeaksTest {
 
   private static final String TOKEN = "03AGdBq26-SECRET-TOKEN-zQ";
@@ -57,7 +59,8 @@ class KeyNeverLeaksTest {
         CaptchaAiClient.builder()
             .apiKey(KEY)
             .baseUrl(server.url("/").toString())
-            .readTimeout(Duration.ofMillis(100))
+            // generous against a loaded machine: only the stalled reply below may run into it
+            .readTimeout(Duration.ofSeconds(2))
             .build();
     CaptchaTask task =
         new TurnstileTask(
@@ -94,10 +97,7 @@ class KeyNeverLeaksTest {
     server.enqueue(ok("{\"status\":0,\"request\":\"bad key " + KEY + "\"}"));
     server.enqueue(ok(""));
     server.enqueue(
-        new MockResponse.Builder()
-            .body("OK|" + TOKEN)
-            .headersDelay(500, TimeUnit.MILLISECONDS)
-            .build());
+        new MockResponse.Builder().body("OK|" + TOKEN).headersDelay(5, TimeUnit.SECONDS).build());
     server.enqueue(json(0, "ERROR_BAD_PROXY"));
     for (int i = 0; i < 7; i++) {
       printable.add(failure(() -> client.get("4242")));

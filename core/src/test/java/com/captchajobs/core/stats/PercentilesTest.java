@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class PercentilesTest {
 
   private static final List<Integer> ONE_TO_TEN = List.of(7, 3, 10, 1, 9, 2, 8, 4, 6, 5);

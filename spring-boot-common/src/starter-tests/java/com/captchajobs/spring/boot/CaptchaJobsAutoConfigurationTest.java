@@ -48,6 +48,8 @@ import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.utils.mapper.JsonMapper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -71,6 +73,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The starter's auto-configurations against a real PostgreSQL (one fresh database per test) and,
  * for workers, a local CaptchaAI simulator: every switch on and off, and backing off.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class CaptchaJobsAutoConfigurationTest {
 
   /** 32 characters, as the simulator and CaptchaAI require. */

@@ -8,9 +8,11 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The starter wires the core and nothing else: no node, no JobRunr bean types of its own. */
+@Tag("unit")
 class StarterArchitectureTest {
 
   static final JavaClasses STARTER =
@@ -50,5 +52,11 @@ class StarterArchitectureTest {
   @Test
   void noPackagesOfTheStarterDependOnEachOtherInACycle() {
     slices().matching("com.captchajobs.(**)").should().beFreeOfCycles().check(STARTER);
+  }
+
+  @Test
+  void theStartersUnitTestsStartNothing() {
+    com.captchajobs.core.testing.UnitTier.startsNothing()
+        .check(com.captchajobs.core.testing.UnitTier.testClassesOf("com.captchajobs.spring"));
   }
 }

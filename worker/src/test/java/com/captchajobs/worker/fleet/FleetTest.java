@@ -29,6 +29,8 @@ import org.jobrunr.storage.JobNotFoundException;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.storage.navigation.AmountRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Several worker JVMs against one database and one simulator: the cap holds for the whole fleet,
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * in.php's answer and storing the task id: that reply is lost with it, exactly like a reply lost on
  * the network, and the solve is submitted again once the submit lock of the dead run lapses.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FleetTest {
 
   static final String KEY = "fleetKeyFLEETkeyFLEETkey12345678";

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -23,6 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * node DOWN on the management port, the Actuator endpoint closes the breaker, and a dashboard
  * without credentials stops the node at start. The breaker itself is core's {@code BreakerTest}.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class BreakerAndStartupTest {
 

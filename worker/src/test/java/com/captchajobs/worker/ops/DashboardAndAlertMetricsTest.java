@@ -24,6 +24,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * expression must be in its {@code /actuator/prometheus} output with the labels the expression
  * groups or filters by, and every exact label value it filters on.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class DashboardAndAlertMetricsTest {
 
   static final String KEY = "opsDashboardKeyOPSdashboardKey12";

@@ -10,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -18,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * not ready (readiness 503) and never not live (liveness 200), and it is ready again once the cause
  * is gone.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProbesTest {
 
   static final String KEY = "opsProbesKeyOPSprobesKeyOPS12345";

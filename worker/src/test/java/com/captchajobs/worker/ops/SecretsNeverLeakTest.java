@@ -31,6 +31,7 @@ import org.jobrunr.jobs.states.ScheduledState;
 import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -41,6 +42,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * operator or an attacker could look: every column of every row of JobRunr's and our tables, the
  * log output, and Actuator, with env and configprops exposed as an operator might.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class SecretsNeverLeakTest {
 

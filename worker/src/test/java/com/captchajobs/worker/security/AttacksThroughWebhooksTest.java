@@ -33,6 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,6 +46,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * private address. A local receiver stands at every address that is reachable; it must get nothing.
  * The delivery job runs here directly on a solve stored by a real node.
  */
+@Isolated
 @ExtendWith(OutputCaptureExtension.class)
 class AttacksThroughWebhooksTest {
 

@@ -21,6 +21,8 @@ import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A provider outage (every call answered by an HTML 502 page), time scaled: outages of minutes
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * The issue's scenario on two worker JVMs and an app node is the worker module's {@code
  * FleetThroughAProviderOutageTest}.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProviderOutageTest {
 
   static final String KEY = "outageKeyOUTAGEkeyOUTAGEkey12345";

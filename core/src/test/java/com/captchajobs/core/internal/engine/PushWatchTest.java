@@ -8,10 +8,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The WARN of a worker that asks for pushes while every answer comes by poll. */
+@Isolated
+@Tag("unit")
 @ExtendWith(OutputCapture.class)
 class PushWatchTest {
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A solve's whole life on real JobRunr, real PostgreSQL and the simulator over HTTP: queued,
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * SubmitJobTest}, {@code PollJobTest}, {@code PermanentErrorRetryFilterTest}, {@code
  * ReconcilerTest}).
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class SolveLifecycleTest {
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The submit job on real JobRunr, real PostgreSQL and the simulator over HTTP: in.php once per
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a reply whose task id could not be stored held like a lost one, and a provider out of threads met
  * with a wait rather than a failure.
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class SubmitJobTest {
 

@@ -29,11 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The gate on its own, against real PostgreSQL: atomic hand-out, priority, idempotent release,
  * reclaim; and its priority order on a worker, where a solve waits for a thread.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FleetGateTest {
 
   HikariDataSource dataSource;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A node's settings may end up in a log line or an exception: their text never holds a secret. */
+@Tag("unit")
 class NodeSettingsSecretsTest {
 
   static final String SECRET = "s3cr3t-pingback-key-0123456789abcdef";

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.settings.InvalidSettingException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What a pingback URL may be, and the host a worker registers for it. */
+@Tag("unit")
 class PingbackUrlsTest {
 
   @Test

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Answers pushed by the provider (docs/pingback.md), end to end over sockets: the simulator pushes
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * is stored. Turnstile tasks take 1–2 s (pushed long before the fallback poll at 9 s); reCAPTCHA v2
  * tasks take a minute, so a test can push to a solve that is still waiting.
  */
+@Isolated
 @ExtendWith(OutputCapture.class)
 class PingbacksTest {
 

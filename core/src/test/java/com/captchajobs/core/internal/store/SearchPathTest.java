@@ -3,9 +3,11 @@ package com.captchajobs.core.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.store.SearchPath.Entry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The guard's reading of a search_path, name by name, as PostgreSQL resolves it. */
+@Tag("unit")
 class SearchPathTest {
 
   @Test

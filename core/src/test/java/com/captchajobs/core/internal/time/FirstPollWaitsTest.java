@@ -11,8 +11,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class FirstPollWaitsTest {
 
   final List<SolveRepository.SolvedSample> fleet = new ArrayList<>();

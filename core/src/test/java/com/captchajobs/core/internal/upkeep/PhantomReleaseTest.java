@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Phantom slots freed early by the provider's working threads ({@link PhantomRelease}), judged from
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * cap of 2 on a plan of 4 threads, so that a third task in flight is accepted and seen. Polling
  * only: an answer ready at the provider stays unfetched here until the task's next poll.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PhantomReleaseTest {
 
   static final String KEY = "phantomKeyPHANTOMkeyPHANTOMkey12";

@@ -3,8 +3,10 @@ package com.captchajobs.core.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WebhookRetryFilterTest {
 
   @Test

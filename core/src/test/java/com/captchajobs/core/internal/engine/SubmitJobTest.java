@@ -114,7 +114,10 @@ class SubmitJobTest {
     pool.shutdown();
     solves.awaitStatus(id, SolveState.SOLVED);
 
-    assertThat(busy).isLessThan(4);
+    // The node's own JobRunr server runs the solve's submit job too: with ours, five runs race,
+    // and on a busy machine it may be the one that wins, leaving all four of ours busy. Whoever
+    // won, exactly one in.php.
+    assertThat(busy).isBetween(0, 4);
     assertThat(submitsFor("lifecycle-concurrent")).isEqualTo(1);
     assertThat(solves.get(id).submits()).isEqualTo(1);
   }

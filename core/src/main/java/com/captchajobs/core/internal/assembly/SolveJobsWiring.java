@@ -61,15 +61,33 @@ record SolveJobsWiring(
     CaptchaAiClient client = settings.client();
     Breaker breaker = new Breaker(settings.dataSource(), s.schema(), client.keyFingerprint());
     FleetGate gate =
-        new FleetGate(settings.dataSource(), s.schema(), engine.lease(), settings.nodeName());
+        new FleetGate(
+            settings.dataSource(),
+            s.schema(),
+            engine.lease(),
+            settings.nodeName(),
+            s.jobRunr()::serverId);
     SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
     SlotHandoff handoff = new SlotHandoff(gate, s.jobs(), transitions);
     FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
     PlanCheck planCheck =
         new PlanCheck(client, breaker, clock, settings.solve().providerCheckInterval());
+    // With a pingback secret: what the jobs and the receiver of pushes are built with.
+    PingbackSettings push = settings.pingbacks();
+    PingbackUrls urls = push == null ? null : new PingbackUrls(push.url(), push.secret());
+    boolean sendsUrls = urls != null && urls.sendsUrls();
     TaskOutcomes outcomes =
         new TaskOutcomes(
-            repository, transitions, handoff, breaker, planCheck, s.jobs(), engine, events, clock);
+            repository,
+            transitions,
+            handoff,
+            breaker,
+            planCheck,
+            s.jobs(),
+            engine,
+            events,
+            clock,
+            sendsUrls ? new PushWatch(push.url(), clock) : null);
     PollJob pollJob =
         new PollJob(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
     SubmitJob submitJob =
@@ -85,27 +103,22 @@ record SolveJobsWiring(
             waits,
             engine,
             events,
-            clock);
+            clock,
+            urls);
     // Both jobs carry on with a handed-over solve in their own thread.
     Carrier carrier = new Carrier(submitJob, pollJob, repository, transitions, s.jobs(), clock);
     submitJob.carryOnWith(carrier);
     pollJob.carryOnWith(carrier);
-    Pingbacks pingbacks = null;
-    PingbackSettings push = settings.pingbacks();
-    if (push != null) {
-      PingbackUrls urls = new PingbackUrls(push.url(), push.secret());
-      pingbacks = new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
-      submitJob.pushTo(urls);
-      if (urls.sendsUrls()) {
-        outcomes.watchPushes(new PushWatch(push.url(), clock));
-        if (push.register()) {
-          new PingbackRegistration(client).startFor(push.url());
-        }
-        log.info(
-            "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
-                + " as the fallback)",
-            push.url());
+    Pingbacks pingbacks =
+        urls == null ? null : new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
+    if (sendsUrls) {
+      if (push.register()) {
+        new PingbackRegistration(client).startFor(push.url());
       }
+      log.info(
+          "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
+              + " as the fallback)",
+          push.url());
     }
     return new SolveJobsWiring(
         client, breaker, gate, handoff, waits, planCheck, submitJob, pollJob, pingbacks);

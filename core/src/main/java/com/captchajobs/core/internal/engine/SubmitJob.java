@@ -68,9 +68,13 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private final SolveSettings settings;
   private final EngineEvents events;
   private final Clock clock;
-  private volatile PingbackUrls pingbacks;
+  private final PingbackUrls pingbacks;
   private volatile Carrier onward;
 
+  /**
+   * @param pingbacks sends every in.php with a pingback URL (answers pushed by the provider), with
+   *     polling as the fallback; null: polls only
+   */
   public SubmitJob(
       SolveRepository repository,
       SolveTransitions transitions,
@@ -83,7 +87,8 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
       FirstPollWaits firstPollWaits,
       SolveSettings settings,
       EngineEvents events,
-      Clock clock) {
+      Clock clock,
+      PingbackUrls pingbacks) {
     this.repository = repository;
     this.transitions = transitions;
     this.gate = gate;
@@ -96,6 +101,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
+    this.pingbacks = pingbacks;
   }
 
   @Override
@@ -124,14 +130,6 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   /** Carries on with the slots this job frees, and makes a first poll due within the poll lead. */
   public void carryOnWith(Carrier carrier) {
     this.onward = carrier;
-  }
-
-  /**
-   * Sends every in.php with a pingback URL of {@code pingbacks} (answers pushed by the provider),
-   * with polling as the fallback; null (the default) polls only.
-   */
-  public void pushTo(PingbackUrls pingbacks) {
-    this.pingbacks = pingbacks;
   }
 
   /**
@@ -270,8 +268,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
   private Step callInPhp(Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
     // Known before in.php, so that nothing stands between its answer and the task id's commit.
     int submitNo = solve.submits() + 1;
-    PingbackUrls push = pingbacks;
-    String pingbackUrl = push == null ? null : push.urlFor(solve.id(), submitNo);
+    String pingbackUrl = pingbacks == null ? null : pingbacks.urlFor(solve.id(), submitNo);
     Duration firstWait = firstPollWaits.waitFor(solve.type());
     if (pingbackUrl != null) {
       firstWait = fallbackWait(solve, firstWait);

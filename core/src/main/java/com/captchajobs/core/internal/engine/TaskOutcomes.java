@@ -59,11 +59,13 @@ public final class TaskOutcomes {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
-  private volatile PushWatch watch;
+  private final PushWatch watch;
 
   /**
    * @param breaker the fleet-wide breaker; null on a node without a key (it only receives pushes)
    * @param planCheck told of thread saturation; null on a node without a key
+   * @param watch told of every stored answer and how it came, on a worker that asks for pushes;
+   *     else null
    */
   public TaskOutcomes(
       SolveRepository repository,
@@ -74,7 +76,8 @@ public final class TaskOutcomes {
       SolveJobs jobs,
       SolveSettings settings,
       EngineEvents events,
-      Clock clock) {
+      Clock clock,
+      PushWatch watch) {
     this.repository = repository;
     this.transitions = transitions;
     this.handoff = handoff;
@@ -85,10 +88,6 @@ public final class TaskOutcomes {
     this.events = events;
     this.clock = clock;
     this.deadline = new SolveDeadline(transitions, settings, events, clock);
-  }
-
-  /** Told of every stored answer and how it came, on a worker that asks for pushes. */
-  public void watchPushes(PushWatch watch) {
     this.watch = watch;
   }
 
@@ -150,9 +149,8 @@ public final class TaskOutcomes {
     events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
     if (stored.isPresent()) {
       events.answered(solve.type(), rang);
-      PushWatch w = watch;
-      if (w != null) {
-        w.answered(rang);
+      if (watch != null) {
+        watch.answered(rang);
       }
     }
     if (carrier == null) {

@@ -2,11 +2,14 @@ package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.engine.Carrier;
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PollStep;
 import com.captchajobs.core.internal.engine.PushWatch;
+import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SolveLife;
 import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.SubmitStep;
 import com.captchajobs.core.internal.engine.TaskOutcomes;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.node.NodeSettings;
@@ -37,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * @param planCheck the last threadsinfo answer
  * @param submitJob the submit job
  * @param pollJob the poll job
+ * @param pushedPollJob the fetch a push rings for
  * @param pingbacks the receiver of pushes, or null
  */
 record SolveJobsWiring(
@@ -48,6 +52,7 @@ record SolveJobsWiring(
     PlanCheck planCheck,
     SubmitJob submitJob,
     PollJob pollJob,
+    PushedPollJob pushedPollJob,
     Pingbacks pingbacks) {
 
   private static final Logger log = LoggerFactory.getLogger(SolveJobsWiring.class);
@@ -88,10 +93,10 @@ record SolveJobsWiring(
             events,
             clock,
             sendsUrls ? new PushWatch(push.url(), clock) : null);
-    PollJob pollJob =
-        new PollJob(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
-    SubmitJob submitJob =
-        new SubmitJob(
+    PollStep pollStep =
+        new PollStep(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
+    SubmitStep submitStep =
+        new SubmitStep(
             repository,
             transitions,
             gate,
@@ -105,10 +110,11 @@ record SolveJobsWiring(
             events,
             clock,
             urls);
-    // Both jobs carry on with a handed-over solve in their own thread.
-    Carrier carrier = new Carrier(submitJob, pollJob, repository, transitions, s.jobs(), clock);
-    submitJob.carryOnWith(carrier);
-    pollJob.carryOnWith(carrier);
+    // The one owner of a solve's life, which the jobs call: it makes their steps and carries on
+    // with a handed-over solve in the running job's thread.
+    SolveLife life = new SolveLife(submitStep, pollStep, repository, transitions, s.jobs(), clock);
+    SubmitJob submitJob = new SubmitJob(life);
+    PollJob pollJob = new PollJob(life);
     Pingbacks pingbacks =
         urls == null ? null : new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
     if (sendsUrls) {
@@ -121,6 +127,15 @@ record SolveJobsWiring(
           push.url());
     }
     return new SolveJobsWiring(
-        client, breaker, gate, handoff, waits, planCheck, submitJob, pollJob, pingbacks);
+        client,
+        breaker,
+        gate,
+        handoff,
+        waits,
+        planCheck,
+        submitJob,
+        pollJob,
+        new PushedPollJob(life),
+        pingbacks);
   }
 }

@@ -81,7 +81,7 @@ final class WorkerAssembly {
                     ReportJob.class,
                     reportJob,
                     PushedPollJob.class,
-                    new PushedPollJob(jobs.pollJob())),
+                    jobs.pushedPollJob()),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));

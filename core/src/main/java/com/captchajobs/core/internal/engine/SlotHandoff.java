@@ -12,7 +12,7 @@ import java.util.UUID;
 /**
  * Frees a solve's slot and hands free slots to waiting solves at once, inside the job that frees
  * them. A running job keeps one hand-off for itself and submits that solve in its own thread (see
- * {@link Carrier}): the next in.php follows within milliseconds, whatever the node's job backlog.
+ * {@link SolveLife}): the next in.php follows within milliseconds, whatever the node's job backlog.
  * Any other hand-off gets a submit job, enqueued now and fetched at once by a node with an idle
  * thread.
  *
@@ -55,10 +55,10 @@ public final class SlotHandoff {
 
   /**
    * Frees the solve's slot and, while this node has a worker thread to spare, hands it to the next
-   * waiting solve for the running job {@code carrier} to submit itself ({@link Carrier}), with the
-   * solve's submit lock taken and the carrier recorded as its job. Only one slot is handed here: a
-   * slot another job frees meanwhile is that job's to hand on, so every job keeps the slot it
-   * frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
+   * waiting solve for the running job {@code carrier} to submit itself ({@link SolveLife}), with
+   * the solve's submit lock taken and the carrier recorded as its job. Only one slot is handed
+   * here: a slot another job frees meanwhile is that job's to hand on, so every job keeps the slot
+   * it frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
    * waiting to be fetched) this is {@link #release}.
    */
   public Optional<FleetGate.Handoff> releaseAndTakeOne(UUID solveId, UUID carrier) {

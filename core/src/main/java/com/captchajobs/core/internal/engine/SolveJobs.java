@@ -71,7 +71,7 @@ public final class SolveJobs {
 
   /**
    * A submit job under a given id, started after {@code delay} (a retry of a submit that ran inside
-   * another solve's job, see {@link SubmitJob#carryOn}).
+   * another solve's job, see {@link SolveLife}).
    */
   public UUID submitLater(
       UUID jobId, UUID solveId, CaptchaType type, String businessKey, Duration delay) {

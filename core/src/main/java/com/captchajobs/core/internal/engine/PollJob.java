@@ -13,18 +13,6 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
-  /** The code recorded when no answer came within the solve timeout (the task is given up). */
-  public static final String TIMEOUT = "TIMEOUT";
-
-  /**
-   * The code recorded when an answer was found so late that it may be past its token lifetime (the
-   * task is given up and the solve submitted afresh).
-   */
-  public static final String ANSWER_TOO_OLD = "ANSWER_TOO_OLD";
-
-  /** The provider's answer for a task id it no longer knows: the task is given up. */
-  static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
-
   private final SolveLife life;
 
   public PollJob(SolveLife life) {

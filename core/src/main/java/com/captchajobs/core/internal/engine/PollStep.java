@@ -281,7 +281,8 @@ public final class PollStep {
     if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
       return outcomes
           .pastDeadline(solve)
-          .orElseGet(() -> outcomes.submitAfresh(solve, request.submitNo(), PollJob.TIMEOUT, true));
+          .orElseGet(
+              () -> outcomes.submitAfresh(solve, request.submitNo(), TaskOutcomes.TIMEOUT, true));
     }
     int nextPoll = request.pollNo() + 1;
     if (transitions.markPolled(

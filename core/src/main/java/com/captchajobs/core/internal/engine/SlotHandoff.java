@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.gate.PhantomSlots;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -27,6 +28,13 @@ import java.util.UUID;
  * these an outcome calls for is {@link TaskOutcomes}' to decide.
  */
 public final class SlotHandoff {
+
+  /**
+   * How long a solve's submit lock is taken, by its submit step or by a hand-off for the running
+   * job that carries it: longer than one in.php call can take (the client's call timeout) with a
+   * margin.
+   */
+  public static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
 
   private final FleetGate gate;
   private final SolveJobs jobs;
@@ -67,7 +75,7 @@ public final class SlotHandoff {
       return Optional.empty();
     }
     gate.release(solveId);
-    return gate.dispatchTo(carrier, SubmitJob.SUBMIT_LOCK);
+    return gate.dispatchTo(carrier, SUBMIT_LOCK);
   }
 
   /**
@@ -110,7 +118,7 @@ public final class SlotHandoff {
     if (!selfGotSlot && carrier != null && !others.isEmpty() && jobs.threadToSpare()) {
       FleetGate.Handoff h = others.remove(0);
       transitions.setJob(h.solveId(), carrier);
-      if (transitions.lockForSubmit(h.solveId(), SubmitJob.SUBMIT_LOCK)) {
+      if (transitions.lockForSubmit(h.solveId(), SUBMIT_LOCK)) {
         kept = Optional.of(h);
       } else {
         others.add(h); // another run of its submit is at it: a job of its own retries

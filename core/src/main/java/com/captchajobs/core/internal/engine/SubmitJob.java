@@ -1,7 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.client.CaptchaAiClient;
-import java.time.Duration;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -14,12 +12,6 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
  * job.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
-
-  /** Longer than one in.php call can take (the client's call timeout) with a margin. */
-  public static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
-
-  /** The code recorded when in.php answered but the task id could not be stored. */
-  public static final String LOST_TASK_ID = "TASK_ID_NOT_STORED";
 
   private final SolveLife life;
 

@@ -122,7 +122,7 @@ public final class SubmitStep {
     if (open.isPresent()) {
       return outcomes.fail(solve, open.get().errorCode(), ErrorClass.CREDENTIAL);
     }
-    if (!handed && !transitions.lockForSubmit(solveId, SubmitJob.SUBMIT_LOCK)) {
+    if (!handed && !transitions.lockForSubmit(solveId, SlotHandoff.SUBMIT_LOCK)) {
       // Another run of this solve's submit job is at it. If the solve holds a slot, that run may
       // be just leaving after parking it: try again shortly rather than leave the slot idle.
       return gate.holds(solveId)

@@ -2,8 +2,8 @@ package com.captchajobs.core.internal.gate;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.store.LivenessLock;
 import com.captchajobs.core.internal.store.Schema;
-import com.captchajobs.core.internal.upkeep.NodeLiveness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -266,7 +266,7 @@ public final class FleetGate {
   }
 
   /**
-   * Which of {@code serverIds} hold their liveness lock now ({@link NodeLiveness}): one read of
+   * Which of {@code serverIds} hold their liveness lock now ({@link LivenessLock}): one read of
    * {@code pg_locks} in this database.
    */
   public java.util.Set<UUID> liveServers(java.util.Collection<UUID> serverIds) {
@@ -283,7 +283,7 @@ public final class FleetGate {
                 + " AND l.objid = (hashtext(s)::bigint & 4294967295)::oid)",
             rs -> UUID.fromString(rs.getString(1)),
             ids,
-            (long) NodeLiveness.LOCK_SPACE));
+            (long) LivenessLock.SPACE));
   }
 
   /**

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 /**
  * Settings of the CaptchaAI side, under {@code captchaai.*}: the one place they are bound. Defaults
@@ -45,14 +44,6 @@ public class CaptchaAiProperties {
 
   /** How long a gate slot is held at most: the provider has no cancel call. */
   private Duration lease = SolveSettings.DEFAULT_LEASE;
-
-  /**
-   * Ignored: nothing reads it. Accepted so that configurations that set it still start, and still
-   * validated (at least {@code solve-timeout}). A stored task id is always asked before it is given
-   * up, whatever its age: an answer that may be older than its token lifetime, a task the provider
-   * no longer knows, or no answer after {@code solve-timeout} leads to a fresh submission.
-   */
-  private Duration resumeWindow = Duration.ofSeconds(135);
 
   /** Time after submission after which a solve without an answer fails with TIMEOUT. */
   private Duration solveTimeout = SolveSettings.DEFAULT_SOLVE_TIMEOUT;
@@ -161,9 +152,6 @@ public class CaptchaAiProperties {
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
     toSettings();
-    require(
-        resumeWindow.compareTo(solveTimeout) >= 0,
-        "captchaai.resume-window must be at least captchaai.solve-timeout");
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
@@ -339,19 +327,6 @@ public class CaptchaAiProperties {
 
   public void setLease(Duration lease) {
     this.lease = lease;
-  }
-
-  /** Ignored (see the field); kept so that {@code captchaai.resume-window} still binds. */
-  @Deprecated
-  @DeprecatedConfigurationProperty(
-      reason = "Ignored: nothing reads it; remove it from the configuration")
-  public Duration getResumeWindow() {
-    return resumeWindow;
-  }
-
-  @Deprecated
-  public void setResumeWindow(Duration resumeWindow) {
-    this.resumeWindow = resumeWindow;
   }
 
   public Duration getSolveTimeout() {

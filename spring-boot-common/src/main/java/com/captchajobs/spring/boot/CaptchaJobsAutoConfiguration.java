@@ -12,8 +12,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.log.LogAccessor;
 
 /**
  * Wires {@link CaptchaJobs} from the application's {@link DataSource} and the {@code captchaai.*}
@@ -39,6 +42,14 @@ public class CaptchaJobsAutoConfiguration {
   /** The key is also read from this environment variable (relaxed binding alone would not). */
   public static final String API_KEY_ENV = "CAPTCHAAI_API_KEY";
 
+  /**
+   * A property nothing reads any more: bound by no class, still accepted (Boot ignores a key no
+   * property binds) with a warning, so that a configuration that sets it starts.
+   */
+  static final String IGNORED_RESUME_WINDOW = "captchaai.resume-window";
+
+  private static final LogAccessor log = new LogAccessor(CaptchaJobsAutoConfiguration.class);
+
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public CaptchaJobs captchaJobs(
@@ -51,6 +62,7 @@ public class CaptchaJobsAutoConfiguration {
       ObjectProvider<Clock> clock) {
     captchaAi.validate();
     webhook.validate();
+    warnIfIgnoredPropertiesAreSet(environment);
     CaptchaJobs.Builder builder =
         CaptchaJobs.builder()
             .dataSource(dataSource)
@@ -146,5 +158,14 @@ public class CaptchaJobsAutoConfiguration {
 
   private static boolean has(String value) {
     return value != null && !value.isBlank();
+  }
+
+  private static void warnIfIgnoredPropertiesAreSet(Environment environment) {
+    if (Binder.get(environment).bind(IGNORED_RESUME_WINDOW, Bindable.of(String.class)).isBound()) {
+      log.warn(
+          IGNORED_RESUME_WINDOW
+              + " is ignored: nothing reads it (a stored task id is always asked before a fresh"
+              + " submission, whatever its age); remove it from the configuration");
+    }
   }
 }

@@ -48,6 +48,7 @@ import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.storage.StorageProvider;
 import org.jobrunr.utils.mapper.JsonMapper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -60,6 +61,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ContextConsumer;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -654,6 +657,22 @@ class CaptchaJobsAutoConfigurationTest {
                     .getFailure()
                     .rootCause()
                     .hasMessageContaining("captchajobs.report-window must be between 1s and 1h"));
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void theIgnoredResumeWindowStillStartsANodeWhateverItsValueAndAWarningSaysItIsIgnored(
+      CapturedOutput output) {
+    runner
+        .withPropertyValues(database())
+        // below the solve timeout: refused at startup while the property was still bound
+        .withPropertyValues("captchaai.resume-window=25s", "captchaai.solve-timeout=120s")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(CaptchaJobs.class);
+              assertThat(output).contains("captchaai.resume-window is ignored: nothing reads it");
+            });
   }
 
   @Test

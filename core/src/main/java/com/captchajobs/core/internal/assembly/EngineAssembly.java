@@ -58,14 +58,14 @@ public final class EngineAssembly {
               : null;
       OwnJobRunr jobRunr = parts.stopLater(OwnJobRunr.open(dataSource, schema));
       SolveRepository repository = new SolveRepository(dataSource, schema);
+      Dispatcher dispatcher = new Dispatcher(dataSource, settings.nodeName());
       SolveJobs jobs =
-          new SolveJobs(jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries());
+          new SolveJobs(
+              jobRunr.scheduler(), clock, engine.pollLead(), engine.transientRetries(), dispatcher);
       SolveNotifications notifications =
           parts.stopLater(SolveNotifications.forDataSource(dataSource, repository).start());
       OperatorQueries operatorQueries = new OperatorQueries(dataSource, schema);
-      Dispatcher dispatcher = new Dispatcher(dataSource, settings.nodeName());
-      jobs.tellReady(dispatcher);
-      parts.stopLater(dispatcher);
+      parts.stopLater(dispatcher); // stopped before the notifications it listens on
       SolveEnqueuer enqueuer =
           new SolveEnqueuer(
               repository,

@@ -2,11 +2,14 @@ package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.config.EngineEvents;
-import com.captchajobs.core.internal.engine.Carrier;
 import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PollStep;
 import com.captchajobs.core.internal.engine.PushWatch;
+import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.SlotHandoff;
+import com.captchajobs.core.internal.engine.SolveLife;
 import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.SubmitStep;
 import com.captchajobs.core.internal.engine.TaskOutcomes;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.node.NodeSettings;
@@ -37,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * @param planCheck the last threadsinfo answer
  * @param submitJob the submit job
  * @param pollJob the poll job
+ * @param pushedPollJob the fetch a push rings for
  * @param pingbacks the receiver of pushes, or null
  */
 record SolveJobsWiring(
@@ -48,6 +52,7 @@ record SolveJobsWiring(
     PlanCheck planCheck,
     SubmitJob submitJob,
     PollJob pollJob,
+    PushedPollJob pushedPollJob,
     Pingbacks pingbacks) {
 
   private static final Logger log = LoggerFactory.getLogger(SolveJobsWiring.class);
@@ -61,19 +66,37 @@ record SolveJobsWiring(
     CaptchaAiClient client = settings.client();
     Breaker breaker = new Breaker(settings.dataSource(), s.schema(), client.keyFingerprint());
     FleetGate gate =
-        new FleetGate(settings.dataSource(), s.schema(), engine.lease(), settings.nodeName());
+        new FleetGate(
+            settings.dataSource(),
+            s.schema(),
+            engine.lease(),
+            settings.nodeName(),
+            s.jobRunr()::serverId);
     SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
     SlotHandoff handoff = new SlotHandoff(gate, s.jobs(), transitions);
     FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
     PlanCheck planCheck =
         new PlanCheck(client, breaker, clock, settings.solve().providerCheckInterval());
+    // With a pingback secret: what the jobs and the receiver of pushes are built with.
+    PingbackSettings push = settings.pingbacks();
+    PingbackUrls urls = push == null ? null : new PingbackUrls(push.url(), push.secret());
+    boolean sendsUrls = urls != null && urls.sendsUrls();
     TaskOutcomes outcomes =
         new TaskOutcomes(
-            repository, transitions, handoff, breaker, planCheck, s.jobs(), engine, events, clock);
-    PollJob pollJob =
-        new PollJob(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
-    SubmitJob submitJob =
-        new SubmitJob(
+            repository,
+            transitions,
+            handoff,
+            breaker,
+            planCheck,
+            s.jobs(),
+            engine,
+            events,
+            clock,
+            sendsUrls ? new PushWatch(push.url(), clock) : null);
+    PollStep pollStep =
+        new PollStep(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
+    SubmitStep submitStep =
+        new SubmitStep(
             repository,
             transitions,
             gate,
@@ -85,29 +108,34 @@ record SolveJobsWiring(
             waits,
             engine,
             events,
-            clock);
-    // Both jobs carry on with a handed-over solve in their own thread.
-    Carrier carrier = new Carrier(submitJob, pollJob, repository, transitions, s.jobs(), clock);
-    submitJob.carryOnWith(carrier);
-    pollJob.carryOnWith(carrier);
-    Pingbacks pingbacks = null;
-    PingbackSettings push = settings.pingbacks();
-    if (push != null) {
-      PingbackUrls urls = new PingbackUrls(push.url(), push.secret());
-      pingbacks = new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
-      submitJob.pushTo(urls);
-      if (urls.sendsUrls()) {
-        outcomes.watchPushes(new PushWatch(push.url(), clock));
-        if (push.register()) {
-          new PingbackRegistration(client).startFor(push.url());
-        }
-        log.info(
-            "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
-                + " as the fallback)",
-            push.url());
+            clock,
+            urls);
+    // The one owner of a solve's life, which the jobs call: it makes their steps and carries on
+    // with a handed-over solve in the running job's thread.
+    SolveLife life = new SolveLife(submitStep, pollStep, repository, transitions, s.jobs(), clock);
+    SubmitJob submitJob = new SubmitJob(life);
+    PollJob pollJob = new PollJob(life);
+    Pingbacks pingbacks =
+        urls == null ? null : new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
+    if (sendsUrls) {
+      if (push.register()) {
+        new PingbackRegistration(client).startFor(push.url());
       }
+      log.info(
+          "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
+              + " as the fallback)",
+          push.url());
     }
     return new SolveJobsWiring(
-        client, breaker, gate, handoff, waits, planCheck, submitJob, pollJob, pingbacks);
+        client,
+        breaker,
+        gate,
+        handoff,
+        waits,
+        planCheck,
+        submitJob,
+        pollJob,
+        new PushedPollJob(life),
+        pingbacks);
   }
 }

@@ -48,7 +48,11 @@ final class WorkerAssembly {
             s.jobs(),
             engine.stuckAfter(),
             engine.solveDeadline(),
-            s.clock());
+            s.clock(),
+            s.liveness(),
+            s.jobRunr().storage(),
+            engine.lostSubmitHold(),
+            jobs.planCheck()::read);
     WebhookJob webhookJob = WebhookAssembly.job(s);
     WorkerStartup startup =
         new WorkerStartup(
@@ -77,14 +81,11 @@ final class WorkerAssembly {
                     ReportJob.class,
                     reportJob,
                     PushedPollJob.class,
-                    new PushedPollJob(jobs.pollJob())),
+                    jobs.pushedPollJob()),
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));
-    jobs.gate().serverId(server.getId());
-    reconciler.watchNodes(s.liveness(), s.jobRunr().storage(), engine.lostSubmitHold());
     s.liveness().hold(server.getId(), reconciler::observeServers);
-    reconciler.confirmPhantomsWith(jobs.planCheck()::read);
     s.dispatcher().fetchInto(server, s.notifications());
     WebhookAssembly.start(s, webhookJob, parts);
     startup.startBackground(server::isRunning, () -> restart(server, reconciler));

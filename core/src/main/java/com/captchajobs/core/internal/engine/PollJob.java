@@ -1,352 +1,37 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.client.PollResult;
-import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.retry.Step;
-import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.internal.store.SolveTransitions;
-import com.captchajobs.core.settings.SolveSettings;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 import org.jobrunr.server.runner.ThreadLocalJobContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The poll job (see "How a solve moves" in docs/architecture.md): one res.php call on the stored
- * task id at its intended instant. Token: stored with its expiry, the slot handed to the next
- * waiting solve. Not ready: the next poll 5 s after this call (or its intended instant, if later),
- * until the solve timeout; then the task is stale: it is given up (its slot stays taken a while, as
- * after a lost reply) and the solve is submitted afresh. What an answer or an error code does is
- * {@link TaskOutcomes}' to decide: a transient failure is retried by JobRunr on the same task id;
- * whatever the trouble, past {@code captchaai.solve-deadline} the solve is FAILED with {@code
- * DEADLINE_EXCEEDED}.
- *
- * <p>A token frees the solve's slot; when a solve waits for one, this job keeps the hand-off and
- * submits that solve itself ({@link Carrier}), so the freed slot is at work again at once.
+ * The poll job: JobRunr runs it with a {@link PollJobRequest} (both names are stored with every
+ * queued job, so they stay). It hands the request to the solve's life ({@link SolveLife}), which
+ * makes the poll step ({@link PollStep}) and goes on with a slot that step frees.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
-  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
+  private final SolveLife life;
 
-  /** The code recorded when no answer came within the solve timeout (the task is given up). */
-  public static final String TIMEOUT = "TIMEOUT";
-
-  /**
-   * The code recorded when an answer was found so late that it may be past its token lifetime (the
-   * task is given up and the solve submitted afresh).
-   */
-  public static final String ANSWER_TOO_OLD = "ANSWER_TOO_OLD";
-
-  /** The provider's answer for a task id it no longer knows: the task is given up. */
-  static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
-
-  private final SolveRepository repository;
-  private final SolveTransitions transitions;
-  private final CaptchaAiClient client;
-  private final SolveJobs jobs;
-  private final SolveSettings settings;
-  private final EngineEvents events;
-  private final Clock clock;
-  private final TaskOutcomes outcomes;
-  private volatile Carrier onward;
-
-  public PollJob(
-      SolveRepository repository,
-      SolveTransitions transitions,
-      TaskOutcomes outcomes,
-      CaptchaAiClient client,
-      SolveJobs jobs,
-      SolveSettings settings,
-      EngineEvents events,
-      Clock clock) {
-    this.repository = repository;
-    this.transitions = transitions;
-    this.outcomes = outcomes;
-    this.client = client;
-    this.jobs = jobs;
-    this.settings = settings;
-    this.events = events;
-    this.clock = clock;
-  }
-
-  /**
-   * Carries on with a slot this job frees (a submit job makes its first poll itself, a poll job
-   * submits the solve its token freed a slot for).
-   */
-  public void carryOnWith(Carrier carrier) {
-    this.onward = carrier;
+  public PollJob(SolveLife life) {
+    this.life = life;
   }
 
   @Override
   public void run(PollJobRequest request) throws InterruptedException {
     JobContext context = ThreadLocalJobContext.getJobContext();
-    UUID runningJob = context == null ? null : context.getJobId();
-    Carrier next = onward;
-    Step step = poll(request, next == null ? null : runningJob);
-    if (next != null) {
-      step = next.goOn(step, runningJob);
-    }
-    step.endJob();
+    life.pollJob(request, context == null ? null : context.getJobId());
   }
 
-  /**
-   * Makes the poll of {@code request}. With a {@code carrier} (the running job, else null), a token
-   * that frees a slot for a waiting solve may return that hand-off ({@link Step.Carry}): the
-   * carrier must then submit that solve ({@link Carrier}).
-   */
+  /** Makes the poll of {@code request}; see {@link PollStep#poll}. */
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
-    Solve solve = repository.find(request.solveId()).orElse(null);
-    if (solve == null
-        || solve.status() != SolveState.SUBMITTED
-        || solve.submits() != request.submitNo()) {
-      return Step.DONE; // stale: solved, failed or resubmitted meanwhile
-    }
-    Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    waitUntil(notBeforeTheProviderAllows(solve, request, intended));
-    Instant called = clock.instant();
-    // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or be
-    // calling now: the call is reserved first, and else made 5 s after that one.
-    while (!reserve(solve, request.submitNo(), called)) {
-      solve = repository.find(request.solveId()).orElse(null);
-      if (solve == null
-          || solve.status() != SolveState.SUBMITTED
-          || solve.submits() != request.submitNo()) {
-        return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
-      }
-      Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
-      called = clock.instant();
-    }
-    PollResult result;
-    try {
-      result = call(solve, request.submitNo());
-    } catch (CaptchaAiException e) {
-      record(solve, request, intended, called, e.errorCode());
-      return outcomes.taskError(solve, request.submitNo(), e);
-    }
-    if (result instanceof PollResult.Solved solved) {
-      record(solve, request, intended, called, "SOLVED");
-      return outcomes
-          .solved(
-              solve,
-              request.submitNo(),
-              request.pollNo(),
-              solved.token(),
-              solved.userAgent(),
-              carrier,
-              false)
-          .next();
-    }
-    record(solve, request, intended, called, "CAPCHA_NOT_READY");
-    return onNotReady(solve, request, called.isAfter(intended) ? called : intended);
+    return life.poll(request, carrier);
   }
 
-  /**
-   * Makes the res.php call a push rang for ({@link PushedPollJob}): once the task's last call is 5
-   * s past, and only while no call was made on the task since the push came (that call answered
-   * it). A token is stored as after any poll, counted as come by push; an error code is handled
-   * exactly like a polled one; "not ready" changes nothing (the fallback polls go on). The call is
-   * recorded as a poll of the task before it is made, so the fallback poll keeps its 5 s after it.
-   */
+  /** Makes the res.php call a push rang for; see {@link PollStep#pollPushed}. */
   Step pollPushed(PushedPollRequest request) throws InterruptedException {
-    Solve solve = waiting(request.solveId(), request.submitNo());
-    if (solve == null || !noCallSince(solve, request)) {
-      return Step.DONE;
-    }
-    Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    Instant earliest =
-        request.lastCallEpochMilli() == 0
-            ? intended
-            : latest(
-                intended,
-                nextCallAfter(Instant.ofEpochMilli(request.lastCallEpochMilli()), settings));
-    if (waitUntil(earliest)) {
-      solve = waiting(request.solveId(), request.submitNo());
-      if (solve == null || !noCallSince(solve, request)) {
-        return Step.DONE; // answered meanwhile, or a poll called since the push came
-      }
-    }
-    int pollNo =
-        transitions.lastPoll(solve.id(), request.submitNo()).map(p -> p.pollNo()).orElse(1);
-    PollJobRequest poll =
-        new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
-    Instant called = clock.instant();
-    while (!reserve(solve, request.submitNo(), called)) {
-      Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-      if (request.lastCallEpochMilli() == 0
-          || blocking.isAfter(lastCall(request).plus(settings.pollInterval()))) {
-        return Step.DONE; // another job calls on the task now, after the push came: it answers it
-      }
-      // The call before the push, timed from its answer: wait until 5 s after that.
-      waitUntil(nextCallAfter(blocking, settings));
-      solve = waiting(request.solveId(), request.submitNo());
-      if (solve == null || !noCallSince(solve, request)) {
-        return Step.DONE;
-      }
-      called = clock.instant();
-    }
-    transitions.recordPoll(
-        solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
-    PollResult result;
-    try {
-      result = call(solve, request.submitNo());
-    } catch (CaptchaAiException e) {
-      record(solve, poll, earliest, called, e.errorCode());
-      Step step = outcomes.taskError(solve, request.submitNo(), e);
-      return step instanceof Step.Retry ? Step.DONE : step; // transient: the fallback polls go on
-    }
-    if (result instanceof PollResult.Solved solved) {
-      record(solve, poll, earliest, called, "SOLVED");
-      return outcomes
-          .solved(
-              solve,
-              request.submitNo(),
-              solve.polls(),
-              solved.token(),
-              solved.userAgent(),
-              null,
-              true)
-          .next();
-    }
-    record(solve, poll, earliest, called, "CAPCHA_NOT_READY");
-    return Step.DONE;
-  }
-
-  /** The outcome recorded for a call a push rang for, until its reply is recorded. */
-  static final String PUSH_RANG = "PUSH_RANG";
-
-  private Solve waiting(UUID solveId, int submitNo) {
-    Solve solve = repository.find(solveId).orElse(null);
-    return solve == null
-            || solve.status() != SolveState.SUBMITTED
-            || solve.submits() != submitNo
-            || solve.taskId() == null
-        ? null
-        : solve;
-  }
-
-  private boolean noCallSince(Solve solve, PushedPollRequest request) {
-    long last =
-        transitions
-            .lastPoll(solve.id(), request.submitNo())
-            .map(p -> p.calledAt().toEpochMilli())
-            .orElse(0L);
-    return last == request.lastCallEpochMilli();
-  }
-
-  private static Instant lastCall(PushedPollRequest request) {
-    return Instant.ofEpochMilli(request.lastCallEpochMilli());
-  }
-
-  /**
-   * The reserved res.php call; its answer's instant then becomes the task's last call, so that the
-   * next one keeps 5 s from the moment the provider surely had this one.
-   */
-  private PollResult call(Solve solve, int submitNo) {
-    try {
-      return client.get(solve.taskId());
-    } finally {
-      try {
-        transitions.callAnswered(solve.id(), submitNo, clock.instant());
-      } catch (RuntimeException e) {
-        log.debug(
-            "Could not time the last call on solve {} from its answer: {}",
-            solve.id(),
-            e.toString());
-      }
-    }
-  }
-
-  /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */
-  private boolean reserve(Solve solve, int submitNo, Instant called) {
-    return transitions.reserveCall(
-        solve.id(), submitNo, called, called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
-  }
-
-  private static Instant latest(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
-  }
-
-  /**
-   * How much later than 5 s after a call the next one is made. The provider counts the 5 s between
-   * the calls as it receives them; a new measurement of the database clock's offset between two
-   * calls, millisecond rounding and a slower first request (a new connection) can bring two calls a
-   * few milliseconds closer there than here, so each keeps this margin.
-   */
-  public static final Duration SPACING_MARGIN = Duration.ofMillis(50);
-
-  /**
-   * The intended instant, or later when the task's last recorded call was less than 5 s (plus the
-   * margin) before it. A poll retried after a failed call (JobRunr may start a retry up to its poll
-   * interval early) or run again after a crash would otherwise follow that call too soon.
-   */
-  private Instant notBeforeTheProviderAllows(
-      Solve solve, PollJobRequest request, Instant intended) {
-    return transitions
-        .lastPoll(solve.id(), request.submitNo())
-        .map(last -> nextCallAfter(last.calledAt(), settings))
-        .filter(earliest -> earliest.isAfter(intended))
-        .orElse(intended);
-  }
-
-  /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
-  public static Instant nextCallAfter(Instant called, SolveSettings settings) {
-    return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
-  }
-
-  /**
-   * The next poll is timed from this call, not from its intended instant: a call made late (after
-   * an outage, a crash or a busy spell) must not be followed by one at once, since the provider
-   * allows one poll per task every 5 s. A call is seldom more than milliseconds late, so the rhythm
-   * drifts by that much.
-   */
-  private Step onNotReady(Solve solve, PollJobRequest request, Instant called) {
-    Instant next = nextCallAfter(called, settings);
-    if (next.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
-      return outcomes
-          .pastDeadline(solve)
-          .orElseGet(() -> outcomes.submitAfresh(solve, request.submitNo(), TIMEOUT, true));
-    }
-    int nextPoll = request.pollNo() + 1;
-    if (transitions.markPolled(
-        solve.id(),
-        solve.taskId(),
-        SolveJobs.pollJobId(solve.id(), request.submitNo(), nextPoll))) {
-      jobs.poll(solve, request.submitNo(), nextPoll, next);
-    } // else the solve ended or runs another task now: no next poll of this one
-    return Step.DONE;
-  }
-
-  private void record(
-      Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
-    transitions.recordPoll(
-        solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
-    events.polled(solve.type(), Duration.between(intended, called));
-  }
-
-  /**
-   * JobRunr starts a job up to one poll interval early: wait out the rest here. True when it
-   * waited.
-   */
-  private boolean waitUntil(Instant intended) throws InterruptedException {
-    boolean waited = false;
-    Duration left;
-    while (!(left = Duration.between(clock.instant(), intended)).isNegative() && !left.isZero()) {
-      // rounded up: never a fraction of a millisecond early
-      Thread.sleep(left.toMillis() + (left.toNanosPart() % 1_000_000 == 0 ? 0 : 1));
-      waited = true;
-    }
-    return waited;
+    return life.pollPushed(request);
   }
 }

@@ -5,19 +5,19 @@ import org.jobrunr.jobs.lambdas.JobRequestHandler;
 /**
  * The fetch a push rings for (see "Pushed answers" in docs/pingback.md): one res.php call on the
  * task, at once or 5 s after its last call, whose reply is handled as a poll's ({@link
- * PollJob#pollPushed}). It never starts a poll rhythm of its own: when the task is not ready, the
+ * PollStep#pollPushed}). It never starts a poll rhythm of its own: when the task is not ready, the
  * fallback polls go on as they were.
  */
 public class PushedPollJob implements JobRequestHandler<PushedPollRequest> {
 
-  private final PollJob pollJob;
+  private final SolveLife life;
 
-  public PushedPollJob(PollJob pollJob) {
-    this.pollJob = pollJob;
+  public PushedPollJob(SolveLife life) {
+    this.life = life;
   }
 
   @Override
   public void run(PushedPollRequest request) throws InterruptedException {
-    pollJob.pollPushed(request).endJob();
+    life.pushedPollJob(request);
   }
 }

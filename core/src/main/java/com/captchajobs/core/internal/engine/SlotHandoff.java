@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.gate.PhantomSlots;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -12,7 +13,7 @@ import java.util.UUID;
 /**
  * Frees a solve's slot and hands free slots to waiting solves at once, inside the job that frees
  * them. A running job keeps one hand-off for itself and submits that solve in its own thread (see
- * {@link Carrier}): the next in.php follows within milliseconds, whatever the node's job backlog.
+ * {@link SolveLife}): the next in.php follows within milliseconds, whatever the node's job backlog.
  * Any other hand-off gets a submit job, enqueued now and fetched at once by a node with an idle
  * thread.
  *
@@ -27,6 +28,13 @@ import java.util.UUID;
  * these an outcome calls for is {@link TaskOutcomes}' to decide.
  */
 public final class SlotHandoff {
+
+  /**
+   * How long a solve's submit lock is taken, by its submit step or by a hand-off for the running
+   * job that carries it: longer than one in.php call can take (the client's call timeout) with a
+   * margin.
+   */
+  public static final Duration SUBMIT_LOCK = CaptchaAiClient.DEFAULT_CALL_TIMEOUT.plusSeconds(30);
 
   private final FleetGate gate;
   private final SolveJobs jobs;
@@ -55,10 +63,10 @@ public final class SlotHandoff {
 
   /**
    * Frees the solve's slot and, while this node has a worker thread to spare, hands it to the next
-   * waiting solve for the running job {@code carrier} to submit itself ({@link Carrier}), with the
-   * solve's submit lock taken and the carrier recorded as its job. Only one slot is handed here: a
-   * slot another job frees meanwhile is that job's to hand on, so every job keeps the slot it
-   * frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
+   * waiting solve for the running job {@code carrier} to submit itself ({@link SolveLife}), with
+   * the solve's submit lock taken and the carrier recorded as its job. Only one slot is handed
+   * here: a slot another job frees meanwhile is that job's to hand on, so every job keeps the slot
+   * it frees. Without a thread to spare (a job that goes on with more work must not hold back jobs
    * waiting to be fetched) this is {@link #release}.
    */
   public Optional<FleetGate.Handoff> releaseAndTakeOne(UUID solveId, UUID carrier) {
@@ -67,7 +75,7 @@ public final class SlotHandoff {
       return Optional.empty();
     }
     gate.release(solveId);
-    return gate.dispatchTo(carrier, SubmitJob.SUBMIT_LOCK);
+    return gate.dispatchTo(carrier, SUBMIT_LOCK);
   }
 
   /**
@@ -110,7 +118,7 @@ public final class SlotHandoff {
     if (!selfGotSlot && carrier != null && !others.isEmpty() && jobs.threadToSpare()) {
       FleetGate.Handoff h = others.remove(0);
       transitions.setJob(h.solveId(), carrier);
-      if (transitions.lockForSubmit(h.solveId(), SubmitJob.SUBMIT_LOCK)) {
+      if (transitions.lockForSubmit(h.solveId(), SUBMIT_LOCK)) {
         kept = Optional.of(h);
       } else {
         others.add(h); // another run of its submit is at it: a job of its own retries

@@ -26,18 +26,21 @@ public final class SolveJobs {
   private final Clock clock;
   private final Duration pollLead;
   private final int transientRetries;
-  private volatile JobsReady ready = JobsReady.NONE;
+  private final JobsReady ready;
 
+  /**
+   * @param ready told when a job is ready to run now (the node's dispatcher)
+   */
   public SolveJobs(
-      JobRequestScheduler scheduler, Clock clock, Duration pollLead, int transientRetries) {
+      JobRequestScheduler scheduler,
+      Clock clock,
+      Duration pollLead,
+      int transientRetries,
+      JobsReady ready) {
     this.scheduler = scheduler;
     this.clock = clock;
     this.pollLead = pollLead;
     this.transientRetries = transientRetries;
-  }
-
-  /** Whom to tell when a job is ready to run now; set once the node knows how to dispatch. */
-  public void tellReady(JobsReady ready) {
     this.ready = ready;
   }
 
@@ -68,7 +71,7 @@ public final class SolveJobs {
 
   /**
    * A submit job under a given id, started after {@code delay} (a retry of a submit that ran inside
-   * another solve's job, see {@link SubmitJob#carryOn}).
+   * another solve's job, see {@link SolveLife}).
    */
   public UUID submitLater(
       UUID jobId, UUID solveId, CaptchaType type, String businessKey, Duration delay) {

@@ -6,7 +6,6 @@ import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
-import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -25,10 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an outcome does to a solve, in one place, whichever way it came: an in.php reply ({@link
- * SubmitJob}) or a res.php reply ({@link PollJob}), including the one a push rang for ({@link
- * Pingbacks}: the pushed answer itself is never used). So an answer found after a push is stored,
- * expired, notified, webhooked and frees its slot exactly like a polled one, and an error code is
- * classified once (see "How a solve moves" in docs/architecture.md):
+ * SubmitStep}) or a res.php reply ({@link PollStep}), including the one a push rang for ({@code
+ * push.Pingbacks}: the pushed answer itself is never used). So an answer found after a push is
+ * stored, expired, notified, webhooked and frees its slot exactly like a polled one, and an error
+ * code is classified once (see "How a solve moves" in docs/architecture.md):
  *
  * <ul>
  *   <li><b>answer</b>: the token stored with its expiry, the slot freed and handed on;
@@ -47,6 +46,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskOutcomes {
 
+  /** The code recorded when in.php answered but the task id could not be stored. */
+  public static final String LOST_TASK_ID = "TASK_ID_NOT_STORED";
+
+  /** The code recorded when no answer came within the solve timeout (the task is given up). */
+  public static final String TIMEOUT = "TIMEOUT";
+
+  /**
+   * The code recorded when an answer was found so late that it may be past its token lifetime (the
+   * task is given up and the solve submitted afresh).
+   */
+  public static final String ANSWER_TOO_OLD = "ANSWER_TOO_OLD";
+
+  /** The provider's answer for a task id it no longer knows: the task is given up. */
+  static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
+
   private static final Logger log = LoggerFactory.getLogger(TaskOutcomes.class);
 
   private final SolveRepository repository;
@@ -59,11 +73,13 @@ public final class TaskOutcomes {
   private final EngineEvents events;
   private final Clock clock;
   private final SolveDeadline deadline;
-  private volatile PushWatch watch;
+  private final PushWatch watch;
 
   /**
    * @param breaker the fleet-wide breaker; null on a node without a key (it only receives pushes)
    * @param planCheck told of thread saturation; null on a node without a key
+   * @param watch told of every stored answer and how it came, on a worker that asks for pushes;
+   *     else null
    */
   public TaskOutcomes(
       SolveRepository repository,
@@ -74,7 +90,8 @@ public final class TaskOutcomes {
       SolveJobs jobs,
       SolveSettings settings,
       EngineEvents events,
-      Clock clock) {
+      Clock clock,
+      PushWatch watch) {
     this.repository = repository;
     this.transitions = transitions;
     this.handoff = handoff;
@@ -85,10 +102,6 @@ public final class TaskOutcomes {
     this.events = events;
     this.clock = clock;
     this.deadline = new SolveDeadline(transitions, settings, events, clock);
-  }
-
-  /** Told of every stored answer and how it came, on a worker that asks for pushes. */
-  public void watchPushes(PushWatch watch) {
     this.watch = watch;
   }
 
@@ -120,7 +133,7 @@ public final class TaskOutcomes {
       if (failed.isPresent()) {
         return new Stored(false, failed.get());
       }
-      submitAfresh(solve, submitNo, PollJob.ANSWER_TOO_OLD, false);
+      submitAfresh(solve, submitNo, ANSWER_TOO_OLD, false);
       return Stored.NOTHING;
     }
     Optional<Instant> stored =
@@ -150,9 +163,8 @@ public final class TaskOutcomes {
     events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
     if (stored.isPresent()) {
       events.answered(solve.type(), rang);
-      PushWatch w = watch;
-      if (w != null) {
-        w.answered(rang);
+      if (watch != null) {
+        watch.answered(rang);
       }
     }
     if (carrier == null) {
@@ -212,10 +224,9 @@ public final class TaskOutcomes {
       }
       return Step.DONE;
     }
-    if (PollJob.TASK_GONE.equals(e.errorCode())) {
+    if (TASK_GONE.equals(e.errorCode())) {
       // The provider no longer knows the task (it forgets old ones): nothing to wait for there.
-      return pastDeadline(solve)
-          .orElseGet(() -> submitAfresh(solve, submitNo, PollJob.TASK_GONE, false));
+      return pastDeadline(solve).orElseGet(() -> submitAfresh(solve, submitNo, TASK_GONE, false));
     }
     if (e.permanent()) {
       return permanent(solve, e, "res.php");
@@ -289,13 +300,12 @@ public final class TaskOutcomes {
         settings.lostSubmitHold());
     try {
       handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
-      transitions.holdAfterLostTaskId(
-          solve.id(), settings.lostSubmitHold(), SubmitJob.LOST_TASK_ID);
+      transitions.holdAfterLostTaskId(solve.id(), settings.lostSubmitHold(), LOST_TASK_ID);
     } catch (RuntimeException e) {
       // The submit lock taken before in.php still stands for its own span.
       log.warn("Solve {} ({}): could not record the hold: {}", solve.businessKey(), solve.id(), e);
     }
-    events.error(SubmitJob.LOST_TASK_ID, ErrorClass.TRANSIENT);
+    events.error(LOST_TASK_ID, ErrorClass.TRANSIENT);
     return new Step.Retry(new SubmitJob.TaskIdNotStoredException(solve.id(), cause));
   }
 
@@ -342,7 +352,7 @@ public final class TaskOutcomes {
     } else {
       handoff.release(solve.id()); // answered or forgotten: the task holds no provider thread
     }
-    if (!PollJob.TASK_GONE.equals(reason)) { // the provider's own code was counted as it came in
+    if (!TASK_GONE.equals(reason)) { // the provider's own code was counted as it came in
       events.error(reason, ErrorClass.TRANSIENT);
     }
     log.warn(
@@ -351,8 +361,8 @@ public final class TaskOutcomes {
         solve.id(),
         solve.taskId(),
         switch (reason) {
-          case PollJob.TIMEOUT -> "no answer within " + settings.solveTimeout();
-          case PollJob.ANSWER_TOO_OLD -> "its answer came too late to be sure it is still valid";
+          case TIMEOUT -> "no answer within " + settings.solveTimeout();
+          case ANSWER_TOO_OLD -> "its answer came too late to be sure it is still valid";
           default -> "the provider no longer knows it";
         });
     jobs.submit(jobId, solve.id(), solve.type(), solve.businessKey(), 0);

@@ -2,8 +2,8 @@ package com.captchajobs.core.internal.gate;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.store.LivenessLock;
 import com.captchajobs.core.internal.store.Schema;
-import com.captchajobs.core.internal.upkeep.NodeLiveness;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -41,18 +42,25 @@ public final class FleetGate {
   private final PhantomSlots phantomSlots;
   private final Duration lease;
   private final String node;
-  private volatile UUID serverId;
+  private final Supplier<UUID> serverId;
 
+  /** A gate of a node without a JobRunr server (an operator's view, a test). */
   public FleetGate(DataSource dataSource, Schema schema, Duration lease, String node) {
+    this(dataSource, schema, lease, node, () -> null);
+  }
+
+  /**
+   * @param serverId the JobRunr server of this node, null until it started: the slots it holds are
+   *     reclaimed as soon as JobRunr drops it. The server is started with the jobs that use this
+   *     gate, so its id is known only after them.
+   */
+  public FleetGate(
+      DataSource dataSource, Schema schema, Duration lease, String node, Supplier<UUID> serverId) {
     this.db = new Db(dataSource, schema);
     this.phantomSlots = new PhantomSlots(db);
     this.lease = lease;
     this.node = node;
-  }
-
-  /** The JobRunr server of this node: its slots are reclaimed as soon as JobRunr drops it. */
-  public void serverId(UUID serverId) {
-    this.serverId = serverId;
+    this.serverId = Objects.requireNonNull(serverId, "serverId");
   }
 
   /** Sets the fleet cap and makes sure there is one row per slot. */
@@ -193,7 +201,7 @@ public final class FleetGate {
                 rs.getInt("thread_waits"),
                 Db.instant(rs, "freed_at")),
         node,
-        serverId,
+        serverId.get(),
         lease.toMillis(),
         carrier,
         carrier,
@@ -210,7 +218,7 @@ public final class FleetGate {
                 + " lease_until = now() + ? * interval '1 millisecond'"
                 + " WHERE solve_id = ? AND lease_until > now()",
             node,
-            serverId,
+            serverId.get(),
             lease.toMillis(),
             solveId)
         == 1;
@@ -258,7 +266,7 @@ public final class FleetGate {
   }
 
   /**
-   * Which of {@code serverIds} hold their liveness lock now ({@link NodeLiveness}): one read of
+   * Which of {@code serverIds} hold their liveness lock now ({@link LivenessLock}): one read of
    * {@code pg_locks} in this database.
    */
   public java.util.Set<UUID> liveServers(java.util.Collection<UUID> serverIds) {
@@ -275,7 +283,7 @@ public final class FleetGate {
                 + " AND l.objid = (hashtext(s)::bigint & 4294967295)::oid)",
             rs -> UUID.fromString(rs.getString(1)),
             ids,
-            (long) NodeLiveness.LOCK_SPACE));
+            (long) LivenessLock.SPACE));
   }
 
   /**

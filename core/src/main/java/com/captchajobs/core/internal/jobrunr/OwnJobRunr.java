@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.jobrunr.jobs.filters.JobFilter;
 import org.jobrunr.jobs.mappers.JobMapper;
@@ -36,6 +37,7 @@ public final class OwnJobRunr implements AutoCloseable {
   private final JsonMapper jsonMapper;
   private final JobRequestScheduler scheduler;
   private BackgroundJobServer server;
+  private volatile UUID startedServerId;
   private DashboardServer dashboard;
 
   private OwnJobRunr(StorageProvider storage, JsonMapper jsonMapper) {
@@ -143,7 +145,16 @@ public final class OwnJobRunr implements AutoCloseable {
     created.setJobFilters(filters);
     created.start();
     server = created;
+    startedServerId = created.getId();
     return created;
+  }
+
+  /**
+   * The id of the background job server this JobRunr started, null before it started; it stays the
+   * same when the server is started again, and is kept after it stopped.
+   */
+  public UUID serverId() {
+    return startedServerId;
   }
 
   /**

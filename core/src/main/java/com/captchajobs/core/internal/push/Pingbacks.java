@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.push;
 
-import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PollStep;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.store.Solve;
@@ -139,7 +139,7 @@ public final class Pingbacks {
     Instant now = clock.instant();
     Instant at =
         lastCall
-            .map(last -> PollJob.nextCallAfter(last, settings))
+            .map(last -> PollStep.nextCallAfter(last, settings))
             .filter(earliest -> earliest.isAfter(now))
             .orElse(now);
     jobs.pushedPoll(solve, submitNo, lastCall.map(Instant::toEpochMilli).orElse(0L), at);

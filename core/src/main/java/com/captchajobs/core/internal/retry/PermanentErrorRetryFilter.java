@@ -84,8 +84,8 @@ public class PermanentErrorRetryFilter extends RetryFilter {
 
   /**
    * The wait before the first retry of a step that failed outside a job of its own (a solve carried
-   * by another solve's job, see the engine's {@code Carrier}): like this filter's first retry, 5 to
-   * 6.25 s.
+   * by another solve's job, see the engine's {@code SolveLife}): like this filter's first retry, 5
+   * to 6.25 s.
    */
   public static Duration firstRetryWait() {
     long min = MIN_BACKOFF.toMillis();

@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.store.LivenessLock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,9 +32,6 @@ import org.slf4j.LoggerFactory;
 public final class NodeLiveness implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(NodeLiveness.class);
-
-  /** The first key of every liveness lock (the second is {@code hashtext(<server id>)}). */
-  public static final int LOCK_SPACE = 0x434A4C56; // "CJLV"
 
   static final Duration CHECK_EVERY = Duration.ofSeconds(1);
 
@@ -134,7 +132,7 @@ public final class NodeLiveness implements AutoCloseable {
       }
       try (PreparedStatement ps =
           c.prepareStatement("SELECT pg_try_advisory_lock(?, hashtext(?))")) {
-        ps.setInt(1, LOCK_SPACE);
+        ps.setInt(1, LivenessLock.SPACE);
         ps.setString(2, serverId.toString());
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next() || !rs.getBoolean(1)) {

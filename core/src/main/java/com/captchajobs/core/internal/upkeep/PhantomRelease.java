@@ -52,13 +52,13 @@ final class PhantomRelease {
   /** A provider reading: the working threads, read between {@code before} and {@code after}. */
   private record Reading(Instant before, Instant after, int workingThreads) {}
 
-  private volatile Supplier<ThreadsInfo> threadsInfo;
+  private final Supplier<ThreadsInfo> threadsInfo;
 
   /** The readings kept, oldest first; only the repair pass touches them, one pass at a time. */
   private final Deque<Reading> readings = new ArrayDeque<>();
 
-  /** {@code threadsInfo} asks the provider for the key's working threads; none: nothing freed. */
-  void confirmWith(Supplier<ThreadsInfo> threadsInfo) {
+  /** {@code threadsInfo} asks the provider for the key's working threads; null: nothing freed. */
+  PhantomRelease(Supplier<ThreadsInfo> threadsInfo) {
     this.threadsInfo = threadsInfo;
   }
 

@@ -6,7 +6,6 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +52,21 @@ public final class Reconciler implements Runnable {
   private final Duration stuckAfter;
   private final Duration solveDeadline;
   private final Clock clock;
+  private final NodeLiveness liveness;
+  private final StorageProvider storage;
+  private final Duration lostSubmitHold;
+  private final PhantomRelease phantoms;
 
+  /**
+   * @param liveness this node's liveness lock: it notices dead nodes in seconds (a JobRunr server
+   *     that this node saw holding its liveness lock and that holds it no more is dead; its running
+   *     jobs are taken from it and its solves resume on a live node, see {@link
+   *     #recoverDeadServers})
+   * @param storage our JobRunr's storage, whose servers and running jobs the pass reads
+   * @param lostSubmitHold how long a slot is held after a submit that may have reached the provider
+   * @param threadsInfo asks the provider for the key's working threads (res.php {@code
+   *     threadsinfo}), to restart at once after a provider outage: see {@link PhantomRelease}
+   */
   public Reconciler(
       SolveRepository repository,
       FleetGate gate,
@@ -60,7 +74,11 @@ public final class Reconciler implements Runnable {
       SolveJobs jobs,
       Duration stuckAfter,
       Duration solveDeadline,
-      Clock clock) {
+      Clock clock,
+      NodeLiveness liveness,
+      StorageProvider storage,
+      Duration lostSubmitHold,
+      Supplier<ThreadsInfo> threadsInfo) {
     this.repository = repository;
     this.gate = gate;
     this.handoff = handoff;
@@ -68,6 +86,10 @@ public final class Reconciler implements Runnable {
     this.stuckAfter = stuckAfter;
     this.solveDeadline = solveDeadline;
     this.clock = clock;
+    this.liveness = Objects.requireNonNull(liveness, "liveness");
+    this.storage = Objects.requireNonNull(storage, "storage");
+    this.lostSubmitHold = Objects.requireNonNull(lostSubmitHold, "lostSubmitHold");
+    this.phantoms = new PhantomRelease(threadsInfo);
   }
 
   /**
@@ -78,23 +100,8 @@ public final class Reconciler implements Runnable {
 
   private static final int PROCESSING_PAGE = 1000;
 
-  private volatile NodeLiveness liveness;
-  private volatile StorageProvider storage;
-  private volatile Duration lostSubmitHold = SolveSettings.DEFAULT_LOST_SUBMIT_HOLD;
-
   /** Servers this node has seen holding their liveness lock, and when last. */
   private final Map<UUID, Instant> seenLive = new ConcurrentHashMap<>();
-
-  /**
-   * Notices dead nodes in seconds: a JobRunr server that this node saw holding its liveness lock
-   * ({@link NodeLiveness}) and that holds it no more is dead; its running jobs are taken from it
-   * and its solves resume on a live node (see {@link #recoverDeadServers}).
-   */
-  public void watchNodes(NodeLiveness liveness, StorageProvider storage, Duration lostSubmitHold) {
-    this.liveness = liveness;
-    this.storage = storage;
-    this.lostSubmitHold = lostSubmitHold;
-  }
 
   @Override
   public void run() {
@@ -125,16 +132,6 @@ public final class Reconciler implements Runnable {
     handoff.handOff();
   }
 
-  private final PhantomRelease phantoms = new PhantomRelease();
-
-  /**
-   * Restarts at once after a provider outage: see {@link PhantomRelease}. {@code threadsInfo} asks
-   * the provider for the key's working threads (res.php {@code threadsinfo}).
-   */
-  public void confirmPhantomsWith(Supplier<ThreadsInfo> threadsInfo) {
-    phantoms.confirmWith(threadsInfo);
-  }
-
   int releaseConfirmedPhantoms() {
     return phantoms.release(gate.phantomSlots());
   }
@@ -146,9 +143,6 @@ public final class Reconciler implements Runnable {
    * taken for dead.
    */
   public void observeServers() {
-    if (liveness == null || storage == null) {
-      return;
-    }
     Set<UUID> registered = registeredServers();
     Instant now = clock.instant();
     for (UUID live : gate.liveServers(registered)) {
@@ -177,7 +171,7 @@ public final class Reconciler implements Runnable {
    */
   int recoverDeadServers() {
     NodeLiveness own = liveness;
-    if (own == null || storage == null || !own.mayJudge(JUDGE_AFTER)) {
+    if (!own.mayJudge(JUDGE_AFTER)) {
       return 0;
     }
     Set<UUID> registered = registeredServers();
@@ -240,7 +234,7 @@ public final class Reconciler implements Runnable {
    * that may have been inside in.php keeps no slot before its lost-submit hold ends.
    */
   public Taken takeBackJobsOf(Set<UUID> servers) {
-    if (storage == null || servers.isEmpty()) {
+    if (servers.isEmpty()) {
       return new Taken(0, 0);
     }
     List<UUID> taken = new ArrayList<>();

@@ -65,15 +65,29 @@ public final class ClientLanes {
   private final Map<UUID, Admission> inFlight = new ConcurrentHashMap<>();
   private final Map<String, Deque<UUID>> parked = new HashMap<>();
   private int parkedCount;
-  private volatile Runnable onParked = () -> {};
-  private volatile Consumer<UUID> onRelease = id -> {};
+  private final Runnable onParked;
+  private final Consumer<UUID> onRelease;
+
+  /** Lanes that tell nobody when a delivery is parked or a share passed on to one. */
+  public ClientLanes(int perClient, Duration fallback, Duration maxHold, Clock clock) {
+    this(perClient, fallback, maxHold, clock, () -> {}, id -> {});
+  }
 
   /**
    * @param perClient deliveries of one client in flight on this node, at least 1
    * @param fallback when a parked delivery is due again if no share was passed to it before
    * @param maxHold after this a share not given back lapses (longer than any attempt)
+   * @param onParked called after a fetch parked a delivery: the caller fetches again at once
+   * @param onRelease called with a parked delivery that a share was passed to: the caller enqueues
+   *     it again (and calls {@link #release} for it when it cannot, so that the share passes on)
    */
-  public ClientLanes(int perClient, Duration fallback, Duration maxHold, Clock clock) {
+  public ClientLanes(
+      int perClient,
+      Duration fallback,
+      Duration maxHold,
+      Clock clock,
+      Runnable onParked,
+      Consumer<UUID> onRelease) {
     if (perClient < 1) {
       throw new IllegalArgumentException(
           "captchajobs.webhook.threads-per-client must be at least 1");
@@ -83,6 +97,8 @@ public final class ClientLanes {
         fallback.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : fallback;
     this.maxHold = maxHold;
     this.clock = clock;
+    this.onParked = onParked;
+    this.onRelease = onRelease;
   }
 
   /** {@code (threads - 1) / 2}, at least 1: no two clients hold every thread when threads > 2. */
@@ -104,19 +120,6 @@ public final class ClientLanes {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is not available", e);
     }
-  }
-
-  /** Called after a fetch parked a delivery: the caller fetches again at once. */
-  public void onParked(Runnable action) {
-    this.onParked = action;
-  }
-
-  /**
-   * Called with a parked delivery that a share was passed to: the caller enqueues it again (and
-   * calls {@link #release} for it when it cannot, so that the share passes on).
-   */
-  public void onRelease(Consumer<UUID> action) {
-    this.onRelease = action;
   }
 
   /**

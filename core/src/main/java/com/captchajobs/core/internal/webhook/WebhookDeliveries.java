@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.jobrunr.server.BackgroundJobServer;
 import org.jobrunr.storage.StorageProvider;
@@ -91,12 +92,24 @@ public final class WebhookDeliveries implements AutoCloseable {
     Dispatcher dispatcher = new Dispatcher(dataSource, nodeName + "-webhooks");
     try {
       // an attempt's call may take twice the timeout; a share older than that plus a margin lapsed
+      // The lanes and the parked deliveries call each other (a share passed to a parked delivery
+      // requeues it; a requeue that fails passes the share on), so the lanes reach the parked
+      // deliveries, built right after them, through this holder. A parked delivery is fetched
+      // again at once rather than at JobRunr's next poll.
+      AtomicReference<ParkedDeliveries> parkedHolder = new AtomicReference<>();
       ClientLanes lanes =
           new ClientLanes(
               settings.threadsPerClient(),
               ClientLanes.DEFAULT_FALLBACK,
               settings.attemptTimeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
-              clock);
+              clock,
+              dispatcher::pollReady,
+              id -> {
+                ParkedDeliveries parked = parkedHolder.get();
+                if (parked != null) {
+                  parked.requeue(id);
+                }
+              });
       BackgroundJobServer server =
           jobRunr.startServer(
               new OwnJobRunr.ServerSettings(
@@ -105,12 +118,10 @@ public final class WebhookDeliveries implements AutoCloseable {
               List.of(
                   new WebhookRetryFilter(
                       settings.retries(), settings.backoff(), settings.maxBackoff(), lanes)));
-      // Deliveries are fetched as soon as they are created on this node, and again at once after
-      // a fetch parked one, rather than at JobRunr's next poll.
+      // Deliveries are fetched as soon as they are created on this node.
       dispatcher.fetchInto(server, null);
       ParkedDeliveries parked = new ParkedDeliveries(jobRunr.storage(), lanes, dispatcher);
-      lanes.onParked(dispatcher::pollReady);
-      lanes.onRelease(parked::requeue);
+      parkedHolder.set(parked);
       WebhookTrigger trigger =
           new WebhookTrigger(
               repository, jobRunr.scheduler(), settings.retries(), clock, dispatcher::pollReady);

@@ -171,9 +171,14 @@ class FleetGateTest {
 
   @Test
   void aSlotOfAServerThatLeftIsReclaimedUnlessItsTaskIsAlreadyAtTheProvider() {
+    UUID neverRegistered = UUID.randomUUID(); // as if JobRunr had dropped it
     FleetGate gate =
-        new FleetGate(dataSource, Schema.defaultSchema(), Duration.ofMinutes(3), "node-dead");
-    gate.serverId(UUID.randomUUID()); // never registered: as if JobRunr had dropped it
+        new FleetGate(
+            dataSource,
+            Schema.defaultSchema(),
+            Duration.ofMinutes(3),
+            "node-dead",
+            () -> neverRegistered);
     gate.resize(2);
     UUID notSubmitted = waitingSolve(0);
     UUID submitted = waitingSolve(0);

@@ -29,9 +29,15 @@ class ClientLanesTest {
 
   @Test
   void aClientOverItsShareIsParkedWithoutUsingARetryAndOthersStillGetIn() {
-    ClientLanes lanes = new ClientLanes(2, Duration.ofHours(1), Duration.ofMinutes(2), clock);
     AtomicInteger parkedFetches = new AtomicInteger();
-    lanes.onParked(parkedFetches::incrementAndGet);
+    ClientLanes lanes =
+        new ClientLanes(
+            2,
+            Duration.ofHours(1),
+            Duration.ofMinutes(2),
+            clock,
+            parkedFetches::incrementAndGet,
+            id -> {});
 
     Job a1 = fetched("hanger");
     Job a2 = fetched("hanger");
@@ -55,9 +61,10 @@ class ClientLanesTest {
 
   @Test
   void aFreedSharePassesToTheFirstParkedDeliveryAndNoLaterOneTakesIt() {
-    ClientLanes lanes = new ClientLanes(1, Duration.ofHours(1), Duration.ofMinutes(2), clock);
     List<UUID> released = new ArrayList<>();
-    lanes.onRelease(released::add);
+    ClientLanes lanes =
+        new ClientLanes(
+            1, Duration.ofHours(1), Duration.ofMinutes(2), clock, () -> {}, released::add);
     Job a1 = fetched("hanger");
     Job a2 = fetched("hanger");
     Job a3 = fetched("hanger");

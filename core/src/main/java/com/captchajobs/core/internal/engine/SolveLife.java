@@ -14,7 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running job going on with more work in its own thread (step 5 of "How a solve moves" in
+ * The life of a solve on a worker, the one owner the jobs call: the submit job, the poll job and
+ * the fetch a push rings for hand their request here, and this makes the step ({@link SubmitStep},
+ * {@link PollStep}, which leave every outcome to {@link TaskOutcomes} and every freed slot to
+ * {@link SlotHandoff}) and goes on with what the step leaves to the running job. So the loop of a
+ * solve is a call graph: job, life, step, outcome, hand-off, and back to the life with the slot the
+ * hand-off kept for the running job.
+ *
+ * <p>A running job goes on with more work in its own thread (step 5 of "How a solve moves" in
  * docs/architecture.md): a submit job makes its solve's first poll when that is due within the poll
  * lead, and a job whose step freed a slot (a token found, its own solve parked) submits the solve
  * that slot was handed to, makes that one's first poll, and so on with the slot that poll frees.
@@ -26,33 +33,68 @@ import org.slf4j.LoggerFactory;
  * its own that goes on from where it stands (a submit or poll retried after a pause like JobRunr's
  * first retry, or its permanent failure reported as a dead job).
  */
-public final class Carrier {
+public final class SolveLife {
 
-  private static final Logger log = LoggerFactory.getLogger(Carrier.class);
+  private static final Logger log = LoggerFactory.getLogger(SolveLife.class);
 
   /** The step name of the job that reports a carried solve's permanent failure. */
   private static final String FAILURE_REPORT = "failed";
 
-  private final SubmitJob submitJob;
-  private final PollJob pollJob;
+  private final SubmitStep submitStep;
+  private final PollStep pollStep;
   private final SolveRepository repository;
   private final SolveTransitions transitions;
   private final SolveJobs jobs;
   private final Clock clock;
 
-  public Carrier(
-      SubmitJob submitJob,
-      PollJob pollJob,
+  public SolveLife(
+      SubmitStep submitStep,
+      PollStep pollStep,
       SolveRepository repository,
       SolveTransitions transitions,
       SolveJobs jobs,
       Clock clock) {
-    this.submitJob = submitJob;
-    this.pollJob = pollJob;
+    this.submitStep = submitStep;
+    this.pollStep = pollStep;
     this.repository = repository;
     this.transitions = transitions;
     this.jobs = jobs;
     this.clock = clock;
+  }
+
+  /**
+   * A submit job's run: its own solve's submit step (whose trouble is the job's, retried or failed
+   * by JobRunr), then what that step leaves to the running job {@code runningJob}.
+   */
+  void submitJob(SubmitJobRequest request, UUID runningJob) throws InterruptedException {
+    Step step =
+        submitStep.submit(request.solveId(), request.slotFreedAtEpochMilli(), runningJob, false);
+    goOn(step, runningJob).endJob();
+  }
+
+  /** A poll job's run: its poll, then the slot its token freed for a waiting solve. */
+  void pollJob(PollJobRequest request, UUID runningJob) throws InterruptedException {
+    goOn(pollStep.poll(request, runningJob), runningJob).endJob();
+  }
+
+  /** The run of the fetch a push rang for: it carries nothing on. */
+  void pushedPollJob(PushedPollRequest request) throws InterruptedException {
+    pollPushed(request).endJob();
+  }
+
+  /** The call a push rang for, outside a job's run. */
+  Step pollPushed(PushedPollRequest request) throws InterruptedException {
+    return pollStep.pollPushed(request);
+  }
+
+  /** The submit step outside a job: the first poll is a job of its own. */
+  void submit(UUID solveId, long slotFreedAtEpochMilli) {
+    submitStep.submit(solveId, slotFreedAtEpochMilli, null, false).endJob();
+  }
+
+  /** The poll step outside a job's run, carried by {@code carrier} (null: by none). */
+  Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
+    return pollStep.poll(request, carrier);
   }
 
   /** The job that reports the permanent failure of a solve that failed while carried. */
@@ -65,10 +107,10 @@ public final class Carrier {
    * the step left to it, then carries on with a slot handed to it. Returns the own solve's last
    * step, for the job's edge; the own solve's trouble is the job's.
    */
-  public Step goOn(Step own, UUID runningJob) throws InterruptedException {
+  private Step goOn(Step own, UUID runningJob) throws InterruptedException {
     Step step = own;
     if (step instanceof Step.FirstPoll first) {
-      step = pollJob.poll(request(first), runningJob);
+      step = pollStep.poll(request(first), runningJob);
     }
     if (step instanceof Step.Carry carry) {
       carryOn(carry.handoff(), runningJob);
@@ -81,13 +123,13 @@ public final class Carrier {
    * its submit lock taken: see {@link SlotHandoff#releaseAndTakeOne}) until a solve's next step is
    * a job of its own. Never throws for a carried solve's trouble.
    */
-  public void carryOn(FleetGate.Handoff handoff, UUID runningJob) throws InterruptedException {
+  private void carryOn(FleetGate.Handoff handoff, UUID runningJob) throws InterruptedException {
     FleetGate.Handoff h = handoff;
     while (h != null) {
       FleetGate.Handoff carried = h;
       Step step;
       try {
-        step = submitJob.submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
+        step = submitStep.submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
       } catch (RuntimeException e) {
         detach(carried.solveId(), false, e.toString(), () -> retrySubmit(carried));
         return;
@@ -99,7 +141,7 @@ public final class Carrier {
       if (step instanceof Step.FirstPoll first) {
         PollJobRequest poll = request(first);
         try {
-          step = pollJob.poll(poll, runningJob);
+          step = pollStep.poll(poll, runningJob);
         } catch (InterruptedException e) { // the node is stopping
           detach(carried.solveId(), false, e.toString(), () -> retryPoll(poll, Duration.ZERO));
           Thread.currentThread().interrupt();

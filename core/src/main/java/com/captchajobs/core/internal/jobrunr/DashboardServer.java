@@ -85,44 +85,12 @@ public final class DashboardServer implements AutoCloseable {
   }
 
   /**
-   * Starts the dashboard with {@link DashboardLimits#DEFAULT} and more handlers beside JobRunr's
-   * (the operator console), each behind the same limits, basic authentication and cross-site
-   * refusal, and closed with it.
+   * Starts the dashboard within the given limits, with {@code extra} handlers beside JobRunr's (the
+   * operator console), each behind the same limits, basic authentication and cross-site refusal,
+   * and closed with it.
    *
+   * @param address the address to bind; null or empty: loopback
    * @param extra handlers served at their own context paths
-   */
-  public static DashboardServer start(
-      StorageProvider storage,
-      JsonMapper jsonMapper,
-      String address,
-      int port,
-      String username,
-      String password,
-      List<? extends HttpExchangeHandler> extra) {
-    return start(
-        storage, jsonMapper, address, port, username, password, DashboardLimits.DEFAULT, extra);
-  }
-
-  /**
-   * Starts the dashboard within the given limits, JobRunr's handlers only.
-   *
-   * @param address the address to bind; null or empty: loopback
-   */
-  public static DashboardServer start(
-      StorageProvider storage,
-      JsonMapper jsonMapper,
-      String address,
-      int port,
-      String username,
-      String password,
-      DashboardLimits limits) {
-    return start(storage, jsonMapper, address, port, username, password, limits, List.of());
-  }
-
-  /**
-   * Starts the dashboard within the given limits, with {@code extra} handlers beside JobRunr's.
-   *
-   * @param address the address to bind; null or empty: loopback
    */
   public static DashboardServer start(
       StorageProvider storage,

@@ -179,7 +179,8 @@ public final class OwnJobRunr implements AutoCloseable {
       String password,
       List<? extends org.jobrunr.dashboard.server.HttpExchangeHandler> extra) {
     dashboard =
-        DashboardServer.start(storage, jsonMapper, address, port, username, password, extra);
+        DashboardServer.start(
+            storage, jsonMapper, address, port, username, password, DashboardLimits.DEFAULT, extra);
     return dashboard;
   }
 

@@ -42,7 +42,8 @@ class DashboardServerTest {
     JsonMapper json = new JacksonJsonMapper();
     InMemoryStorageProvider storage = new InMemoryStorageProvider();
     storage.setJobMapper(new JobMapper(json));
-    DashboardServer server = DashboardServer.start(storage, json, null, 0, USER, PASSWORD, limits);
+    DashboardServer server =
+        DashboardServer.start(storage, json, null, 0, USER, PASSWORD, limits, List.of());
     started.add(server);
     return server;
   }

@@ -147,12 +147,7 @@ class PollJobTest {
             () -> run(together, () -> job.pollPushed(new PushedPollRequest(id, 1, 0, now))));
     CompletableFuture.allOf(poll, pushed).get(30, TimeUnit.SECONDS);
 
-    long taskId = Long.parseLong(solves.get(id).taskId());
-    List<Long> at =
-        sim.requests().stream()
-            .filter(r -> r.resGet() && r.taskId() == taskId)
-            .map(RequestRecord::at)
-            .toList();
+    List<Long> at = getsOn(id);
     assertThat(at).isNotEmpty();
     for (int i = 1; i < at.size(); i++) {
       assertThat(Duration.ofMillis(at.get(i) - at.get(i - 1))).isGreaterThanOrEqualTo(FIVE_SECONDS);
@@ -189,6 +184,7 @@ class PollJobTest {
     assertThat(gapBetweenTheFirstTwoGets(id)).isGreaterThanOrEqualTo(FIVE_SECONDS);
   }
 
+  /** The res.php gets on the solve's task, as the simulator received them. */
   private static List<Long> getsOn(UUID id) {
     long taskId = Long.parseLong(solves.get(id).taskId());
     return sim.requests().stream()
@@ -212,12 +208,7 @@ class PollJobTest {
 
   /** Between the first two res.php gets of the solve's task, as the simulator received them. */
   private static Duration gapBetweenTheFirstTwoGets(UUID id) {
-    long taskId = Long.parseLong(solves.get(id).taskId());
-    List<Long> at =
-        sim.requests().stream()
-            .filter(r -> r.resGet() && r.taskId() == taskId)
-            .map(RequestRecord::at)
-            .toList();
+    List<Long> at = getsOn(id);
     assertThat(at).hasSizeGreaterThanOrEqualTo(2);
     return Duration.ofMillis(at.get(1) - at.get(0));
   }

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * Enqueues parked deliveries again ({@link ClientLanes}): one when a share was passed to it, all of
  * a node's when it stops, so that another node takes them without waiting for their fallback. Off
  * JobRunr's threads, one at a time. A share may pass to a delivery whose parking JobRunr has not
- * stored yet (still PROCESSING in the table): it is tried again shortly, for up to 5 s. A delivery
- * that ended meanwhile, or is gone, gives its share back at once; one already ENQUEUED again (its
- * fallback came first) or running keeps it.
+ * stored yet (still PROCESSING in the table): it is tried again, 25 ms later and then less often,
+ * for about 80 s (a busy node may take seconds to store it). A delivery that ended meanwhile, or is
+ * gone, gives its share back at once; one already ENQUEUED again (its fallback came first) or
+ * running keeps it.
  */
 final class ParkedDeliveries implements AutoCloseable {
 
@@ -29,7 +30,8 @@ final class ParkedDeliveries implements AutoCloseable {
   private final ClientLanes lanes;
   private final JobsReady ready;
   private static final long RETRY_MILLIS = 25;
-  private static final int MAX_TRIES = 200;
+  private static final long MAX_RETRY_MILLIS = 1_000;
+  private static final int MAX_TRIES = 100;
 
   /** What became of a parked delivery a share was passed to. */
   private enum Outcome {
@@ -62,7 +64,10 @@ final class ParkedDeliveries implements AutoCloseable {
     if (outcome == Outcome.ENQUEUED) {
       ready.pollReady();
     } else if (outcome == Outcome.NOT_STORED_YET && tries < MAX_TRIES) {
-      thread.schedule(() -> attempt(jobId, tries + 1), RETRY_MILLIS, TimeUnit.MILLISECONDS);
+      thread.schedule(
+          () -> attempt(jobId, tries + 1),
+          Math.min(RETRY_MILLIS * tries, MAX_RETRY_MILLIS),
+          TimeUnit.MILLISECONDS);
     } else {
       lanes.release(jobId);
     }

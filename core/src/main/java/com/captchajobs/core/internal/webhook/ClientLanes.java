@@ -51,12 +51,8 @@ public final class ClientLanes {
   /** How long a share passed to a parked delivery waits for it to be fetched. */
   static final Duration RESERVED_HOLD = Duration.ofMinutes(1);
 
-  /**
-   * The default fallback of a parked delivery: when no share reached it by then (a lost hand-over,
-   * a node that died), JobRunr runs it again. Short enough that a delivery stranded by a lost
-   * hand-over still goes out within a minute.
-   */
-  public static final Duration DEFAULT_FALLBACK = Duration.ofSeconds(30);
+  /** The default fallback of a parked delivery. */
+  public static final Duration DEFAULT_FALLBACK = Duration.ofHours(1);
 
   private static final int MAX_LABEL = 45;
 

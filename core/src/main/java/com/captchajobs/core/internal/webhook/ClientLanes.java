@@ -27,15 +27,19 @@ import org.jobrunr.jobs.Job;
  * <p>The share is taken when JobRunr fetches a delivery (its election to PROCESSING, before any
  * thread runs it). A delivery over its client's share is <em>parked</em>: it leaves PROCESSING
  * through DELETED (the only way out that is not a failure, so it uses none of its retries) to
- * SCHEDULED at a fallback instant ({@code fallback}, an hour by default), and its id waits in this
- * node's memory, in its client's queue (at most {@value #MAX_PARKED} ids in all). Waiting writes
- * nothing: when a delivery of that client gives its share back, the share passes at once to the
- * first parked one, which is handed to {@link #onRelease} to be enqueued again. A parked delivery
- * is stored once more only if the fallback comes first (its node stopped without handing it back,
- * or its client's receivers hung for the whole hour), so its stored record does not grow with the
- * time it waits. A share is given back when the delivery leaves PROCESSING; one never given back
- * (its node lost track of it) lapses after {@code maxHold}, a share passed to a parked delivery
- * that never came back for it after {@link #RESERVED_HOLD}.
+ * SCHEDULED at a fallback instant ({@code fallback}, an hour by default). Once that parking is
+ * stored ({@link #release} is called for it), its id waits in this node's memory, in its client's
+ * queue (at most {@value #MAX_PARKED} ids in all), or, if a share of its client came free while it
+ * was being stored, takes that share at once. Waiting writes nothing: when a delivery of that
+ * client gives its share back, the share passes at once to the first parked one, which is handed to
+ * {@link #onRelease} to be enqueued again. A share never passes to a delivery whose parking is not
+ * stored yet: until JobRunr commits it, the table still shows the delivery as it was fetched, and
+ * an enqueue read then would be overwritten by the parking, leaving it to its fallback. A parked
+ * delivery is stored once more only if the fallback comes first (its node stopped without handing
+ * it back, or its client's receivers hung for the whole hour), so its stored record does not grow
+ * with the time it waits. A share is given back when the delivery leaves PROCESSING; one never
+ * given back (its node lost track of it) lapses after {@code maxHold}, a share passed to a parked
+ * delivery that never came back for it after {@link #RESERVED_HOLD}.
  */
 public final class ClientLanes {
 
@@ -58,12 +62,16 @@ public final class ClientLanes {
 
   private record Admission(String lane, Instant at, boolean reserved) {}
 
+  /** A delivery parked by a fetch whose transaction has not stored the parking yet. */
+  private record Parking(String lane, Instant at) {}
+
   private final int perClient;
   private final Duration fallback;
   private final Duration maxHold;
   private final Clock clock;
   private final Map<UUID, Admission> inFlight = new ConcurrentHashMap<>();
   private final Map<String, Deque<UUID>> parked = new HashMap<>();
+  private final Map<UUID, Parking> parking = new HashMap<>();
   private int parkedCount;
   private final Runnable onParked;
   private final Consumer<UUID> onRelease;
@@ -132,12 +140,18 @@ public final class ClientLanes {
     Instant now = clock.instant();
     synchronized (this) {
       Admission held = inFlight.get(job.getId());
+      parking.remove(job.getId());
       if (held != null || inFlight(lane, now) < perClient) {
         inFlight.put(job.getId(), new Admission(lane, now, false));
         unpark(lane, job.getId());
         return true;
       }
-      park(lane, job.getId());
+      // it waits in the queue again only once this parking is stored
+      unpark(lane, job.getId());
+      parking.values().removeIf(p -> p.at().isBefore(now.minus(RESERVED_HOLD)));
+      if (parking.size() < MAX_PARKED) {
+        parking.put(job.getId(), new Parking(lane, now));
+      }
     }
     job.delete(
         "Client "
@@ -150,19 +164,33 @@ public final class ClientLanes {
     return false;
   }
 
-  /** Gives the share of a delivery back (it left PROCESSING), passing it to a parked one. */
+  /**
+   * A delivery was stored in a state other than PROCESSING: it gives its share back, passing it to
+   * the first parked one; or its parking is stored, and it waits for a share or takes one free now.
+   */
   void release(UUID jobId) {
     UUID next;
     synchronized (this) {
-      Admission held = inFlight.remove(jobId);
-      if (held == null) {
-        return;
+      Parking stored = parking.remove(jobId);
+      if (stored != null) {
+        Instant now = clock.instant();
+        if (inFlight(stored.lane(), now) >= perClient) {
+          park(stored.lane(), jobId);
+          return;
+        }
+        next = jobId; // a share came free while its parking was being stored
+        inFlight.put(next, new Admission(stored.lane(), now, true));
+      } else {
+        Admission held = inFlight.remove(jobId);
+        if (held == null) {
+          return;
+        }
+        next = firstParked(held.lane());
+        if (next == null) {
+          return;
+        }
+        inFlight.put(next, new Admission(held.lane(), clock.instant(), true));
       }
-      next = firstParked(held.lane());
-      if (next == null) {
-        return;
-      }
-      inFlight.put(next, new Admission(held.lane(), clock.instant(), true));
     }
     onRelease.accept(next);
   }

@@ -16,11 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Enqueues parked deliveries again ({@link ClientLanes}): one when a share was passed to it, all of
  * a node's when it stops, so that another node takes them without waiting for their fallback. Off
- * JobRunr's threads, one at a time. A share may pass to a delivery whose parking JobRunr has not
- * stored yet (still PROCESSING in the table): it is tried again, 25 ms later and then less often,
- * for about 80 s (a busy node may take seconds to store it). A delivery that ended meanwhile, or is
- * gone, gives its share back at once; one already ENQUEUED again (its fallback came first) or
- * running keeps it.
+ * JobRunr's threads, one at a time. A share passes only to a delivery whose parking is stored
+ * (SCHEDULED in the table); one changed meanwhile by JobRunr is read again, 25 ms later and then
+ * less often, for about 80 s. A delivery that ended meanwhile, or is gone, gives its share back at
+ * once; one already ENQUEUED again (its fallback came first) or running keeps it.
  */
 final class ParkedDeliveries implements AutoCloseable {
 
@@ -99,7 +98,7 @@ final class ParkedDeliveries implements AutoCloseable {
         return Outcome.ENQUEUED; // its fallback came first: it is fetched with the share kept
       }
       if (state == StateName.PROCESSING) {
-        // its parking is not stored yet, unless it runs already (admitted with the share)
+        // fetched again and not yet admitted, unless it runs already (admitted with the share)
         return lanes.reserved(jobId) ? Outcome.NOT_STORED_YET : Outcome.ENQUEUED;
       }
       return Outcome.GONE;

@@ -18,7 +18,8 @@ import org.jobrunr.jobs.states.StateName;
  *
  * <p>It also keeps each client to its share of this node's delivery threads ({@link ClientLanes}):
  * JobRunr runs a single election filter per job, so the share is taken here, when a delivery is
- * elected to PROCESSING, and given back when it leaves PROCESSING.
+ * elected to PROCESSING, and given back once the state it leaves PROCESSING for is stored (a parked
+ * delivery joins its client's queue only then).
  */
 public final class WebhookRetryFilter extends RetryFilter implements ApplyStateFilter {
 
@@ -56,7 +57,10 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
 
   @Override
   public void onStateApplied(Job job, JobState oldState, JobState newState) {
-    if (lanes != null && newState.getName() != StateName.PROCESSING) {
+    // once per save, for the state it stored: a parking applies DELETED, then SCHEDULED
+    if (lanes != null
+        && newState == job.getJobState()
+        && newState.getName() != StateName.PROCESSING) {
       lanes.release(job.getId());
     }
   }

@@ -48,6 +48,7 @@ class ClientLanesTest {
     assertThat(lanes.admit(a2)).isTrue();
     assertThat(lanes.admit(a3)).isFalse();
     assertThat(lanes.admit(b1)).isTrue();
+    lanes.release(a3.getId()); // its parking is stored
 
     assertThat(a3.getState()).isEqualTo(StateName.SCHEDULED);
     assertThat(((ScheduledState) a3.getJobState()).getScheduledAt())
@@ -69,16 +70,43 @@ class ClientLanesTest {
     Job a2 = fetched("hanger");
     Job a3 = fetched("hanger");
     assertThat(lanes.admit(a1)).isTrue();
-    assertThat(lanes.admit(a2)).isFalse();
-    assertThat(lanes.admit(a3)).isFalse();
+    assertThat(admitOrPark(lanes, a2)).isFalse();
+    assertThat(admitOrPark(lanes, a3)).isFalse();
 
     lanes.release(a1.getId());
 
     assertThat(released).containsExactly(a2.getId());
-    assertThat(lanes.admit(fetched("hanger"))).as("a newcomer finds the share passed on").isFalse();
+    assertThat(admitOrPark(lanes, fetched("hanger")))
+        .as("a newcomer finds the share passed on")
+        .isFalse();
     assertThat(lanes.admit(a2)).as("the parked delivery it was passed to").isTrue();
     assertThat(lanes.inFlight("hanger")).isEqualTo(1);
     assertThat(lanes.parked("hanger")).isEqualTo(2);
+  }
+
+  @Test
+  void aShareFreedWhileAParkingIsBeingStoredPassesToItOnlyOnceItIsStored() {
+    List<UUID> released = new ArrayList<>();
+    ClientLanes lanes =
+        new ClientLanes(
+            1, Duration.ofHours(1), Duration.ofMinutes(2), clock, () -> {}, released::add);
+    Job a1 = fetched("hanger");
+    Job a2 = fetched("hanger");
+    assertThat(lanes.admit(a1)).isTrue();
+    assertThat(lanes.admit(a2)).isFalse();
+
+    lanes.release(a1.getId());
+
+    assertThat(released)
+        .as("nothing to pass to: an enqueue now would be overwritten by a2's parking")
+        .isEmpty();
+    assertThat(lanes.parked("hanger")).isZero();
+
+    lanes.release(a2.getId()); // the fetch's transaction stored the parking
+
+    assertThat(released).as("the free share, at once").containsExactly(a2.getId());
+    assertThat(lanes.admit(fetched("hanger"))).as("a newcomer finds it taken").isFalse();
+    assertThat(lanes.admit(a2)).isTrue();
   }
 
   @Test
@@ -91,9 +119,9 @@ class ClientLanesTest {
     lanes.admit(a1);
     lanes.admit(b1);
 
-    assertThat(lanes.admit(a2)).isFalse();
-    assertThat(lanes.admit(a2)).isFalse();
-    assertThat(lanes.admit(b2)).isFalse();
+    assertThat(admitOrPark(lanes, a2)).isFalse();
+    assertThat(admitOrPark(lanes, a2)).isFalse();
+    assertThat(admitOrPark(lanes, b2)).isFalse();
 
     assertThat(lanes.parked("hanger")).isEqualTo(1);
     assertThat(lanes.drainParked()).containsExactlyInAnyOrder(a2.getId(), b2.getId());
@@ -119,6 +147,15 @@ class ClientLanesTest {
     assertThat(ClientLanes.label(name)).hasSizeLessThanOrEqualTo(45).startsWith("client:aaa");
     assertThat(ClientLanes.label(name)).isNotEqualTo(ClientLanes.label("a".repeat(99) + "b"));
     assertThat(ClientLanes.label("shop")).isEqualTo("client:shop");
+  }
+
+  /** Admits a fetched delivery; when it is parked, its parking is stored as JobRunr would. */
+  private static boolean admitOrPark(ClientLanes lanes, Job job) {
+    boolean admitted = lanes.admit(job);
+    if (!admitted) {
+      lanes.release(job.getId());
+    }
+    return admitted;
   }
 
   private static Job fetched(String client) {

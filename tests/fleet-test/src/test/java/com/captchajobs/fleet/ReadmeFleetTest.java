@@ -63,6 +63,7 @@ class ReadmeFleetTest {
 
   /** The project root, seen from this module's directory ({@code tests/fleet-test}). */
   private static final Path ROOT = Path.of("..", "..");
+
   private static final String WORKER = "worker/target/captchajobs-worker.jar";
   private static final String APP = "app/target/captchajobs-app.jar";
   private static final String DASHBOARD = "dashboard-config/target/captchajobs-dashboard.jar";

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bench's command line: runs a mode, prints the table of figures (tools/bench/README.md) for each
- * run, writes the Markdown report and plot. Exit code 0 when every run ended without timing out, 1
- * otherwise, 2 on a bad argument.
+ * The bench's command line: runs a mode, prints the table of figures (tools/bench/README.md) for
+ * each run, writes the Markdown report and plot. Exit code 0 when every run ended without timing
+ * out, 1 otherwise, 2 on a bad argument.
  *
  * <pre>
  * ./mvnw -q -pl tools/bench -am package -DskipTests

@@ -14,8 +14,9 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The figures listed in tools/bench/README.md, each beside its target, computed from a finished run.
- * Values are numbers (NaN when not measurable) so that tests and the report read the same thing.
+ * The figures listed in tools/bench/README.md, each beside its target, computed from a finished
+ * run. Values are numbers (NaN when not measurable) so that tests and the report read the same
+ * thing.
  */
 public final class Figures {
 

@@ -156,7 +156,9 @@ class BenchOptionsTest {
     assertThat(o.pushFaults())
         .isEqualTo(new BenchOptions.PushFaults(0.3, 0.2, java.time.Duration.ofMillis(500)));
     String[] again =
-        o.commandLine().replace("java -jar tools/bench/target/captchajobs-bench.jar ", "").split(" ");
+        o.commandLine()
+            .replace("java -jar tools/bench/target/captchajobs-bench.jar ", "")
+            .split(" ");
     assertThat(BenchOptions.parse(again)).isEqualTo(o);
     assertThat(BenchOptions.parse().pushFaults().any()).isFalse();
   }
@@ -166,7 +168,10 @@ class BenchOptionsTest {
     BenchOptions chaos =
         BenchOptions.parse("--mode", "chaos", "--kill-every", "15s", "--fault-rate", "0.2");
     String[] again =
-        chaos.commandLine().replace("java -jar tools/bench/target/captchajobs-bench.jar ", "").split(" ");
+        chaos
+            .commandLine()
+            .replace("java -jar tools/bench/target/captchajobs-bench.jar ", "")
+            .split(" ");
     assertThat(BenchOptions.parse(again)).isEqualTo(chaos);
   }
 }

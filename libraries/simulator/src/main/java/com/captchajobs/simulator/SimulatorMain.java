@@ -6,7 +6,7 @@ import java.util.concurrent.CountDownLatch;
  * Runs the simulator as a server until SIGTERM/Ctrl-C:
  *
  * <pre>
- * java -jar simulator/target/captchajobs-simulator.jar --port 9000 --threads 5 --time-scale 0.1 \
+ * java -jar libraries/simulator/target/captchajobs-simulator.jar --port 9000 --threads 5 --time-scale 0.1 \
  *     --fault HTML_502=0.05 --fault PLAIN_TEXT=0.02
  * </pre>
  *

@@ -57,7 +57,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code .ci/run} installs) against a running node with a worker, the simulator and PostgreSQL:
  * each page's content, Requeue and Close breaker reaching the simulator as new in.php calls, a
  * cross-site request refused, and no secret in any page. Saves a screenshot of each page under
- * {@code docs/console/}.
+ * {@code app/target/console-screenshots/}, or, to refresh the documentation's, under the directory
+ * named by {@code -Dcaptchajobs.screenshots=../docs/console} (a test run leaves the tree as it was).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleInBrowserTest {
@@ -65,7 +66,8 @@ class ConsoleInBrowserTest {
   static final String KEY = "consoleKeyCONSOLEkey0123456789ab";
   static final String USER = "ops";
   static final String PASSWORD = "console-password-0123456789";
-  static final Path SCREENSHOTS = Path.of("..", "docs", "console");
+  static final Path SCREENSHOTS =
+      Path.of(System.getProperty("captchajobs.screenshots", "target/console-screenshots"));
   static final Duration WAIT = Duration.ofSeconds(60);
   static final String BAD_SITEKEY = "ERROR_BAD_TOKEN_OR_PAGEURL";
 

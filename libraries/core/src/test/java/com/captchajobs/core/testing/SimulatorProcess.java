@@ -24,8 +24,12 @@ import java.util.regex.Pattern;
  */
 public final class SimulatorProcess implements AutoCloseable {
 
-  /** Where the reactor leaves the runnable jar, seen from a sibling module's directory. */
-  public static final Path JAR = Path.of("..", "simulator", "target", "captchajobs-simulator.jar");
+  /**
+   * Where the reactor leaves the runnable jar, seen from the directory of a module in one of the
+   * project's groups ({@code libraries/}, {@code tests/}, {@code tools/}).
+   */
+  public static final Path JAR =
+      Path.of("..", "..", "libraries", "simulator", "target", "captchajobs-simulator.jar");
 
   private static final Pattern ACCEPTED = Pattern.compile("\"acceptedSubmits\"\\s*:\\s*(\\d+)");
 

@@ -4,7 +4,6 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.EngineAssembly;
-import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.node.NodeSettings;
@@ -66,7 +65,7 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   String dashboardAddress;
   String dashboardUsername;
   String dashboardPassword;
-  EngineEvents events = EngineEvents.NONE;
+  EngineListener events = EngineListener.NONE;
   Clock clock = Clock.systemUTC();
 
   @Override
@@ -269,7 +268,7 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder listener(EngineListener listener) {
-    this.events = EngineEvents.of(Objects.requireNonNull(listener, "listener"));
+    this.events = Objects.requireNonNull(listener, "listener");
     return this;
   }
 

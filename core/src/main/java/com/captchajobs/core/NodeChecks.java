@@ -4,8 +4,8 @@ import static com.captchajobs.core.settings.InvalidSettingException.require;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.egress.WebhookEgress;
-import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
+import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
@@ -46,7 +46,7 @@ final class NodeChecks {
     if (n.runsWorker()) {
       retentionOutlastsWhatItDeletes(n, solve);
     }
-    pingbacks(n);
+    PingbackRules.check(n.pingbackUrl, n.pingbackSecret);
     if (n.dashboardPort != null) {
       require(
           has(n.dashboardUsername) && has(n.dashboardPassword),
@@ -118,27 +118,6 @@ final class NodeChecks {
               + " at most, from {webhookRetries(int)}, {webhookBackoff(Duration)},"
               + " {webhookMaxBackoff(Duration)} and {webhookTimeout(Duration)})");
     }
-  }
-
-  private static void pingbacks(NodeBuilder n) {
-    require(
-        n.pingbackUrl == null || n.pingbackSecret != null,
-        "{pingbackSecret(String)} is required with {pingbackUrl(String)}");
-    require(
-        n.pingbackSecret == null || n.pingbackSecret.length() >= PingbackUrls.MIN_SECRET_CHARS,
-        "{pingbackSecret(String)} must be at least "
-            + PingbackUrls.MIN_SECRET_CHARS
-            + " characters");
-    require(
-        n.pingbackUrl == null
-            || (n.pingbackUrl.startsWith("http://") || n.pingbackUrl.startsWith("https://"))
-                && !n.pingbackUrl.contains("?")
-                && !n.pingbackUrl.contains("#"),
-        "{pingbackUrl(String)} must be an absolute http(s) URL without query or fragment");
-    require(
-        !PingbackUrls.clearTextOffLoopback(n.pingbackUrl),
-        "{pingbackUrl(String)} must be https unless it names this host (localhost, 127.0.0.1,"
-            + " [::1]): answers and signed URLs would travel in clear text");
   }
 
   private static boolean has(String value) {

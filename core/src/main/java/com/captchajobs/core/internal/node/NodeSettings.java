@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.node;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -33,7 +33,7 @@ public record NodeSettings(
     WebhookSettings webhooks,
     Retention retention,
     DashboardSettings dashboard,
-    EngineEvents events,
+    EngineListener events,
     Clock clock) {
 
   /** Whether this node runs a worker. */

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.provider;
 
+import com.captchajobs.core.pingback.PingbackRules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,24 +15,24 @@ class PingbackUrlsTest {
 
   @Test
   void onlyHttpsLeavesThisHostAndLoopbackHttpStaysAllowed() {
-    assertThat(PingbackUrls.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback")).isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback")).isFalse();
+    assertThat(PingbackRules.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
         .isFalse();
   }
 
   @Test
   void theRegisteredHostIsTheUrlsHostWithoutSchemePortOrPath() {
-    assertThat(PingbackUrls.host("https://solves.example.com:8443/captchaai/pingback"))
+    assertThat(PingbackRules.host("https://solves.example.com:8443/captchaai/pingback"))
         .isEqualTo("solves.example.com");
-    assertThat(PingbackUrls.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
+    assertThat(PingbackRules.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
   }
 
   @Test

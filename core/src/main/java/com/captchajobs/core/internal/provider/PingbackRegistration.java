@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.provider;
 
-import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.pingback.PingbackRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -25,9 +25,10 @@ public final class PingbackUrls {
   private final SecretKeySpec key;
 
   /**
-   * @param baseUrl where the provider reaches an app node, ending in {@link PingbackReceiver#PATH}; null on a node
-   *     that only receives pushes
-   * @param secret the fleet's pingback secret, at least {@link PingbackReceiver#MIN_SECRET_CHARS} characters
+   * @param baseUrl where the provider reaches an app node, ending in {@link PingbackReceiver#PATH};
+   *     null on a node that only receives pushes
+   * @param secret the fleet's pingback secret, at least {@link PingbackReceiver#MIN_SECRET_CHARS}
+   *     characters
    */
   public PingbackUrls(String baseUrl, String secret) {
     PingbackRules.check(baseUrl, Objects.requireNonNull(secret, "secret"));

@@ -1,10 +1,10 @@
 package com.captchajobs.core.internal.provider;
 
-import com.captchajobs.core.pingback.PingbackRules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,8 @@ class PingbackUrlsTest {
         .isFalse();
     assertThat(PingbackRules.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackRules.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback")).isFalse();
+    assertThat(PingbackRules.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback"))
+        .isFalse();
     assertThat(PingbackRules.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
         .isFalse();
   }

@@ -148,24 +148,63 @@ public final class CaptchaJobs implements AutoCloseable {
     /** The engine's timing and limits; {@link SolveSettings#defaults()}. */
     Builder settings(SolveSettings settings);
 
-    /** The fleet's cap of solves in flight; wins over {@link #settings}' (5 by default). */
+    /**
+     * The fleet's cap of solves in flight; wins over {@link #settings}' (5 by default).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.threads(int)}: set it there, with
+     *     {@link #settings}. Still applied, and it still wins over {@link #settings}, with a WARN.
+     */
+    @Deprecated
     Builder threads(int threads);
 
-    /** Plan threads kept free for others of the key; wins over {@link #settings}' (0). */
+    /**
+     * Plan threads kept free for others of the key; wins over {@link #settings}' (0).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.threadsReserve(int)}: set it
+     *     there, with {@link #settings}. Still applied, and it still wins over {@link #settings},
+     *     with a WARN.
+     */
+    @Deprecated
     Builder threadsReserve(int threadsReserve);
 
     /**
-     * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
+     * * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.preflight(boolean)}: set it there,
+     *     with {@link #settings}. Still applied, and it still wins over {@link #settings}, with a
+     *     WARN.
      */
+    @Deprecated
     Builder preflight(boolean preflight);
 
-    /** Upper bound of one backoff wait; wins over {@link #settings}' (60 s). */
+    /**
+     * Upper bound of one backoff wait; wins over {@link #settings}' (60 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.maxBackoff(Duration)}: set it
+     *     there, with {@link #settings}. Still applied, and it still wins over {@link #settings},
+     *     with a WARN.
+     */
+    @Deprecated
     Builder maxBackoff(Duration maxBackoff);
 
-    /** Interval of the repair pass; wins over {@link #settings}' (2 s). */
+    /**
+     * Interval of the repair pass; wins over {@link #settings}' (2 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.reconcileInterval(Duration)}: set
+     *     it there, with {@link #settings}. Still applied, and it still wins over {@link
+     *     #settings}, with a WARN.
+     */
+    @Deprecated
     Builder reconcileInterval(Duration reconcileInterval);
 
-    /** Interval of the threadsinfo check; wins over {@link #settings}' (30 s). */
+    /**
+     * Interval of the threadsinfo check; wins over {@link #settings}' (30 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.providerCheckInterval(Duration)}:
+     *     set it there, with {@link #settings}. Still applied, and it still wins over {@link
+     *     #settings}, with a WARN.
+     */
+    @Deprecated
     Builder providerCheckInterval(Duration providerCheckInterval);
 
     /** Name of this node in the gate and the dashboard; {@code captchajobs-<host>-<pid>}. */

@@ -19,12 +19,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link CaptchaJobs.Builder}: plain settings, each starting at its default, checked by {@link
  * NodeChecks} and handed to the engine's assembly as one {@link NodeSettings} ({@link NodePlan}).
  */
 final class NodeBuilder implements CaptchaJobs.Builder {
+
+  private static final Logger log = LoggerFactory.getLogger(NodeBuilder.class);
 
   DataSource dataSource;
   String schema = DEFAULT_SCHEMA;
@@ -34,7 +38,8 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
   CaptchaAiClient client;
   SolveSettings settings = SolveSettings.defaults();
-  // Set here, these win over the same settings in `settings`, whatever the order of the calls.
+  // The deprecated second route of six SolveSettings: set here, they win over the same settings in
+  // `settings`, whatever the order of the calls (each call WARNs).
   Integer threads;
   Integer threadsReserve;
   Boolean preflight;
@@ -117,37 +122,49 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder threads(int threads) {
+    warnSecondRoute("threads(int)");
     this.threads = threads;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder threadsReserve(int threadsReserve) {
+    warnSecondRoute("threadsReserve(int)");
     this.threadsReserve = threadsReserve;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder preflight(boolean preflight) {
+    warnSecondRoute("preflight(boolean)");
     this.preflight = preflight;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder maxBackoff(Duration maxBackoff) {
+    warnSecondRoute("maxBackoff(Duration)");
     this.maxBackoff = maxBackoff;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder reconcileInterval(Duration reconcileInterval) {
+    warnSecondRoute("reconcileInterval(Duration)");
     this.reconcileInterval = reconcileInterval;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder providerCheckInterval(Duration providerCheckInterval) {
+    warnSecondRoute("providerCheckInterval(Duration)");
     this.providerCheckInterval = providerCheckInterval;
     return this;
   }
@@ -316,6 +333,18 @@ final class NodeBuilder implements CaptchaJobs.Builder {
                 new SolveReports(dataSource, engine.schema()),
                 engine.parts().find(SolveJobs.class).orElseThrow(),
                 reportWindow)));
+  }
+
+  /**
+   * A setting of {@link SolveSettings} set on the builder itself, its second route: still applied
+   * (and it still wins over {@code settings(..)}), with a WARN naming the one route to use.
+   */
+  private static void warnSecondRoute(String method) {
+    log.warn(
+        "CaptchaJobs.Builder.{} is deprecated: set it with settings(SolveSettings.builder().{}),"
+            + " where every engine setting is (it still wins over settings(..) for now)",
+        method,
+        method);
   }
 
   /** Whether this node runs a worker: it was given a key or a client. */

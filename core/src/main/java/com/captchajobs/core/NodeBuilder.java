@@ -8,6 +8,7 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.store.SolveReports;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.settings.SolveSettings;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -57,12 +58,14 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
   final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
   boolean webhookIncludeToken = false;
-  Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
-  int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
-  int webhookThreads = DEFAULT_WEBHOOK_THREADS;
-  Integer webhookThreadsPerClient;
-  Duration webhookBackoff = DEFAULT_WEBHOOK_BACKOFF;
-  Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
+  // Filled here and read by the deliveries as built: the settings record holds their rules.
+  final WebhookDeliveries.Settings.Builder webhookDeliveries =
+      new WebhookDeliveries.Settings.Builder()
+          .attemptTimeout(DEFAULT_WEBHOOK_TIMEOUT)
+          .retries(DEFAULT_WEBHOOK_RETRIES)
+          .threads(DEFAULT_WEBHOOK_THREADS)
+          .backoff(DEFAULT_WEBHOOK_BACKOFF)
+          .maxBackoff(DEFAULT_WEBHOOK_MAX_BACKOFF);
   Duration retention = DEFAULT_RETENTION;
   Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
   Duration reportWindow = DEFAULT_REPORT_WINDOW;
@@ -225,25 +228,25 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder webhookTimeout(Duration webhookTimeout) {
-    this.webhookTimeout = webhookTimeout;
+    webhookDeliveries.attemptTimeout(webhookTimeout);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookRetries(int webhookRetries) {
-    this.webhookRetries = webhookRetries;
+    webhookDeliveries.retries(webhookRetries);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookThreads(int webhookThreads) {
-    this.webhookThreads = webhookThreads;
+    webhookDeliveries.threads(webhookThreads);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
-    this.webhookThreadsPerClient = webhookThreadsPerClient;
+    webhookDeliveries.threadsPerClient(webhookThreadsPerClient);
     return this;
   }
 
@@ -273,13 +276,13 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder webhookBackoff(Duration webhookBackoff) {
-    this.webhookBackoff = Objects.requireNonNull(webhookBackoff, "webhookBackoff");
+    webhookDeliveries.backoff(Objects.requireNonNull(webhookBackoff, "webhookBackoff"));
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
-    this.webhookMaxBackoff = Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff");
+    webhookDeliveries.maxBackoff(Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff"));
     return this;
   }
 

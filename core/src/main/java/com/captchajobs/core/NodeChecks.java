@@ -4,6 +4,7 @@ import static com.captchajobs.core.settings.InvalidSettingException.require;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.egress.WebhookEgress;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
 import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
@@ -30,7 +31,7 @@ final class NodeChecks {
         "{jobPollInterval(Duration)} must be at least 5s (JobRunr's minimum on SQL storage)");
     require(n.workerCount >= 1, "{workerCount(int)} must be at least 1");
     require(n.nodeName != null && !n.nodeName.isBlank(), "{nodeName(String)} must not be empty");
-    webhooks(n);
+    WebhookDeliveries.Settings deliveries = n.webhookDeliveries.build();
     require(
         n.retention.compareTo(Duration.ofHours(1)) >= 0,
         "{retention(Duration)} must be at least 1h");
@@ -44,7 +45,7 @@ final class NodeChecks {
         "{reportWindow(Duration)} must be between 1s and 1h");
     allowedHosts(n);
     if (n.runsWorker()) {
-      retentionOutlastsWhatItDeletes(n, solve);
+      retentionOutlastsWhatItDeletes(n, solve, deliveries);
     }
     PingbackRules.check(n.pingbackUrl, n.pingbackSecret);
     if (n.dashboardPort != null) {
@@ -70,26 +71,12 @@ final class NodeChecks {
     }
   }
 
-  private static void webhooks(NodeBuilder n) {
-    require(n.webhookRetries >= 0, "{webhookRetries(int)} must not be negative");
-    require(n.webhookThreads >= 1, "{webhookThreads(int)} must be at least 1");
-    require(
-        n.webhookBackoff.compareTo(Duration.ofSeconds(1)) >= 0,
-        "{webhookBackoff(Duration)} must be at least 1s");
-    require(
-        n.webhookMaxBackoff.compareTo(n.webhookBackoff) >= 0,
-        "{webhookMaxBackoff(Duration)} must not be shorter than {webhookBackoff(Duration)}");
-    require(
-        n.webhookThreadsPerClient == null
-            || (n.webhookThreadsPerClient >= 1 && n.webhookThreadsPerClient <= n.webhookThreads),
-        "{webhookThreadsPerClient(Integer)} must be between 1 and {webhookThreads(int)}");
-  }
-
   /**
    * Retention deletes solves (with their tokens) on worker nodes: a token still valid or a delivery
    * still being retried must not lose its row.
    */
-  private static void retentionOutlastsWhatItDeletes(NodeBuilder n, SolveSettings solve) {
+  private static void retentionOutlastsWhatItDeletes(
+      NodeBuilder n, SolveSettings solve, WebhookDeliveries.Settings deliveries) {
     for (Map.Entry<CaptchaType, Duration> ttl : solve.tokenTtl().entrySet()) {
       require(
           n.retention.compareTo(ttl.getValue()) > 0,
@@ -104,10 +91,10 @@ final class NodeChecks {
     if (n.webhookSecret != null || !n.webhookClientSecrets.isEmpty()) {
       Duration span =
           WebhookRetryFilter.longestRetrySpan(
-              n.webhookRetries,
-              n.webhookBackoff,
-              n.webhookMaxBackoff,
-              n.webhookTimeout,
+              deliveries.retries(),
+              deliveries.backoff(),
+              deliveries.maxBackoff(),
+              deliveries.attemptTimeout(),
               n.jobPollInterval);
       require(
           n.retention.compareTo(span) > 0,

@@ -6,7 +6,6 @@ import com.captchajobs.core.internal.node.DashboardSettings;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.PingbackSettings;
 import com.captchajobs.core.internal.node.WebhookSettings;
-import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.settings.SolveSettings;
 import java.util.Optional;
 
@@ -42,15 +41,7 @@ final class NodePlan {
             n.webhookClientSecrets,
             n.webhookAllowedHosts,
             n.webhookIncludeToken,
-            new WebhookDeliveries.Settings(
-                n.webhookThreads,
-                n.webhookRetries,
-                n.webhookBackoff,
-                n.webhookMaxBackoff,
-                n.webhookThreadsPerClient != null
-                    ? n.webhookThreadsPerClient
-                    : WebhookDeliveries.Settings.defaultThreadsPerClient(n.webhookThreads),
-                n.webhookTimeout)),
+            n.webhookDeliveries.build()),
         new NodeSettings.Retention(n.retention, n.retentionInterval),
         n.dashboardPort == null
             ? null

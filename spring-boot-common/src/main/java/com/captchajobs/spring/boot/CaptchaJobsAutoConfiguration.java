@@ -71,6 +71,7 @@ public class CaptchaJobsAutoConfiguration {
             .listener(listener.getIfAvailable(() -> EngineListener.NONE))
             .clock(clock.getIfUnique(Clock::systemUTC))
             .reportWindow(captchaJobs.getReportWindow());
+    webhook.applyTo(builder);
     if (captchaAi.hasPingbackSecret()) {
       builder.pingbackSecret(captchaAi.getPingbackSecret());
     }
@@ -88,14 +89,6 @@ public class CaptchaJobsAutoConfiguration {
           .jobPollInterval(worker.getPollInterval())
           .workerCount(worker.getWorkerCount())
           .shutdownWait(worker.getShutdownWait())
-          .webhookIncludeToken(webhook.isIncludeToken())
-          .webhookTimeout(webhook.getTimeout())
-          .webhookRetries(webhook.getRetries())
-          .webhookThreads(webhook.getThreads())
-          .webhookThreadsPerClient(webhook.getThreadsPerClient())
-          .webhookBackoff(webhook.getBackoff())
-          .webhookMaxBackoff(webhook.getMaxBackoff())
-          .webhookAllowedHosts(webhook.getAllowedHosts())
           .retention(captchaJobs.getRetention())
           .retentionInterval(captchaJobs.getRetentionInterval());
       WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);

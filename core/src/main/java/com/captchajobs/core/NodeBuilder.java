@@ -66,8 +66,10 @@ final class NodeBuilder implements CaptchaJobs.Builder {
           .threads(DEFAULT_WEBHOOK_THREADS)
           .backoff(DEFAULT_WEBHOOK_BACKOFF)
           .maxBackoff(DEFAULT_WEBHOOK_MAX_BACKOFF);
-  Duration retention = DEFAULT_RETENTION;
-  Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
+  final NodeSettings.Retention.Builder retention =
+      new NodeSettings.Retention.Builder()
+          .age(DEFAULT_RETENTION)
+          .interval(DEFAULT_RETENTION_INTERVAL);
   Duration reportWindow = DEFAULT_REPORT_WINDOW;
   Integer dashboardPort;
   String dashboardAddress;
@@ -252,13 +254,13 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder retention(Duration retention) {
-    this.retention = retention;
+    this.retention.age(retention);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder retentionInterval(Duration retentionInterval) {
-    this.retentionInterval = retentionInterval;
+    this.retention.interval(retentionInterval);
     return this;
   }
 

@@ -32,12 +32,7 @@ final class NodeChecks {
     require(n.workerCount >= 1, "{workerCount(int)} must be at least 1");
     require(n.nodeName != null && !n.nodeName.isBlank(), "{nodeName(String)} must not be empty");
     WebhookDeliveries.Settings deliveries = n.webhookDeliveries.build();
-    require(
-        n.retention.compareTo(Duration.ofHours(1)) >= 0,
-        "{retention(Duration)} must be at least 1h");
-    require(
-        n.retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
-        "{retentionInterval(Duration)} must be at least 1s");
+    Duration retention = n.retention.build().age();
     require(
         n.reportWindow != null
             && n.reportWindow.compareTo(Duration.ofSeconds(1)) >= 0
@@ -45,7 +40,7 @@ final class NodeChecks {
         "{reportWindow(Duration)} must be between 1s and 1h");
     allowedHosts(n);
     if (n.runsWorker()) {
-      retentionOutlastsWhatItDeletes(n, solve, deliveries);
+      retentionOutlastsWhatItDeletes(n, retention, solve, deliveries);
     }
     PingbackRules.check(n.pingbackUrl, n.pingbackSecret);
     if (n.dashboardPort != null) {
@@ -76,12 +71,15 @@ final class NodeChecks {
    * still being retried must not lose its row.
    */
   private static void retentionOutlastsWhatItDeletes(
-      NodeBuilder n, SolveSettings solve, WebhookDeliveries.Settings deliveries) {
+      NodeBuilder n,
+      Duration retention,
+      SolveSettings solve,
+      WebhookDeliveries.Settings deliveries) {
     for (Map.Entry<CaptchaType, Duration> ttl : solve.tokenTtl().entrySet()) {
       require(
-          n.retention.compareTo(ttl.getValue()) > 0,
+          retention.compareTo(ttl.getValue()) > 0,
           "{retention(Duration)} ("
-              + n.retention
+              + retention
               + ") must be longer than {tokenTtl(CaptchaType, Duration)}."
               + ttl.getKey()
               + " ("
@@ -97,9 +95,9 @@ final class NodeChecks {
               deliveries.attemptTimeout(),
               n.jobPollInterval);
       require(
-          n.retention.compareTo(span) > 0,
+          retention.compareTo(span) > 0,
           "{retention(Duration)} ("
-              + n.retention
+              + retention
               + ") must be longer than the webhook retry span ("
               + span
               + " at most, from {webhookRetries(int)}, {webhookBackoff(Duration)},"

@@ -42,7 +42,7 @@ final class NodePlan {
             n.webhookAllowedHosts,
             n.webhookIncludeToken,
             n.webhookDeliveries.build()),
-        new NodeSettings.Retention(n.retention, n.retentionInterval),
+        n.retention.build(),
         n.dashboardPort == null
             ? null
             : new DashboardSettings(

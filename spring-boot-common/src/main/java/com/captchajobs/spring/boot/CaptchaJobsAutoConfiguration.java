@@ -85,18 +85,11 @@ public class CaptchaJobsAutoConfiguration {
           .apiKey(requireApiKey(captchaAi, environment))
           .baseUrl(captchaAi.getBaseUrl())
           .connectTimeout(captchaAi.getConnectTimeout())
-          .readTimeout(captchaAi.getReadTimeout())
-          .jobPollInterval(worker.getPollInterval())
-          .workerCount(worker.getWorkerCount())
-          .shutdownWait(worker.getShutdownWait())
-          .retention(captchaJobs.getRetention())
-          .retentionInterval(captchaJobs.getRetentionInterval());
+          .readTimeout(captchaAi.getReadTimeout());
+      captchaJobs.applyWorkerTo(builder);
       WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);
       if (webhook.hasSecret()) {
         builder.webhookSecret(webhook.getSecret());
-      }
-      if (worker.getName() != null && !worker.getName().isBlank()) {
-        builder.nodeName(worker.getName());
       }
     }
     CaptchaJobsProperties.Dashboard dashboard = captchaJobs.getDashboard();

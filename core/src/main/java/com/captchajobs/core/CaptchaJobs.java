@@ -26,7 +26,7 @@ import org.jobrunr.storage.StorageProvider;
  * try (CaptchaJobs captchaJobs = CaptchaJobs.builder()
  *     .dataSource(dataSource)
  *     .apiKey(System.getenv("CAPTCHAAI_API_KEY")) // omit on nodes that only enqueue
- *     .threads(5)                                  // the plan's threads, for the whole fleet
+ *     .settings(SolveSettings.builder().threads(5).build()) // the plan's threads, for the fleet
  *     .build()) {
  *   Solves solves = captchaJobs.solves();
  *   UUID id = solves.enqueue(SolveRequest.turnstile("signup-42", sitekey, pageUrl));

@@ -108,9 +108,26 @@ public final class CaptchaJobs implements AutoCloseable {
     Duration DEFAULT_JOB_POLL_INTERVAL = Duration.ofSeconds(5);
     int DEFAULT_WORKER_COUNT = 64;
     Duration DEFAULT_SHUTDOWN_WAIT = Duration.ofSeconds(10);
-    Duration DEFAULT_RECONCILE_INTERVAL = SolveSettings.DEFAULT_RECONCILE_INTERVAL;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_RECONCILE_INTERVAL} is the one
+     */
+    @Deprecated Duration DEFAULT_RECONCILE_INTERVAL = SolveSettings.DEFAULT_RECONCILE_INTERVAL;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_PROVIDER_CHECK_INTERVAL} is the one
+     */
+    @Deprecated
     Duration DEFAULT_PROVIDER_CHECK_INTERVAL = SolveSettings.DEFAULT_PROVIDER_CHECK_INTERVAL;
-    Duration DEFAULT_MAX_BACKOFF = SolveSettings.DEFAULT_MAX_BACKOFF;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_MAX_BACKOFF} is the one
+     */
+    @Deprecated Duration DEFAULT_MAX_BACKOFF = SolveSettings.DEFAULT_MAX_BACKOFF;
+
     Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofSeconds(10);
     int DEFAULT_WEBHOOK_RETRIES = 8;
     int DEFAULT_WEBHOOK_THREADS = 4;

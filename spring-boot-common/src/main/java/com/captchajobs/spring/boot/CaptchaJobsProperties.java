@@ -40,8 +40,9 @@ public class CaptchaJobsProperties {
   private final Dashboard dashboard = new Dashboard();
 
   /**
-   * Sets a worker's settings of this class on the builder, every one of them mapped here and nowhere
-   * else (the builder refuses a value that cannot work, and the starter names the property then).
+   * Sets a worker's settings of this class on the builder, every one of them mapped here and
+   * nowhere else (the builder refuses a value that cannot work, and the starter names the property
+   * then).
    */
   public CaptchaJobs.Builder applyWorkerTo(CaptchaJobs.Builder builder) {
     builder

@@ -6,6 +6,7 @@ import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.EngineAssembly;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
@@ -47,10 +48,12 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   Duration maxBackoff;
   Duration reconcileInterval;
   Duration providerCheckInterval;
-  String nodeName = DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid();
-  Duration jobPollInterval = DEFAULT_JOB_POLL_INTERVAL;
-  int workerCount = DEFAULT_WORKER_COUNT;
-  Duration shutdownWait = DEFAULT_SHUTDOWN_WAIT;
+  final OwnJobRunr.ServerSettings.Builder server =
+      new OwnJobRunr.ServerSettings.Builder()
+          .name(DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid())
+          .pollInterval(DEFAULT_JOB_POLL_INTERVAL)
+          .workerCount(DEFAULT_WORKER_COUNT)
+          .shutdownWait(DEFAULT_SHUTDOWN_WAIT);
   String pingbackSecret;
   String pingbackUrl;
   boolean pingbackRegister = true;
@@ -176,25 +179,25 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder nodeName(String nodeName) {
-    this.nodeName = nodeName;
+    server.name(nodeName);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder jobPollInterval(Duration jobPollInterval) {
-    this.jobPollInterval = jobPollInterval;
+    server.pollInterval(jobPollInterval);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder workerCount(int workerCount) {
-    this.workerCount = workerCount;
+    server.workerCount(workerCount);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder shutdownWait(Duration shutdownWait) {
-    this.shutdownWait = shutdownWait;
+    server.shutdownWait(shutdownWait);
     return this;
   }
 

@@ -26,11 +26,7 @@ final class NodeChecks {
     require(
         n.apiKey == null || !n.apiKey.isBlank(),
         "{apiKey(String)} must not be blank (leave it unset on nodes that only enqueue)");
-    require(
-        n.jobPollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
-        "{jobPollInterval(Duration)} must be at least 5s (JobRunr's minimum on SQL storage)");
-    require(n.workerCount >= 1, "{workerCount(int)} must be at least 1");
-    require(n.nodeName != null && !n.nodeName.isBlank(), "{nodeName(String)} must not be empty");
+    Duration jobPollInterval = n.server.build().pollInterval();
     WebhookDeliveries.Settings deliveries = n.webhookDeliveries.build();
     Duration retention = n.retention.build().age();
     require(
@@ -40,7 +36,7 @@ final class NodeChecks {
         "{reportWindow(Duration)} must be between 1s and 1h");
     allowedHosts(n);
     if (n.runsWorker()) {
-      retentionOutlastsWhatItDeletes(n, retention, solve, deliveries);
+      retentionOutlastsWhatItDeletes(n, retention, jobPollInterval, solve, deliveries);
     }
     PingbackRules.check(n.pingbackUrl, n.pingbackSecret);
     if (n.dashboardPort != null) {
@@ -73,6 +69,7 @@ final class NodeChecks {
   private static void retentionOutlastsWhatItDeletes(
       NodeBuilder n,
       Duration retention,
+      Duration jobPollInterval,
       SolveSettings solve,
       WebhookDeliveries.Settings deliveries) {
     for (Map.Entry<CaptchaType, Duration> ttl : solve.tokenTtl().entrySet()) {
@@ -93,7 +90,7 @@ final class NodeChecks {
               deliveries.backoff(),
               deliveries.maxBackoff(),
               deliveries.attemptTimeout(),
-              n.jobPollInterval);
+              jobPollInterval);
       require(
           retention.compareTo(span) > 0,
           "{retention(Duration)} ("

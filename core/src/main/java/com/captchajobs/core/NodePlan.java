@@ -1,7 +1,6 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.DashboardSettings;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.PingbackSettings;
@@ -35,7 +34,7 @@ final class NodePlan {
         n.pingbackSecret == null
             ? null
             : new PingbackSettings(n.pingbackUrl, n.pingbackSecret, n.pingbackRegister),
-        new OwnJobRunr.ServerSettings(n.nodeName, n.jobPollInterval, n.workerCount, n.shutdownWait),
+        n.server.build(),
         new WebhookSettings(
             n.webhookSecret,
             n.webhookClientSecrets,

@@ -1,9 +1,10 @@
-package com.captchajobs.core.internal.webhook;
+package com.captchajobs.core.internal.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.captchajobs.core.internal.node.NodeSettings;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.settings.InvalidSettingException;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The rules of the node settings the builder fills straight into their records. */
 @Tag("unit")
-class WebhookDeliverySettingsTest {
+class NodeSettingRecordsTest {
 
   private static WebhookDeliveries.Settings.Builder defaults() {
     return new WebhookDeliveries.Settings.Builder()
@@ -64,5 +65,24 @@ class WebhookDeliverySettingsTest {
                     .build())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessage("retention(Duration) must be at least 1h");
+  }
+
+  @Test
+  void
+      aServerWithoutWorkerThreadsOrWithAPollIntervalUnderFiveSecondsIsRefusedNamingTheBuilderMethod() {
+    OwnJobRunr.ServerSettings.Builder server =
+        new OwnJobRunr.ServerSettings.Builder()
+            .name("node-1")
+            .pollInterval(Duration.ofSeconds(5))
+            .workerCount(64)
+            .shutdownWait(Duration.ofSeconds(10));
+    assertThat(server.build().workerCount()).isEqualTo(64);
+
+    assertThatThrownBy(() -> server.workerCount(0).build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessage("workerCount(int) must be at least 1");
+    assertThatThrownBy(() -> server.workerCount(1).pollInterval(Duration.ofSeconds(4)).build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageStartingWith("jobPollInterval(Duration) must be at least 5s");
   }
 }

@@ -26,7 +26,7 @@ import org.jobrunr.storage.StorageProvider;
  * try (CaptchaJobs captchaJobs = CaptchaJobs.builder()
  *     .dataSource(dataSource)
  *     .apiKey(System.getenv("CAPTCHAAI_API_KEY")) // omit on nodes that only enqueue
- *     .threads(5)                                  // the plan's threads, for the whole fleet
+ *     .settings(SolveSettings.builder().threads(5).build()) // the plan's threads, for the fleet
  *     .build()) {
  *   Solves solves = captchaJobs.solves();
  *   UUID id = solves.enqueue(SolveRequest.turnstile("signup-42", sitekey, pageUrl));
@@ -68,7 +68,7 @@ public final class CaptchaJobs implements AutoCloseable {
    * node given a pingback secret.
    */
   public Optional<PingbackReceiver> pingbacks() {
-    return engine.parts().find(Pingbacks.class).map(RealPingbackReceiver::new);
+    return engine.parts().find(Pingbacks.class).map(PingbackReceiver.class::cast);
   }
 
   /** Whether this node runs a worker (it was given an API key). */
@@ -108,9 +108,26 @@ public final class CaptchaJobs implements AutoCloseable {
     Duration DEFAULT_JOB_POLL_INTERVAL = Duration.ofSeconds(5);
     int DEFAULT_WORKER_COUNT = 64;
     Duration DEFAULT_SHUTDOWN_WAIT = Duration.ofSeconds(10);
-    Duration DEFAULT_RECONCILE_INTERVAL = SolveSettings.DEFAULT_RECONCILE_INTERVAL;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_RECONCILE_INTERVAL} is the one
+     */
+    @Deprecated Duration DEFAULT_RECONCILE_INTERVAL = SolveSettings.DEFAULT_RECONCILE_INTERVAL;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_PROVIDER_CHECK_INTERVAL} is the one
+     */
+    @Deprecated
     Duration DEFAULT_PROVIDER_CHECK_INTERVAL = SolveSettings.DEFAULT_PROVIDER_CHECK_INTERVAL;
-    Duration DEFAULT_MAX_BACKOFF = SolveSettings.DEFAULT_MAX_BACKOFF;
+
+    /**
+     * @deprecated the default of a deprecated second route; {@link
+     *     SolveSettings#DEFAULT_MAX_BACKOFF} is the one
+     */
+    @Deprecated Duration DEFAULT_MAX_BACKOFF = SolveSettings.DEFAULT_MAX_BACKOFF;
+
     Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofSeconds(10);
     int DEFAULT_WEBHOOK_RETRIES = 8;
     int DEFAULT_WEBHOOK_THREADS = 4;
@@ -148,24 +165,63 @@ public final class CaptchaJobs implements AutoCloseable {
     /** The engine's timing and limits; {@link SolveSettings#defaults()}. */
     Builder settings(SolveSettings settings);
 
-    /** The fleet's cap of solves in flight; wins over {@link #settings}' (5 by default). */
+    /**
+     * The fleet's cap of solves in flight; wins over {@link #settings}' (5 by default).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.threads(int)}: set it there, with
+     *     {@link #settings}. Still applied, and it still wins over {@link #settings}, with a WARN.
+     */
+    @Deprecated
     Builder threads(int threads);
 
-    /** Plan threads kept free for others of the key; wins over {@link #settings}' (0). */
+    /**
+     * Plan threads kept free for others of the key; wins over {@link #settings}' (0).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.threadsReserve(int)}: set it
+     *     there, with {@link #settings}. Still applied, and it still wins over {@link #settings},
+     *     with a WARN.
+     */
+    @Deprecated
     Builder threadsReserve(int threadsReserve);
 
     /**
-     * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
+     * * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.preflight(boolean)}: set it there,
+     *     with {@link #settings}. Still applied, and it still wins over {@link #settings}, with a
+     *     WARN.
      */
+    @Deprecated
     Builder preflight(boolean preflight);
 
-    /** Upper bound of one backoff wait; wins over {@link #settings}' (60 s). */
+    /**
+     * Upper bound of one backoff wait; wins over {@link #settings}' (60 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.maxBackoff(Duration)}: set it
+     *     there, with {@link #settings}. Still applied, and it still wins over {@link #settings},
+     *     with a WARN.
+     */
+    @Deprecated
     Builder maxBackoff(Duration maxBackoff);
 
-    /** Interval of the repair pass; wins over {@link #settings}' (2 s). */
+    /**
+     * Interval of the repair pass; wins over {@link #settings}' (2 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.reconcileInterval(Duration)}: set
+     *     it there, with {@link #settings}. Still applied, and it still wins over {@link
+     *     #settings}, with a WARN.
+     */
+    @Deprecated
     Builder reconcileInterval(Duration reconcileInterval);
 
-    /** Interval of the threadsinfo check; wins over {@link #settings}' (30 s). */
+    /**
+     * Interval of the threadsinfo check; wins over {@link #settings}' (30 s).
+     *
+     * @deprecated a second route to {@code SolveSettings.Builder.providerCheckInterval(Duration)}:
+     *     set it there, with {@link #settings}. Still applied, and it still wins over {@link
+     *     #settings}, with a WARN.
+     */
+    @Deprecated
     Builder providerCheckInterval(Duration providerCheckInterval);
 
     /** Name of this node in the gate and the dashboard; {@code captchajobs-<host>-<pid>}. */

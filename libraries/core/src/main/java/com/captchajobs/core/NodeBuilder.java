@@ -4,11 +4,12 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.EngineAssembly;
-import com.captchajobs.core.internal.config.EngineEvents;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
+import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.store.SolveReports;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.settings.SolveSettings;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -20,12 +21,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link CaptchaJobs.Builder}: plain settings, each starting at its default, checked by {@link
  * NodeChecks} and handed to the engine's assembly as one {@link NodeSettings} ({@link NodePlan}).
  */
 final class NodeBuilder implements CaptchaJobs.Builder {
+
+  private static final Logger log = LoggerFactory.getLogger(NodeBuilder.class);
 
   DataSource dataSource;
   String schema = DEFAULT_SCHEMA;
@@ -35,17 +40,20 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
   CaptchaAiClient client;
   SolveSettings settings = SolveSettings.defaults();
-  // Set here, these win over the same settings in `settings`, whatever the order of the calls.
+  // The deprecated second route of six SolveSettings: set here, they win over the same settings in
+  // `settings`, whatever the order of the calls (each call WARNs).
   Integer threads;
   Integer threadsReserve;
   Boolean preflight;
   Duration maxBackoff;
   Duration reconcileInterval;
   Duration providerCheckInterval;
-  String nodeName = DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid();
-  Duration jobPollInterval = DEFAULT_JOB_POLL_INTERVAL;
-  int workerCount = DEFAULT_WORKER_COUNT;
-  Duration shutdownWait = DEFAULT_SHUTDOWN_WAIT;
+  final OwnJobRunr.ServerSettings.Builder server =
+      new OwnJobRunr.ServerSettings.Builder()
+          .name(DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid())
+          .pollInterval(DEFAULT_JOB_POLL_INTERVAL)
+          .workerCount(DEFAULT_WORKER_COUNT)
+          .shutdownWait(DEFAULT_SHUTDOWN_WAIT);
   String pingbackSecret;
   String pingbackUrl;
   boolean pingbackRegister = true;
@@ -53,20 +61,24 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
   final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
   boolean webhookIncludeToken = false;
-  Duration webhookTimeout = DEFAULT_WEBHOOK_TIMEOUT;
-  int webhookRetries = DEFAULT_WEBHOOK_RETRIES;
-  int webhookThreads = DEFAULT_WEBHOOK_THREADS;
-  Integer webhookThreadsPerClient;
-  Duration webhookBackoff = DEFAULT_WEBHOOK_BACKOFF;
-  Duration webhookMaxBackoff = DEFAULT_WEBHOOK_MAX_BACKOFF;
-  Duration retention = DEFAULT_RETENTION;
-  Duration retentionInterval = DEFAULT_RETENTION_INTERVAL;
+  // Filled here and read by the deliveries as built: the settings record holds their rules.
+  final WebhookDeliveries.Settings.Builder webhookDeliveries =
+      new WebhookDeliveries.Settings.Builder()
+          .attemptTimeout(DEFAULT_WEBHOOK_TIMEOUT)
+          .retries(DEFAULT_WEBHOOK_RETRIES)
+          .threads(DEFAULT_WEBHOOK_THREADS)
+          .backoff(DEFAULT_WEBHOOK_BACKOFF)
+          .maxBackoff(DEFAULT_WEBHOOK_MAX_BACKOFF);
+  final NodeSettings.Retention.Builder retention =
+      new NodeSettings.Retention.Builder()
+          .age(DEFAULT_RETENTION)
+          .interval(DEFAULT_RETENTION_INTERVAL);
   Duration reportWindow = DEFAULT_REPORT_WINDOW;
   Integer dashboardPort;
   String dashboardAddress;
   String dashboardUsername;
   String dashboardPassword;
-  EngineEvents events = EngineEvents.NONE;
+  EngineListener events = EngineListener.NONE;
   Clock clock = Clock.systemUTC();
 
   @Override
@@ -118,62 +130,74 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder threads(int threads) {
+    warnSecondRoute("threads(int)");
     this.threads = threads;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder threadsReserve(int threadsReserve) {
+    warnSecondRoute("threadsReserve(int)");
     this.threadsReserve = threadsReserve;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder preflight(boolean preflight) {
+    warnSecondRoute("preflight(boolean)");
     this.preflight = preflight;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder maxBackoff(Duration maxBackoff) {
+    warnSecondRoute("maxBackoff(Duration)");
     this.maxBackoff = maxBackoff;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder reconcileInterval(Duration reconcileInterval) {
+    warnSecondRoute("reconcileInterval(Duration)");
     this.reconcileInterval = reconcileInterval;
     return this;
   }
 
   @Override
+  @Deprecated
   public CaptchaJobs.Builder providerCheckInterval(Duration providerCheckInterval) {
+    warnSecondRoute("providerCheckInterval(Duration)");
     this.providerCheckInterval = providerCheckInterval;
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder nodeName(String nodeName) {
-    this.nodeName = nodeName;
+    server.name(nodeName);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder jobPollInterval(Duration jobPollInterval) {
-    this.jobPollInterval = jobPollInterval;
+    server.pollInterval(jobPollInterval);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder workerCount(int workerCount) {
-    this.workerCount = workerCount;
+    server.workerCount(workerCount);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder shutdownWait(Duration shutdownWait) {
-    this.shutdownWait = shutdownWait;
+    server.shutdownWait(shutdownWait);
     return this;
   }
 
@@ -209,37 +233,37 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder webhookTimeout(Duration webhookTimeout) {
-    this.webhookTimeout = webhookTimeout;
+    webhookDeliveries.attemptTimeout(webhookTimeout);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookRetries(int webhookRetries) {
-    this.webhookRetries = webhookRetries;
+    webhookDeliveries.retries(webhookRetries);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookThreads(int webhookThreads) {
-    this.webhookThreads = webhookThreads;
+    webhookDeliveries.threads(webhookThreads);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
-    this.webhookThreadsPerClient = webhookThreadsPerClient;
+    webhookDeliveries.threadsPerClient(webhookThreadsPerClient);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder retention(Duration retention) {
-    this.retention = retention;
+    this.retention.age(retention);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder retentionInterval(Duration retentionInterval) {
-    this.retentionInterval = retentionInterval;
+    this.retention.interval(retentionInterval);
     return this;
   }
 
@@ -257,19 +281,19 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder webhookBackoff(Duration webhookBackoff) {
-    this.webhookBackoff = Objects.requireNonNull(webhookBackoff, "webhookBackoff");
+    webhookDeliveries.backoff(Objects.requireNonNull(webhookBackoff, "webhookBackoff"));
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
-    this.webhookMaxBackoff = Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff");
+    webhookDeliveries.maxBackoff(Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff"));
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder listener(EngineListener listener) {
-    this.events = EngineEvents.of(Objects.requireNonNull(listener, "listener"));
+    this.events = Objects.requireNonNull(listener, "listener");
     return this;
   }
 
@@ -317,6 +341,18 @@ final class NodeBuilder implements CaptchaJobs.Builder {
                 new SolveReports(dataSource, engine.schema()),
                 engine.parts().find(SolveJobs.class).orElseThrow(),
                 reportWindow)));
+  }
+
+  /**
+   * A setting of {@link SolveSettings} set on the builder itself, its second route: still applied
+   * (and it still wins over {@code settings(..)}), with a WARN naming the one route to use.
+   */
+  private static void warnSecondRoute(String method) {
+    log.warn(
+        "CaptchaJobs.Builder.{} is deprecated: set it with settings(SolveSettings.builder().{}),"
+            + " where every engine setting is (it still wins over settings(..) for now)",
+        method,
+        method);
   }
 
   /** Whether this node runs a worker: it was given a key or a client. */

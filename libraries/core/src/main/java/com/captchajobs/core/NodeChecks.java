@@ -4,8 +4,9 @@ import static com.captchajobs.core.settings.InvalidSettingException.require;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.egress.WebhookEgress;
-import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
+import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
@@ -25,18 +26,9 @@ final class NodeChecks {
     require(
         n.apiKey == null || !n.apiKey.isBlank(),
         "{apiKey(String)} must not be blank (leave it unset on nodes that only enqueue)");
-    require(
-        n.jobPollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
-        "{jobPollInterval(Duration)} must be at least 5s (JobRunr's minimum on SQL storage)");
-    require(n.workerCount >= 1, "{workerCount(int)} must be at least 1");
-    require(n.nodeName != null && !n.nodeName.isBlank(), "{nodeName(String)} must not be empty");
-    webhooks(n);
-    require(
-        n.retention.compareTo(Duration.ofHours(1)) >= 0,
-        "{retention(Duration)} must be at least 1h");
-    require(
-        n.retentionInterval.compareTo(Duration.ofSeconds(1)) >= 0,
-        "{retentionInterval(Duration)} must be at least 1s");
+    Duration jobPollInterval = n.server.build().pollInterval();
+    WebhookDeliveries.Settings deliveries = n.webhookDeliveries.build();
+    Duration retention = n.retention.build().age();
     require(
         n.reportWindow != null
             && n.reportWindow.compareTo(Duration.ofSeconds(1)) >= 0
@@ -44,9 +36,9 @@ final class NodeChecks {
         "{reportWindow(Duration)} must be between 1s and 1h");
     allowedHosts(n);
     if (n.runsWorker()) {
-      retentionOutlastsWhatItDeletes(n, solve);
+      retentionOutlastsWhatItDeletes(n, retention, jobPollInterval, solve, deliveries);
     }
-    pingbacks(n);
+    PingbackRules.check(n.pingbackUrl, n.pingbackSecret);
     if (n.dashboardPort != null) {
       require(
           has(n.dashboardUsername) && has(n.dashboardPassword),
@@ -70,31 +62,21 @@ final class NodeChecks {
     }
   }
 
-  private static void webhooks(NodeBuilder n) {
-    require(n.webhookRetries >= 0, "{webhookRetries(int)} must not be negative");
-    require(n.webhookThreads >= 1, "{webhookThreads(int)} must be at least 1");
-    require(
-        n.webhookBackoff.compareTo(Duration.ofSeconds(1)) >= 0,
-        "{webhookBackoff(Duration)} must be at least 1s");
-    require(
-        n.webhookMaxBackoff.compareTo(n.webhookBackoff) >= 0,
-        "{webhookMaxBackoff(Duration)} must not be shorter than {webhookBackoff(Duration)}");
-    require(
-        n.webhookThreadsPerClient == null
-            || (n.webhookThreadsPerClient >= 1 && n.webhookThreadsPerClient <= n.webhookThreads),
-        "{webhookThreadsPerClient(Integer)} must be between 1 and {webhookThreads(int)}");
-  }
-
   /**
    * Retention deletes solves (with their tokens) on worker nodes: a token still valid or a delivery
    * still being retried must not lose its row.
    */
-  private static void retentionOutlastsWhatItDeletes(NodeBuilder n, SolveSettings solve) {
+  private static void retentionOutlastsWhatItDeletes(
+      NodeBuilder n,
+      Duration retention,
+      Duration jobPollInterval,
+      SolveSettings solve,
+      WebhookDeliveries.Settings deliveries) {
     for (Map.Entry<CaptchaType, Duration> ttl : solve.tokenTtl().entrySet()) {
       require(
-          n.retention.compareTo(ttl.getValue()) > 0,
+          retention.compareTo(ttl.getValue()) > 0,
           "{retention(Duration)} ("
-              + n.retention
+              + retention
               + ") must be longer than {tokenTtl(CaptchaType, Duration)}."
               + ttl.getKey()
               + " ("
@@ -104,41 +86,20 @@ final class NodeChecks {
     if (n.webhookSecret != null || !n.webhookClientSecrets.isEmpty()) {
       Duration span =
           WebhookRetryFilter.longestRetrySpan(
-              n.webhookRetries,
-              n.webhookBackoff,
-              n.webhookMaxBackoff,
-              n.webhookTimeout,
-              n.jobPollInterval);
+              deliveries.retries(),
+              deliveries.backoff(),
+              deliveries.maxBackoff(),
+              deliveries.attemptTimeout(),
+              jobPollInterval);
       require(
-          n.retention.compareTo(span) > 0,
+          retention.compareTo(span) > 0,
           "{retention(Duration)} ("
-              + n.retention
+              + retention
               + ") must be longer than the webhook retry span ("
               + span
               + " at most, from {webhookRetries(int)}, {webhookBackoff(Duration)},"
               + " {webhookMaxBackoff(Duration)} and {webhookTimeout(Duration)})");
     }
-  }
-
-  private static void pingbacks(NodeBuilder n) {
-    require(
-        n.pingbackUrl == null || n.pingbackSecret != null,
-        "{pingbackSecret(String)} is required with {pingbackUrl(String)}");
-    require(
-        n.pingbackSecret == null || n.pingbackSecret.length() >= PingbackUrls.MIN_SECRET_CHARS,
-        "{pingbackSecret(String)} must be at least "
-            + PingbackUrls.MIN_SECRET_CHARS
-            + " characters");
-    require(
-        n.pingbackUrl == null
-            || (n.pingbackUrl.startsWith("http://") || n.pingbackUrl.startsWith("https://"))
-                && !n.pingbackUrl.contains("?")
-                && !n.pingbackUrl.contains("#"),
-        "{pingbackUrl(String)} must be an absolute http(s) URL without query or fragment");
-    require(
-        !PingbackUrls.clearTextOffLoopback(n.pingbackUrl),
-        "{pingbackUrl(String)} must be https unless it names this host (localhost, 127.0.0.1,"
-            + " [::1]): answers and signed URLs would travel in clear text");
   }
 
   private static boolean has(String value) {

@@ -1,12 +1,10 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.DashboardSettings;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.PingbackSettings;
 import com.captchajobs.core.internal.node.WebhookSettings;
-import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.settings.SolveSettings;
 import java.util.Optional;
 
@@ -36,22 +34,14 @@ final class NodePlan {
         n.pingbackSecret == null
             ? null
             : new PingbackSettings(n.pingbackUrl, n.pingbackSecret, n.pingbackRegister),
-        new OwnJobRunr.ServerSettings(n.nodeName, n.jobPollInterval, n.workerCount, n.shutdownWait),
+        n.server.build(),
         new WebhookSettings(
             n.webhookSecret,
             n.webhookClientSecrets,
             n.webhookAllowedHosts,
             n.webhookIncludeToken,
-            new WebhookDeliveries.Settings(
-                n.webhookThreads,
-                n.webhookRetries,
-                n.webhookBackoff,
-                n.webhookMaxBackoff,
-                n.webhookThreadsPerClient != null
-                    ? n.webhookThreadsPerClient
-                    : WebhookDeliveries.Settings.defaultThreadsPerClient(n.webhookThreads),
-                n.webhookTimeout)),
-        new NodeSettings.Retention(n.retention, n.retentionInterval),
+            n.webhookDeliveries.build()),
+        n.retention.build(),
         n.dashboardPort == null
             ? null
             : new DashboardSettings(

@@ -2,7 +2,7 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.client.InvalidTaskException;
 import com.captchajobs.core.client.Verdict;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.notify.SolveNotifications;
@@ -41,7 +41,7 @@ public final class Solves {
   private final SolveRepository repository;
   private final SolveNotifications notifications;
   private final Clock clock;
-  private final EngineEvents events;
+  private final EngineListener events;
   private final OperatorQueries operatorQueries;
   private final AnswerReports reports;
   private final String client;
@@ -53,7 +53,7 @@ public final class Solves {
       SolveRepository repository,
       SolveNotifications notifications,
       Clock clock,
-      EngineEvents events,
+      EngineListener events,
       OperatorQueries operatorQueries,
       AnswerReports reports) {
     this(
@@ -73,7 +73,7 @@ public final class Solves {
       SolveRepository repository,
       SolveNotifications notifications,
       Clock clock,
-      EngineEvents events,
+      EngineListener events,
       OperatorQueries operatorQueries,
       AnswerReports reports,
       String client,

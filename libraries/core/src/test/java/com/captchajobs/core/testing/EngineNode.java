@@ -136,6 +136,17 @@ public final class EngineNode implements AutoCloseable {
             .stuckAfter(duration(p, "captchaai.stuck-after", d.stuckAfter()))
             .lostSubmitHold(duration(p, "captchaai.lost-submit-hold", d.lostSubmitHold()))
             .solveDeadline(duration(p, "captchaai.solve-deadline", d.solveDeadline()))
+            .threadsReserve(Integer.parseInt(take(p, "captchaai.threads-reserve", "0")))
+            .preflight(Boolean.parseBoolean(take(p, "captchaai.preflight", "true")))
+            .maxBackoff(duration(p, "captchaai.max-backoff", SolveSettings.DEFAULT_MAX_BACKOFF))
+            .reconcileInterval(
+                duration(
+                    p, "captchaai.reconcile-interval", SolveSettings.DEFAULT_RECONCILE_INTERVAL))
+            .providerCheckInterval(
+                duration(
+                    p,
+                    "captchaai.provider-check-interval",
+                    SolveSettings.DEFAULT_PROVIDER_CHECK_INTERVAL))
             .build());
     builder.schema(take(p, "captchajobs.schema", Schema.DEFAULT));
     String pingbackSecret = take(p, "captchaai.pingback-secret", null);
@@ -153,17 +164,6 @@ public final class EngineNode implements AutoCloseable {
         .connectTimeout(
             duration(p, "captchaai.connect-timeout", CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT))
         .readTimeout(duration(p, "captchaai.read-timeout", CaptchaAiClient.DEFAULT_READ_TIMEOUT))
-        .threadsReserve(Integer.parseInt(take(p, "captchaai.threads-reserve", "0")))
-        .preflight(Boolean.parseBoolean(take(p, "captchaai.preflight", "true")))
-        .maxBackoff(duration(p, "captchaai.max-backoff", CaptchaJobs.Builder.DEFAULT_MAX_BACKOFF))
-        .reconcileInterval(
-            duration(
-                p, "captchaai.reconcile-interval", CaptchaJobs.Builder.DEFAULT_RECONCILE_INTERVAL))
-        .providerCheckInterval(
-            duration(
-                p,
-                "captchaai.provider-check-interval",
-                CaptchaJobs.Builder.DEFAULT_PROVIDER_CHECK_INTERVAL))
         .jobPollInterval(
             duration(
                 p,

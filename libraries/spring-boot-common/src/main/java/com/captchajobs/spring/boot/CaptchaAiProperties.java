@@ -2,6 +2,7 @@ package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
@@ -131,49 +132,19 @@ public class CaptchaAiProperties {
    */
   private boolean pingbackRegister = true;
 
-  /**
-   * An {@code http://} pingback URL naming another host than this one (localhost, 127.x.x.x,
-   * [::1]): answers and signed URLs would cross the network in clear text.
-   */
-  private static boolean clearTextOffLoopback(String url) {
-    if (!url.startsWith("http://")) {
-      return false;
-    }
-    String host;
-    try {
-      host = java.net.URI.create(url).getHost();
-    } catch (IllegalArgumentException e) {
-      return true;
-    }
-    return host == null
-        || !(host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
-  }
-
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
     toSettings();
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
-    require(
-        pingbackUrl == null || pingbackUrl.isBlank() || hasPingbackSecret(),
-        "captchaai.pingback-secret is required with captchaai.pingback-url");
-    require(
-        pingbackSecret == null
-            || pingbackSecret.isEmpty()
-            || pingbackSecret.length() >= MIN_PINGBACK_SECRET_CHARS,
-        "captchaai.pingback-secret must be at least " + MIN_PINGBACK_SECRET_CHARS + " characters");
-    require(
-        pingbackUrl == null
-            || pingbackUrl.isBlank()
-            || (pingbackUrl.startsWith("http://") || pingbackUrl.startsWith("https://"))
-                && !pingbackUrl.contains("?")
-                && !pingbackUrl.contains("#"),
-        "captchaai.pingback-url must be an absolute http(s) URL without query or fragment");
-    require(
-        pingbackUrl == null || pingbackUrl.isBlank() || !clearTextOffLoopback(pingbackUrl),
-        "captchaai.pingback-url must be https unless it names this host (localhost, 127.0.0.1,"
-            + " [::1]): answers and signed URLs would travel in clear text");
+    try {
+      PingbackRules.check(
+          pingbackUrl == null || pingbackUrl.isBlank() ? null : pingbackUrl,
+          hasPingbackSecret() ? pingbackSecret : null);
+    } catch (InvalidSettingException e) {
+      throw PropertyNames.named(e);
+    }
   }
 
   private static void require(boolean ok, String message) {

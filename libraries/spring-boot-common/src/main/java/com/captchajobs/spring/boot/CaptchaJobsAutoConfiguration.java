@@ -71,6 +71,7 @@ public class CaptchaJobsAutoConfiguration {
             .listener(listener.getIfAvailable(() -> EngineListener.NONE))
             .clock(clock.getIfUnique(Clock::systemUTC))
             .reportWindow(captchaJobs.getReportWindow());
+    webhook.applyTo(builder);
     if (captchaAi.hasPingbackSecret()) {
       builder.pingbackSecret(captchaAi.getPingbackSecret());
     }
@@ -84,26 +85,11 @@ public class CaptchaJobsAutoConfiguration {
           .apiKey(requireApiKey(captchaAi, environment))
           .baseUrl(captchaAi.getBaseUrl())
           .connectTimeout(captchaAi.getConnectTimeout())
-          .readTimeout(captchaAi.getReadTimeout())
-          .jobPollInterval(worker.getPollInterval())
-          .workerCount(worker.getWorkerCount())
-          .shutdownWait(worker.getShutdownWait())
-          .webhookIncludeToken(webhook.isIncludeToken())
-          .webhookTimeout(webhook.getTimeout())
-          .webhookRetries(webhook.getRetries())
-          .webhookThreads(webhook.getThreads())
-          .webhookThreadsPerClient(webhook.getThreadsPerClient())
-          .webhookBackoff(webhook.getBackoff())
-          .webhookMaxBackoff(webhook.getMaxBackoff())
-          .webhookAllowedHosts(webhook.getAllowedHosts())
-          .retention(captchaJobs.getRetention())
-          .retentionInterval(captchaJobs.getRetentionInterval());
+          .readTimeout(captchaAi.getReadTimeout());
+      captchaJobs.applyWorkerTo(builder);
       WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);
       if (webhook.hasSecret()) {
         builder.webhookSecret(webhook.getSecret());
-      }
-      if (worker.getName() != null && !worker.getName().isBlank()) {
-        builder.nodeName(worker.getName());
       }
     }
     CaptchaJobsProperties.Dashboard dashboard = captchaJobs.getDashboard();

@@ -39,6 +39,24 @@ public class CaptchaJobsProperties {
 
   private final Dashboard dashboard = new Dashboard();
 
+  /**
+   * Sets a worker's settings of this class on the builder, every one of them mapped here and
+   * nowhere else (the builder refuses a value that cannot work, and the starter names the property
+   * then).
+   */
+  public CaptchaJobs.Builder applyWorkerTo(CaptchaJobs.Builder builder) {
+    builder
+        .jobPollInterval(worker.getPollInterval())
+        .workerCount(worker.getWorkerCount())
+        .shutdownWait(worker.getShutdownWait())
+        .retention(retention)
+        .retentionInterval(retentionInterval);
+    if (worker.getName() != null && !worker.getName().isBlank()) {
+      builder.nodeName(worker.getName());
+    }
+    return builder;
+  }
+
   public boolean isEnabled() {
     return enabled;
   }

@@ -1,7 +1,6 @@
 package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.webhook.WebhookOrigins;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,39 +70,32 @@ public class WebhookProperties {
    */
   private List<String> allowedHosts = new ArrayList<>();
 
-  /** Rejects bad values naming the key. */
+  /**
+   * Rejects a secret that is too short, naming the key; the other rules are the builder's ({@link
+   * #applyTo}).
+   */
   public void validate() {
     if (secret != null && !secret.isEmpty() && secret.length() < 16) {
       throw new IllegalStateException("captchajobs.webhook.secret must be at least 16 characters");
     }
-    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalStateException("captchajobs.webhook.timeout must be positive");
-    }
-    if (retries < 0) {
-      throw new IllegalStateException("captchajobs.webhook.retries must not be negative");
-    }
-    if (threads < 1) {
-      throw new IllegalStateException("captchajobs.webhook.threads must be at least 1");
-    }
-    if (backoff == null || backoff.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new IllegalStateException("captchajobs.webhook.backoff must be at least 1s");
-    }
-    if (maxBackoff == null || maxBackoff.compareTo(backoff) < 0) {
-      throw new IllegalStateException(
-          "captchajobs.webhook.max-backoff must not be shorter than captchajobs.webhook.backoff");
-    }
-    if (threadsPerClient != null && (threadsPerClient < 1 || threadsPerClient > threads)) {
-      throw new IllegalStateException(
-          "captchajobs.webhook.threads-per-client must be between 1 and"
-              + " captchajobs.webhook.threads");
-    }
-    for (String entry : allowedHosts == null ? List.<String>of() : allowedHosts) {
-      try {
-        WebhookOrigins.check(entry);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalStateException(e.getMessage(), e);
-      }
-    }
+  }
+
+  /**
+   * Sets the deliveries' settings on the builder, every one of them mapped here and nowhere else;
+   * the builder refuses a value that cannot work, and the starter names the property then. Applied
+   * on every node, so a value that cannot work is refused wherever it is set. The secrets are set
+   * on workers only, by the auto-configuration.
+   */
+  public CaptchaJobs.Builder applyTo(CaptchaJobs.Builder builder) {
+    return builder
+        .webhookIncludeToken(includeToken)
+        .webhookTimeout(timeout)
+        .webhookRetries(retries)
+        .webhookThreads(threads)
+        .webhookThreadsPerClient(threadsPerClient)
+        .webhookBackoff(backoff)
+        .webhookMaxBackoff(maxBackoff)
+        .webhookAllowedHosts(allowedHosts == null ? List.of() : allowedHosts);
   }
 
   public boolean hasSecret() {

@@ -386,7 +386,7 @@ class CaptchaJobsAutoConfigurationTest {
               EngineListener events = context.getBean(EngineListener.class);
               assertThat(events).isInstanceOf(MeteredEngineEvents.class);
               assertThat(context.getBean(CaptchaJobs.class).solves())
-                  .extracting("events.listener")
+                  .extracting("events")
                   .isSameAs(events);
 
               events.error("ERROR_ZERO_BALANCE", ErrorClass.CREDENTIAL);
@@ -478,7 +478,7 @@ class CaptchaJobsAutoConfigurationTest {
               assertThat(context).hasSingleBean(CaptchaJobs.class);
               assertThat(context.getBean(CaptchaJobs.class).solves())
                   .extracting("events")
-                  .isSameAs(com.captchajobs.core.internal.config.EngineEvents.NONE);
+                  .isSameAs(EngineListener.NONE);
             });
   }
 
@@ -495,7 +495,7 @@ class CaptchaJobsAutoConfigurationTest {
               EngineListener events = context.getBean(EngineListener.class);
               assertThat(events).isSameAs(UserEngineEvents.EVENTS);
               assertThat(context.getBean(CaptchaJobs.class).solves())
-                  .extracting("events.listener")
+                  .extracting("events")
                   .isSameAs(events);
             });
   }

@@ -15,7 +15,7 @@ import com.captchajobs.core.internal.time.DatabaseClock;
  * @param schema the schema of every table
  * @param clock the database clock
  * @param repository the solves
- * @param notifications outcomes pushed by PostgreSQL
+ * @param notifications outcomes notified by PostgreSQL (LISTEN/NOTIFY)
  * @param enqueuer the enqueue path
  * @param operatorQueries the operator's reads and requeues
  * @param worker the worker's parts, or null

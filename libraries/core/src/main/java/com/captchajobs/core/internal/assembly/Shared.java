@@ -21,7 +21,7 @@ import com.captchajobs.core.settings.SolveSettings;
  * @param jobRunr our own JobRunr
  * @param repository the solves
  * @param jobs schedules submit and poll jobs
- * @param notifications outcomes pushed by PostgreSQL
+ * @param notifications outcomes notified by PostgreSQL (LISTEN/NOTIFY)
  * @param dispatcher wakes our JobRunr server when jobs are ready
  * @param liveness this node's liveness lock, on a worker; else null
  */

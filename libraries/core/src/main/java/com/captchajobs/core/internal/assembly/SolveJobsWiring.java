@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PollStep;
 import com.captchajobs.core.internal.engine.PushWatch;
@@ -60,7 +60,7 @@ record SolveJobsWiring(
   static SolveJobsWiring of(Shared s) {
     NodeSettings settings = s.settings();
     SolveSettings engine = s.engine();
-    EngineEvents events = settings.events();
+    EngineListener events = settings.events();
     SolveRepository repository = s.repository();
     Clock clock = s.clock();
     CaptchaAiClient client = settings.client();

@@ -278,7 +278,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
         queries.gauges(),
         queries.answersByMinute(),
         queries.latency(),
-        queries.breakers(),
+        operations.breakerRows().all(),
         queries.failuresLastHour(),
         queries.badReports());
   }

@@ -121,23 +121,6 @@ public final class ConsoleQueries {
         rs -> new BadReports(rs.getString("type"), rs.getLong("claimed"), rs.getLong("bad")));
   }
 
-  /** Every key's breaker (fingerprints, never keys). */
-  public record BreakerView(
-      String keyFingerprint, boolean open, String errorCode, String reason, Instant openedAt) {}
-
-  public List<BreakerView> breakers() {
-    return db.query(
-        "SELECT key_fingerprint, open, error_code, reason, opened_at FROM captchajobs.breaker"
-            + " ORDER BY key_fingerprint",
-        rs ->
-            new BreakerView(
-                rs.getString("key_fingerprint"),
-                rs.getBoolean("open"),
-                rs.getString("error_code"),
-                rs.getString("reason"),
-                Db.instant(rs, "opened_at")));
-  }
-
   /** The solves table's filters; each optional (null or blank: any). */
   public record Filter(
       String client, String status, String type, String batch, String code, String keyPrefix) {

@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.console.ConsoleQueries.Filter;
 import com.captchajobs.core.internal.console.ConsoleQueries.Page;
 import com.captchajobs.core.internal.console.ConsoleQueries.SolveDetail;
 import com.captchajobs.core.internal.console.ConsoleQueries.SolveLine;
+import com.captchajobs.core.internal.ops.BreakerRows.BreakerRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -96,7 +97,7 @@ final class Pages {
         .append("</dd></div>");
   }
 
-  static String breakers(List<ConsoleQueries.BreakerView> rows) {
+  static String breakers(List<BreakerRow> rows) {
     if (rows.isEmpty()) {
       return "<p>No key's breaker ever opened.</p>";
     }
@@ -106,7 +107,7 @@ final class Pages {
                 + "<th scope=\"col\">Key fingerprint</th><th scope=\"col\">State</th>"
                 + "<th scope=\"col\">Code</th><th scope=\"col\">Reason</th>"
                 + "<th scope=\"col\">Opened</th><th scope=\"col\">Action</th></tr></thead><tbody>");
-    for (ConsoleQueries.BreakerView b : rows) {
+    for (BreakerRow b : rows) {
       t.append("<tr><td><code>")
           .append(esc(b.keyFingerprint()))
           .append("</code></td><td>")
@@ -496,7 +497,7 @@ final class Pages {
       ConsoleQueries.Gauges gauges,
       List<ConsoleQueries.AnswersMinute> answers,
       ConsoleQueries.Latency latency,
-      List<ConsoleQueries.BreakerView> breakers,
+      List<BreakerRow> breakers,
       List<CodeCount> failures,
       List<ConsoleQueries.BadReports> badReports) {
 

@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.engine;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -40,7 +40,7 @@ public final class PollStep {
   private final CaptchaAiClient client;
   private final SolveJobs jobs;
   private final SolveSettings settings;
-  private final EngineEvents events;
+  private final EngineListener events;
   private final Clock clock;
   private final TaskOutcomes outcomes;
 
@@ -51,7 +51,7 @@ public final class PollStep {
       CaptchaAiClient client,
       SolveJobs jobs,
       SolveSettings settings,
-      EngineEvents events,
+      EngineListener events,
       Clock clock) {
     this.repository = repository;
     this.transitions = transitions;

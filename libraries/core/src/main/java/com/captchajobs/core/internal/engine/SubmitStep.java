@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.engine;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
@@ -58,7 +58,7 @@ public final class SubmitStep {
   private final SolveJobs jobs;
   private final FirstPollWaits firstPollWaits;
   private final SolveSettings settings;
-  private final EngineEvents events;
+  private final EngineListener events;
   private final Clock clock;
   private final PingbackUrls pingbacks;
 
@@ -77,7 +77,7 @@ public final class SubmitStep {
       SolveJobs jobs,
       FirstPollWaits firstPollWaits,
       SolveSettings settings,
-      EngineEvents events,
+      EngineListener events,
       Clock clock,
       PingbackUrls pingbacks) {
     this.repository = repository;

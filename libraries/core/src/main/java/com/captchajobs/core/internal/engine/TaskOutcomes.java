@@ -3,14 +3,13 @@ package com.captchajobs.core.internal.engine;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
-import com.captchajobs.core.internal.time.SolveDeadline;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,7 +69,7 @@ public final class TaskOutcomes {
   private final PlanCheck planCheck;
   private final SolveJobs jobs;
   private final SolveSettings settings;
-  private final EngineEvents events;
+  private final EngineListener events;
   private final Clock clock;
   private final SolveDeadline deadline;
   private final PushWatch watch;
@@ -89,7 +88,7 @@ public final class TaskOutcomes {
       PlanCheck planCheck,
       SolveJobs jobs,
       SolveSettings settings,
-      EngineEvents events,
+      EngineListener events,
       Clock clock,
       PushWatch watch) {
     this.repository = repository;

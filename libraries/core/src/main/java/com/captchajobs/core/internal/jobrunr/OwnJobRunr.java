@@ -1,6 +1,9 @@
 package com.captchajobs.core.internal.jobrunr;
 
+import static com.captchajobs.core.settings.InvalidSettingException.require;
+
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.settings.InvalidSettingException;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
@@ -184,9 +187,59 @@ public final class OwnJobRunr implements AutoCloseable {
     return dashboard;
   }
 
-  /** The background job server's settings. */
+  /**
+   * The background job server's settings, filled by {@code CaptchaJobs.Builder} through {@link
+   * Builder} and refused here when they cannot work (the one place of these rules; the messages
+   * name the builder methods, the starter names its {@code captchajobs.worker.*} properties).
+   *
+   * @throws InvalidSettingException naming the builder method of a value that cannot work
+   */
   public record ServerSettings(
-      String name, Duration pollInterval, int workerCount, Duration shutdownWait) {}
+      String name, Duration pollInterval, int workerCount, Duration shutdownWait) {
+
+    public ServerSettings {
+      require(
+          pollInterval != null && pollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
+          "{jobPollInterval(Duration)} must be at least 5s (JobRunr's minimum on SQL storage)");
+      require(workerCount >= 1, "{workerCount(int)} must be at least 1");
+      require(name != null && !name.isBlank(), "{nodeName(String)} must not be empty");
+    }
+
+    /** The settings as the builder sets them one by one; {@link #build} checks them. */
+    public static final class Builder {
+      private String name;
+      private Duration pollInterval;
+      private int workerCount;
+      private Duration shutdownWait;
+
+      public Builder name(String name) {
+        this.name = name;
+        return this;
+      }
+
+      public Builder pollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+        return this;
+      }
+
+      public Builder workerCount(int workerCount) {
+        this.workerCount = workerCount;
+        return this;
+      }
+
+      public Builder shutdownWait(Duration shutdownWait) {
+        this.shutdownWait = shutdownWait;
+        return this;
+      }
+
+      /**
+       * @throws InvalidSettingException naming the builder method of a value that cannot work
+       */
+      public ServerSettings build() {
+        return new ServerSettings(name, pollInterval, workerCount, shutdownWait);
+      }
+    }
+  }
 
   /** Stops the background job server, if one runs; the storage stays open. */
   public synchronized void stopServer() {

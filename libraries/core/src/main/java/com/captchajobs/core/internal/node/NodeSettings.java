@@ -1,8 +1,11 @@
 package com.captchajobs.core.internal.node;
 
+import static com.captchajobs.core.settings.InvalidSettingException.require;
+
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +36,7 @@ public record NodeSettings(
     WebhookSettings webhooks,
     Retention retention,
     DashboardSettings dashboard,
-    EngineEvents events,
+    EngineListener events,
     Clock clock) {
 
   /** Whether this node runs a worker. */
@@ -46,8 +49,45 @@ public record NodeSettings(
   }
 
   /**
+   * The retention pass of a worker, filled by {@code CaptchaJobs.Builder} through {@link Builder}
+   * and refused here when it cannot work (the one place of these rules).
+   *
    * @param age final solves older than this are deleted
    * @param interval how often the pass runs
+   * @throws InvalidSettingException naming the builder method of a value that cannot work
    */
-  public record Retention(Duration age, Duration interval) {}
+  public record Retention(Duration age, Duration interval) {
+
+    public Retention {
+      require(
+          age != null && age.compareTo(Duration.ofHours(1)) >= 0,
+          "{retention(Duration)} must be at least 1h");
+      require(
+          interval != null && interval.compareTo(Duration.ofSeconds(1)) >= 0,
+          "{retentionInterval(Duration)} must be at least 1s");
+    }
+
+    /** The retention as the builder sets it value by value; {@link #build} checks it. */
+    public static final class Builder {
+      private Duration age;
+      private Duration interval;
+
+      public Builder age(Duration age) {
+        this.age = age;
+        return this;
+      }
+
+      public Builder interval(Duration interval) {
+        this.interval = interval;
+        return this;
+      }
+
+      /**
+       * @throws InvalidSettingException naming the builder method of a value that cannot work
+       */
+      public Retention build() {
+        return new Retention(age, interval);
+      }
+    }
+  }
 }

@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Status changes of solves, pushed by PostgreSQL: the schema's trigger sends {@code
+ * Status changes of solves, notified by PostgreSQL: the schema's trigger sends {@code
  * pg_notify('captchajobs_solve', '<id>:<STATUS>')} on every insert and status change, delivered at
  * commit to every listening node. One dedicated connection per node listens; a daemon thread blocks
  * in {@link PGConnection#getNotifications(int)} (no table polling) and dispatches to subscribers.

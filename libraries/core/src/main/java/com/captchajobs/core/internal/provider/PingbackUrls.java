@@ -1,10 +1,12 @@
 package com.captchajobs.core.internal.provider;
 
 import com.captchajobs.core.pingback.PingbackReceiver;
+import com.captchajobs.core.pingback.PingbackRules;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.Objects;
 import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -17,27 +19,19 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class PingbackUrls {
 
-  /** The path under which app nodes serve pushes; the configured base URL ends with it. */
-  public static final String PATH = PingbackReceiver.PATH;
-
-  /** The shortest pingback secret accepted. */
-  public static final int MIN_SECRET_CHARS = PingbackReceiver.MIN_SECRET_CHARS;
-
   private static final String SIGNED_PREFIX = "captchajobs-pingback-v1:";
 
   private final String baseUrl;
   private final SecretKeySpec key;
 
   /**
-   * @param baseUrl where the provider reaches an app node, ending in {@link #PATH}; null on a node
-   *     that only receives pushes
-   * @param secret the fleet's pingback secret, at least {@link #MIN_SECRET_CHARS} characters
+   * @param baseUrl where the provider reaches an app node, ending in {@link PingbackReceiver#PATH};
+   *     null on a node that only receives pushes
+   * @param secret the fleet's pingback secret, at least {@link PingbackReceiver#MIN_SECRET_CHARS}
+   *     characters
    */
   public PingbackUrls(String baseUrl, String secret) {
-    if (secret == null || secret.length() < MIN_SECRET_CHARS) {
-      throw new IllegalArgumentException(
-          "captchaai.pingback-secret must be at least " + MIN_SECRET_CHARS + " characters");
-    }
+    PingbackRules.check(baseUrl, Objects.requireNonNull(secret, "secret"));
     this.baseUrl = baseUrl == null ? null : stripSlash(baseUrl);
     this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
   }
@@ -71,35 +65,6 @@ public final class PingbackUrls {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is required of every JVM", e);
     }
-  }
-
-  /**
-   * Whether a pingback URL would carry answers in clear text off this host: {@code http://} to a
-   * host other than {@code localhost}, a {@code 127.x.x.x} address or {@code [::1]}. Such a URL is
-   * refused at startup; only {@code https} may leave the host.
-   */
-  public static boolean clearTextOffLoopback(String url) {
-    if (url == null || !url.startsWith("http://")) {
-      return false;
-    }
-    String host = host(url);
-    return !(host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
-  }
-
-  /** The host of an absolute http(s) URL, as written (an IPv6 address keeps its brackets). */
-  public static String host(String url) {
-    int start = url.indexOf("://") + 3;
-    int end = start;
-    if (end < url.length() && url.charAt(end) == '[') {
-      int close = url.indexOf(']', end);
-      return close < 0 ? url.substring(start) : url.substring(start, close + 1);
-    }
-    while (end < url.length() && "/:?#".indexOf(url.charAt(end)) < 0) {
-      end++;
-    }
-    String host = url.substring(start, end);
-    int at = host.lastIndexOf('@');
-    return at < 0 ? host : host.substring(at + 1);
   }
 
   private static String stripSlash(String url) {

@@ -8,6 +8,7 @@ import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,26 +34,12 @@ import org.slf4j.LoggerFactory;
  * <p>Refused pushes are counted, never logged one by one: one summary line at most every {@link
  * #REFUSED_LOG_EVERY}, so a flood of forged calls cannot fill the log. A signature is never logged.
  */
-public final class Pingbacks {
+public final class Pingbacks implements PingbackReceiver {
 
   private static final Logger log = LoggerFactory.getLogger(Pingbacks.class);
 
-  /** The path under which app nodes serve pushes ({@link PingbackUrls#PATH}). */
-  public static final String PATH = PingbackUrls.PATH;
-
-  /** The shortest pingback secret accepted ({@link PingbackUrls#MIN_SECRET_CHARS}). */
-  public static final int MIN_SECRET_CHARS = PingbackUrls.MIN_SECRET_CHARS;
-
   /** How often at most a summary of refused pushes is logged. */
   static final Duration REFUSED_LOG_EVERY = Duration.ofMinutes(1);
-
-  /** What a push did. */
-  public enum Verdict {
-    /** The push counted: a worker fetches the task's result from res.php. */
-    RANG,
-    /** Wrong signature, an old submission, or a solve no longer waiting. */
-    REFUSED
-  }
 
   private final PingbackUrls urls;
   private final SolveRepository repository;
@@ -93,6 +80,7 @@ public final class Pingbacks {
    * Handles one push: the three path segments after {@link #PATH} as they came. Nothing else of the
    * call is looked at. Never throws for what the caller sent.
    */
+  @Override
   public Verdict receive(String solveId, String submitNo, String signature) {
     Verdict verdict = handle(solveId, submitNo, signature);
     if (verdict == Verdict.REFUSED) {

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
@@ -73,7 +74,8 @@ class ConsoleBench {
       for (int i = 450; i > 0; i--) {
         sampler.add(new ConsoleQueries.Gauges(now.minusSeconds(2L * i), 60, 100, 95, 61));
       }
-      ConsoleHandler handler = new ConsoleHandler(queries, null, null, sampler);
+      ConsoleHandler handler =
+          new ConsoleHandler(queries, new OperatorQueries(explaining, schema), null, sampler);
       JsonMapper json = JsonMapper.builder().build();
       UUID some = pick(plain, "SELECT id FROM captchajobs.solve WHERE status = 'CLAIMED' LIMIT 1");
       Cursor deep = cursorAt(plain, SOLVES / 2);

@@ -7,6 +7,7 @@ import com.captchajobs.core.internal.console.ConsoleQueries.Filter;
 import com.captchajobs.core.internal.console.ConsoleQueries.Page;
 import com.captchajobs.core.internal.console.ConsoleQueries.SolveDetail;
 import com.captchajobs.core.internal.console.ConsoleQueries.SolveLine;
+import com.captchajobs.core.internal.ops.BreakerRows.BreakerRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -103,11 +104,9 @@ class PagesTest {
   @Test
   void anOpenBreakerHasACloseButtonAndAClosedOneNone() {
     String open =
-        Pages.breakers(
-            List.of(new ConsoleQueries.BreakerView("abc123", true, "ERROR_KEY", "why", T0)));
+        Pages.breakers(List.of(new BreakerRow("abc123", true, "ERROR_KEY", "why", T0, null)));
     String closed =
-        Pages.breakers(
-            List.of(new ConsoleQueries.BreakerView("abc123", false, "ERROR_KEY", "why", T0)));
+        Pages.breakers(List.of(new BreakerRow("abc123", false, "ERROR_KEY", "why", T0, null)));
 
     assertThat(open)
         .contains(

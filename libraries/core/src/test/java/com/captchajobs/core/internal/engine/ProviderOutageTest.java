@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveState;
-import com.captchajobs.core.internal.time.SolveDeadline;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;

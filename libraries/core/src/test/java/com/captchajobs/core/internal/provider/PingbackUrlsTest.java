@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,24 +15,25 @@ class PingbackUrlsTest {
 
   @Test
   void onlyHttpsLeavesThisHostAndLoopbackHttpStaysAllowed() {
-    assertThat(PingbackUrls.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback")).isFalse();
-    assertThat(PingbackUrls.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
+    assertThat(PingbackRules.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback"))
+        .isFalse();
+    assertThat(PingbackRules.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
         .isFalse();
   }
 
   @Test
   void theRegisteredHostIsTheUrlsHostWithoutSchemePortOrPath() {
-    assertThat(PingbackUrls.host("https://solves.example.com:8443/captchaai/pingback"))
+    assertThat(PingbackRules.host("https://solves.example.com:8443/captchaai/pingback"))
         .isEqualTo("solves.example.com");
-    assertThat(PingbackUrls.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
+    assertThat(PingbackRules.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
   }
 
   @Test

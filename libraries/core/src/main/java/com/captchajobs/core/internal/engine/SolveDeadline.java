@@ -1,10 +1,11 @@
-package com.captchajobs.core.internal.time;
+package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.config.EngineEvents;
+import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,14 +31,14 @@ public final class SolveDeadline {
 
   private final SolveTransitions transitions;
   private final SolveSettings settings;
-  private final EngineEvents events;
+  private final EngineListener events;
   private final Clock clock;
 
   /** Closer than this to the deadline by the engine's clock, the database is asked. */
   static final Duration MARGIN = Duration.ofSeconds(5);
 
   public SolveDeadline(
-      SolveTransitions transitions, SolveSettings settings, EngineEvents events, Clock clock) {
+      SolveTransitions transitions, SolveSettings settings, EngineListener events, Clock clock) {
     this.transitions = transitions;
     this.settings = settings;
     this.events = events;

@@ -58,7 +58,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * each page's content, Requeue and Close breaker reaching the simulator as new in.php calls, a
  * cross-site request refused, and no secret in any page. Saves a screenshot of each page under
  * {@code app/target/console-screenshots/}, or, to refresh the documentation's, under the directory
- * named by {@code -Dcaptchajobs.screenshots=../docs/console} (a test run leaves the tree as it was).
+ * named by {@code -Dcaptchajobs.screenshots=../docs/console} (a test run leaves the tree as it
+ * was).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleInBrowserTest {

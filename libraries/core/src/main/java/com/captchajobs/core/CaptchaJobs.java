@@ -185,7 +185,7 @@ public final class CaptchaJobs implements AutoCloseable {
     Builder threadsReserve(int threadsReserve);
 
     /**
-     * * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
+     * Whether a worker refuses a plan smaller than the cap; wins over {@link #settings}' (true).
      *
      * @deprecated a second route to {@code SolveSettings.Builder.preflight(boolean)}: set it there,
      *     with {@link #settings}. Still applied, and it still wins over {@link #settings}, with a

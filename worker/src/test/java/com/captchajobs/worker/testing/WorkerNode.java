@@ -28,6 +28,13 @@ public final class WorkerNode implements AutoCloseable {
   /** Bearer token of the operator client every test node has ({@code ops}). */
   public static final String OPERATOR_TOKEN = "test-operator-token-0123456789";
 
+  /**
+   * Spring Boot's logging system is one per JVM: a context closing clears what a context starting
+   * at the same moment has just put in it ("Unable to find Spring Environment in logger context").
+   * Test methods that run side by side therefore start and close their nodes one at a time.
+   */
+  private static final Object LIFECYCLE = new Object();
+
   private final ConfigurableApplicationContext context;
 
   private WorkerNode(ConfigurableApplicationContext context) {
@@ -73,13 +80,14 @@ public final class WorkerNode implements AutoCloseable {
     props.put("captchajobs.worker.enabled", "true");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
     props.putAll(extra);
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(WorkerApplication.class)
-            .sources(configurations)
-            .properties(WorkerApplication.defaults())
-            .properties(props)
-            .run();
-    return new WorkerNode(context);
+    synchronized (LIFECYCLE) {
+      return new WorkerNode(
+          new SpringApplicationBuilder(WorkerApplication.class)
+              .sources(configurations)
+              .properties(WorkerApplication.defaults())
+              .properties(props)
+              .run());
+    }
   }
 
   /** A bean of the node's context, or else a part of its CaptchaJobs engine. */
@@ -133,6 +141,8 @@ public final class WorkerNode implements AutoCloseable {
 
   @Override
   public void close() {
-    context.close();
+    synchronized (LIFECYCLE) {
+      context.close();
+    }
   }
 }

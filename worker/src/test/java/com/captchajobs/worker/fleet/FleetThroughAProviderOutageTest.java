@@ -41,7 +41,6 @@ class FleetThroughAProviderOutageTest {
         Map.entry("captchaai.threads", String.valueOf(CAP)),
         Map.entry("captchaai.first-poll-wait.TURNSTILE", "1s"),
         Map.entry("captchaai.solve-timeout", "20s"),
-        Map.entry("captchaai.resume-window", "25s"),
         Map.entry("captchaai.lease", "40s"),
         Map.entry("captchaai.solve-deadline", DEADLINE.toSeconds() + "s"),
         Map.entry("captchaai.lost-submit-hold", "3s"),

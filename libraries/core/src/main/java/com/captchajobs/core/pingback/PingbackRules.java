@@ -41,21 +41,80 @@ public final class PingbackRules {
         "{pingbackUrl(String)} must be an absolute http(s) URL without query or fragment");
     require(
         !clearTextOffLoopback(url),
-        "{pingbackUrl(String)} must be https unless it names this host (localhost, 127.0.0.1,"
-            + " [::1]): answers and signed URLs would travel in clear text");
+        "{pingbackUrl(String)} must be https unless it names this host (localhost, a literal"
+            + " 127.x.x.x address or [::1]): answers and signed URLs would travel in clear text");
   }
 
   /**
    * Whether a pingback URL would carry answers in clear text off this host: {@code http://} to a
-   * host other than {@code localhost}, a {@code 127.x.x.x} address or {@code [::1]}. Such a URL is
-   * refused at startup; only {@code https} may leave the host.
+   * host other than the name {@code localhost}, a literal address in {@code 127.0.0.0/8} or the
+   * literal {@code [::1]}. A name that merely starts with {@code 127.} ({@code
+   * 127.0.0.1.example.net}) is a name like any other and resolves wherever its owner likes. Such a
+   * URL is refused at startup; only {@code https} may leave the host.
    */
   public static boolean clearTextOffLoopback(String url) {
     if (url == null || !url.startsWith("http://")) {
       return false;
     }
-    String host = host(url);
-    return !(host.equalsIgnoreCase("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+    return !isLoopbackLiteral(host(url));
+  }
+
+  /**
+   * Whether a host, as written in a URL, is the name {@code localhost}, a dotted-quad literal in
+   * {@code 127.0.0.0/8} or the bracketed IPv6 literal of {@code ::1} (in any of its spellings). No
+   * name is resolved.
+   */
+  static boolean isLoopbackLiteral(String host) {
+    if (host.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    if (host.startsWith("[") && host.endsWith("]")) {
+      return isIpv6Loopback(host.substring(1, host.length() - 1));
+    }
+    String[] parts = host.split("\\.", -1);
+    if (parts.length != 4) {
+      return false;
+    }
+    for (String part : parts) {
+      if (!part.matches("[0-9]{1,3}") || Integer.parseInt(part) > 255) {
+        return false;
+      }
+    }
+    return Integer.parseInt(parts[0]) == 127;
+  }
+
+  private static boolean isIpv6Loopback(String literal) {
+    if (!literal.matches("[0-9a-fA-F:]+")) {
+      return false;
+    }
+    String[] halves = literal.split("::", -1);
+    if (halves.length > 2) {
+      return false;
+    }
+    String[] left = halves[0].isEmpty() ? new String[0] : halves[0].split(":", -1);
+    String[] right =
+        halves.length == 1 || halves[1].isEmpty() ? new String[0] : halves[1].split(":", -1);
+    int zeros = 8 - left.length - right.length;
+    if (halves.length == 1 ? zeros != 0 : zeros < 1) {
+      return false;
+    }
+    int[] groups = new int[8];
+    for (int i = 0; i < left.length; i++) {
+      groups[i] = group(left[i]);
+    }
+    for (int i = 0; i < right.length; i++) {
+      groups[8 - right.length + i] = group(right[i]);
+    }
+    for (int i = 0; i < 7; i++) {
+      if (groups[i] != 0) {
+        return false;
+      }
+    }
+    return groups[7] == 1;
+  }
+
+  private static int group(String hex) {
+    return hex.isEmpty() || hex.length() > 4 ? -1 : Integer.parseInt(hex, 16);
   }
 
   /** The host of an absolute http(s) URL, as written (an IPv6 address keeps its brackets). */

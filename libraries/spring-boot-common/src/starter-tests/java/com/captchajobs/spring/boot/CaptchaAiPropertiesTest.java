@@ -91,6 +91,12 @@ class CaptchaAiPropertiesTest {
     assertThatThrownBy(clear::validate)
         .hasMessageStartingWith("captchaai.pingback-url must be https unless it names this host");
 
+    CaptchaAiProperties lookalike = new CaptchaAiProperties();
+    lookalike.setPingbackSecret("pingback-secret-0123456789-0123456789");
+    lookalike.setPingbackUrl("http://127.0.0.1.nip.example/captchaai/pingback");
+    assertThatThrownBy(lookalike::validate)
+        .hasMessageStartingWith("captchaai.pingback-url must be https unless it names this host");
+
     for (String loopback :
         new String[] {
           "http://localhost:8080/captchaai/pingback",

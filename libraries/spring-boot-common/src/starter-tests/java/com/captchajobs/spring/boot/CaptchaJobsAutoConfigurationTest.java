@@ -271,6 +271,26 @@ class CaptchaJobsAutoConfigurationTest {
   }
 
   @Test
+  void aWorkerWhosePingbackHostOnlyStartsWith127RefusesToStartNamingTheProperty() {
+    runner
+        .withPropertyValues(database())
+        .withPropertyValues(
+            "captchajobs.worker.enabled=true",
+            "captchaai.api-key=" + KEY,
+            "captchaai.base-url=http://127.0.0.1:9",
+            "captchaai.pingback-secret=pingback-secret-0123456789-0123456789",
+            "captchaai.pingback-url=http://127.0.0.1.nip.example/captchaai/pingback")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .hasMessageContaining("captchaai.pingback-url must be https");
+            });
+  }
+
+  @Test
   void aBlankKeyCountsAsNoKey() {
     runner
         .withInitializer(context -> withoutSystemSources(context.getEnvironment()))

@@ -8,6 +8,8 @@ import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a pingback URL may be, and the host a worker registers for it. */
 @Tag("unit")
@@ -27,6 +29,51 @@ class PingbackUrlsTest {
         .isFalse();
     assertThat(PingbackRules.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
         .isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://127.0.0.1.example.net/captchaai/pingback",
+        "http://127.0.0.1.nip.example:8080/captchaai/pingback",
+        "http://127.example.net/captchaai/pingback",
+        "http://127.0.0.256/captchaai/pingback",
+        "http://127.1/captchaai/pingback",
+        "http://localhost.example.net/captchaai/pingback",
+        "http://[::2]/captchaai/pingback",
+        "http://[1::]/captchaai/pingback",
+        "http://[::ffff:127.0.0.1]/captchaai/pingback",
+        "http://user@127.0.0.1.example.net/captchaai/pingback"
+      })
+  void aNameThatOnlyLooksLikeLoopbackNeedsHttps(String url) {
+    assertThat(PingbackRules.clearTextOffLoopback(url)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://LOCALHOST/captchaai/pingback",
+        "http://127.255.0.9:8080/captchaai/pingback",
+        "http://[0:0:0:0:0:0:0:1]:8080/captchaai/pingback",
+        "http://[::0:1]/captchaai/pingback"
+      })
+  void aLiteralLoopbackAddressMayStayOnPlainHttp(String url) {
+    assertThat(PingbackRules.clearTextOffLoopback(url)).isFalse();
+  }
+
+  @Test
+  void aWorkerGivenAHostNameStartingWith127RefusesToBuildNamingTheKey() {
+    assertThatThrownBy(
+            () ->
+                CaptchaJobs.builder()
+                    .dataSource(new org.postgresql.ds.PGSimpleDataSource())
+                    .apiKey("pingbackUrlsKeyPINGBACKurlsKEY12")
+                    .pingbackSecret("pingback-secret-of-the-urls-test-0123456789")
+                    .pingbackUrl("http://127.0.0.1.nip.example/captchaai/pingback")
+                    .build())
+        .isInstanceOf(InvalidSettingException.class)
+        .hasMessageContaining("pingbackUrl")
+        .hasMessageContaining("must be https");
   }
 
   @Test

@@ -90,7 +90,11 @@ class WebhookEgressTest {
             "2002:a00:1::1", // 6to4 of 10.0.0.1
             "2002:7f00:1::1", // 6to4 of 127.0.0.1
             "2001:0:4136:e378:8000:63bf:f5ff:fffe", // Teredo, client 10.0.0.1 (inverted)
-            "2001:0:c0a8:101:8000:63bf:f7f7:f7f7")) { // Teredo, server 192.168.1.1
+            "2001:0:c0a8:101:8000:63bf:f7f7:f7f7", // Teredo, server 192.168.1.1
+            "::ffff:0:a00:1", // IPv4-translated (SIIT) 10.0.0.1
+            "2606:4700:4700:1::5efe:a00:1", // ISATAP interface id of 10.0.0.1
+            "2002:c058:6301::1", // 6to4 of the relay anycast 192.88.99.1
+            "::ffff:192.88.99.1")) { // the 6to4 relay anycast
       assertThatThrownBy(() -> egress.check(HttpUrl.get("https://[" + refused + "]/hook")))
           .as(refused)
           .isInstanceOf(WebhookEgress.RefusedException.class)

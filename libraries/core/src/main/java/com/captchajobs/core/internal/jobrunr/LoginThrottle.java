@@ -3,10 +3,13 @@ package com.captchajobs.core.internal.jobrunr;
 import com.sun.net.httpserver.Authenticator;
 import com.sun.net.httpserver.BasicAuthenticator;
 import com.sun.net.httpserver.HttpExchange;
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,8 +18,9 @@ import java.util.Map;
  * Basic authentication that throttles guessing: a client address with {@link
  * DashboardLimits#failedLogins} failed attempts (wrong credentials sent) within a minute is
  * answered 429 until the oldest of them is a minute old, whatever it sends. Credentials are
- * compared in constant time. At most 10,000 addresses are tracked; the least recently seen is
- * forgotten first.
+ * compared in constant time. An IPv4 client is counted by its address, an IPv6 client by its /64
+ * ({@link #clientKey}): one host usually holds a whole /64, and rotating within it must not reset
+ * the count. At most 10,000 keys are tracked; the least recently seen is forgotten first.
  */
 final class LoginThrottle extends Authenticator {
 
@@ -53,7 +57,7 @@ final class LoginThrottle extends Authenticator {
 
   @Override
   public Result authenticate(HttpExchange exchange) {
-    InetAddress address = exchange.getRemoteAddress().getAddress();
+    InetAddress address = clientKey(exchange.getRemoteAddress().getAddress());
     long now = System.nanoTime();
     if (recentFailures(address, now) >= allowed) {
       refusals.note(Refusals.Reason.LOGIN_THROTTLED);
@@ -68,6 +72,23 @@ final class LoginThrottle extends Authenticator {
       }
     }
     return result;
+  }
+
+  /**
+   * What failures are counted under: an IPv4 address itself, an IPv6 address's /64 (the last 64
+   * bits and any scope dropped).
+   */
+  static InetAddress clientKey(InetAddress address) {
+    if (!(address instanceof Inet6Address)) {
+      return address;
+    }
+    byte[] prefix = Arrays.copyOf(address.getAddress(), 16);
+    Arrays.fill(prefix, 8, 16, (byte) 0);
+    try {
+      return InetAddress.getByAddress(prefix);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("sixteen bytes are an IPv6 address", e);
+    }
   }
 
   private int recentFailures(InetAddress address, long now) {

@@ -202,6 +202,61 @@ class PingbackEndpointTest {
   }
 
   @Test
+  void aPushedCodeTomcatRefusesToParseReachesNoLogAtInfo(CapturedOutput output) throws Exception {
+    // INFO as an app node logs by default (the tests' logback-test.xml says WARN)
+    LoggingSystem logging = app.getBean(LoggingSystem.class);
+    logging.setLogLevel("org.apache", LogLevel.INFO);
+    try {
+      String url =
+          new PingbackUrls("http://127.0.0.1:" + port + PingbackReceiver.PATH, SECRET)
+              .urlFor(UUID.randomUUID(), 1);
+      String path = url.substring(url.indexOf(PingbackReceiver.PATH));
+
+      // characters Tomcat refuses in a request target: it answers 400 and logs the target at INFO
+      assertThat(rawGet(path + "?id=1&code={UNPARSEABLE-PUSH}|x")).startsWith("HTTP/1.1 400");
+      // a parameter that fails to decode: Tomcat logs its value at INFO when it parses the query
+      rawGet(path + "?id=1&code=UNDECODABLE-PUSH%zz");
+      rawGet(path + "?id=1&code=UNDECODABLE-PUSH%zz");
+
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> output.getAll().contains("withheld: it may quote a pushed answer"));
+      assertThat(output.getAll())
+          .contains("Http11Processor") // Tomcat did log, and the guard put a fixed line instead
+          .doesNotContain("UNPARSEABLE-PUSH")
+          .doesNotContain("UNDECODABLE-PUSH")
+          .doesNotContain(url.substring(url.lastIndexOf('/') + 1));
+    } finally {
+      logging.setLogLevel("org.apache", null);
+    }
+  }
+
+  /** A GET with the target exactly as given (no client encodes it), answered with the status. */
+  private static String rawGet(String target) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          ("GET "
+                  + target
+                  + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + port
+                  + "\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      StringBuilder line = new StringBuilder();
+      InputStream in = socket.getInputStream();
+      int c;
+      while ((c = in.read()) >= 0 && c != '\n') {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      return line.toString();
+    }
+  }
+
+  @Test
   void largeFormsAndMultipartOnThePingbackPathAndBodiesBeforeAuthenticationAreRefusedUnreadInTime()
       throws Exception {
     String path = "/captchaai/pingback/" + UUID.randomUUID() + "/1/forged";

@@ -83,9 +83,17 @@
     });
   }
 
+  // this page is watched: the workers read the provider's working threads meanwhile. A POST from
+  // this script only (the server checks its origin); no GET changes anything.
+  function watch() {
+    return fetch(window.location.origin + '/console/api/watch', { method: 'POST', credentials: 'same-origin', cache: 'no-store' })
+      .catch(function () { /* the figures still refresh */ });
+  }
+
   function refresh() {
     // from the origin: a page opened at a URL with credentials in it cannot fetch relative URLs
-    fetch(window.location.origin + '/console/api/overview', { credentials: 'same-origin', cache: 'no-store' })
+    watch()
+      .then(function () { return fetch(window.location.origin + '/console/api/overview', { credentials: 'same-origin', cache: 'no-store' }); })
       .then(function (r) { if (!r.ok) { throw new Error('HTTP ' + r.status); } return r.json(); })
       .then(function (o) {
         text('in-flight', String(o.inFlight));

@@ -128,6 +128,8 @@ final class ConsoleHandler implements HttpExchangeHandler {
       resource(ex, "console.js", "text/javascript; charset=utf-8");
     } else if (get && path.equals("/console/static/console.css")) {
       resource(ex, "console.css", "text/css; charset=utf-8");
+    } else if (post && path.equals("/console/api/watch")) {
+      watch(ex);
     } else if (post && path.equals("/console/dead/requeue")) {
       requeueOne(ex, form(ex).get("id"));
     } else if (post && path.equals("/console/dead/requeue-code")) {
@@ -268,12 +270,41 @@ final class ConsoleHandler implements HttpExchangeHandler {
             "/console/"));
   }
 
-  Pages.Overview overview() {
+  /**
+   * The overview page's script says someone is watching: the workers read the provider's working
+   * threads for the next 30 s. A POST from the console's own page only (its {@code Origin} is this
+   * host, or the browser says {@code Sec-Fetch-Site: same-origin}); no GET changes anything, so a
+   * foreign page's {@code <img>} cannot start threadsinfo calls. Stamped at most every 5 s.
+   */
+  private void watch(HttpExchange ex) throws IOException {
+    if (!fromOwnPage(ex)) {
+      send(ex, 403, "text/plain; charset=utf-8", "the console's own page only\n");
+      return;
+    }
     Instant now = Instant.now();
     Instant last = lastWatch.get();
     if (now.isAfter(last.plusSeconds(5)) && lastWatch.compareAndSet(last, now)) {
       queries.watch();
     }
+    send(ex, 204, "text/plain; charset=utf-8", "");
+  }
+
+  /** Positive proof that a request comes from a page of this origin, not merely no sign against. */
+  static boolean fromOwnPage(HttpExchange ex) {
+    String site = ex.getRequestHeaders().getFirst("Sec-Fetch-Site");
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    String host = ex.getRequestHeaders().getFirst("Host");
+    if (site != null && !site.equalsIgnoreCase("same-origin")) {
+      return false;
+    }
+    if (origin == null || host == null) {
+      return site != null;
+    }
+    int scheme = origin.indexOf("://");
+    return scheme > 0 && origin.substring(scheme + 3).equalsIgnoreCase(host.strip());
+  }
+
+  Pages.Overview overview() {
     return new Pages.Overview(
         queries.gauges(),
         queries.answersByMinute(),

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * Sec-Fetch-Site} other than {@code same-origin} or {@code none}, or an {@code Origin} whose host
  * and port are not the request's {@code Host}, answers 403. A request with neither header does not
  * come from a browser page and is let through to basic authentication as before. A refusal reads
- * nothing of the request body.
+ * nothing of the request body. Every answer forbids framing ({@link NoFraming}).
  *
  * <p>Nothing an unauthenticated caller sends can exhaust the process ({@link DashboardLimits}): a
  * fixed number of worker threads and a bounded queue ({@link DashboardThreads}), read deadlines for
@@ -123,8 +123,10 @@ public final class DashboardServer implements AutoCloseable {
     LoginThrottle auth = new LoginThrottle(username, password, limits.failedLogins(), refusals);
     BoundedExchange bounded = new BoundedExchange(limits, deadlines, refusals);
     SameOrigin sameOrigin = new SameOrigin(refusals);
+    NoFraming noFraming = new NoFraming();
     HttpExchangeHandler redirect = new RedirectHttpHandler("/", "/dashboard");
     HttpContext root = server.createContext(redirect.getContextPath(), redirect);
+    root.getFilters().add(noFraming);
     root.getFilters().add(bounded);
     List<HttpExchangeHandler> handlers = new ArrayList<>(List.of(redirect));
     List<HttpExchangeHandler> served =
@@ -138,7 +140,9 @@ public final class DashboardServer implements AutoCloseable {
       HttpContext context = server.createContext(h.getContextPath(), h);
       context.setAuthenticator(auth);
       // user filters run before the authenticator: refused with or without the password, and a
-      // cross-site refusal comes before any byte of the body is read
+      // cross-site refusal comes before any byte of the body is read; the framing headers come
+      // first, so that every answer carries them, a refusal or a 401 included
+      context.getFilters().add(noFraming);
       context.getFilters().add(sameOrigin);
       context.getFilters().add(bounded);
       handlers.add(h);
@@ -173,6 +177,29 @@ public final class DashboardServer implements AutoCloseable {
     server.stop(0);
     threads.close();
     deadlines.close();
+  }
+
+  /**
+   * Forbids framing on every answer of the dashboard port: JobRunr's pages and API, the console,
+   * refusals and the login challenge. A page framed by another site could make a logged-in operator
+   * click requeue or delete (clickjacking). A handler that sets a CSP of its own (the console's)
+   * must keep {@code frame-ancestors 'none'} in it.
+   */
+  static final class NoFraming extends Filter {
+
+    static final String CSP = "frame-ancestors 'none'";
+
+    @Override
+    public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+      exchange.getResponseHeaders().set("X-Frame-Options", "DENY");
+      exchange.getResponseHeaders().set("Content-Security-Policy", CSP);
+      chain.doFilter(exchange);
+    }
+
+    @Override
+    public String description() {
+      return "forbids framing on every answer";
+    }
   }
 
   /** Refuses a state-changing request that a page of another site made a browser send. */

@@ -42,6 +42,13 @@ final class ApiHandler implements HttpHandler {
       return;
     }
     Fault fault = engine.nextFault(endpoint);
+    String action = params.get("action");
+    if (fault == null
+        && endpoint == Endpoint.RES
+        && engine.reportAnswersLost()
+        && ("reportbad".equals(action) || "reportgood".equals(action))) {
+      fault = Fault.LOST_RESPONSE; // recorded by the service, then a gateway's 502
+    }
     long at = engine.nowMillis();
     long[] createdTask = {0};
     Response response;

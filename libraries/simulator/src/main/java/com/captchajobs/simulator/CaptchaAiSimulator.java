@@ -199,6 +199,16 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     engine.startOutage(Objects.requireNonNull(fault, "fault"));
   }
 
+  /**
+   * While on, every {@code reportbad} and {@code reportgood} is recorded by the service ({@link
+   * #reports()}) and then answered with an HTML 502, as a gateway in front of a provider that did
+   * its work answers when the provider's reply is lost; the request log shows {@link
+   * Fault#LOST_RESPONSE}. An injected fault or an outage still comes first.
+   */
+  public void reportAnswersLost(boolean lost) {
+    engine.reportAnswersLost(lost);
+  }
+
   /** Ends {@link #startOutage}: calls are answered normally again. */
   public void endOutage() {
     engine.endOutage();

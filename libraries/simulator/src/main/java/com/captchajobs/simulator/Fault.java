@@ -31,6 +31,10 @@ public enum Fault {
   HANG,
   /** The connection is closed without any response. */
   RESET,
-  /** {@code in.php} only: the task is created and counted, but the reply is an HTML 502. */
+  /**
+   * {@code in.php} only when injected: the task is created and counted, but the reply is an HTML
+   * 502. A report meets it while {@link CaptchaAiSimulator#reportAnswersLost} is on: recorded, then
+   * an HTML 502.
+   */
   LOST_RESPONSE
 }

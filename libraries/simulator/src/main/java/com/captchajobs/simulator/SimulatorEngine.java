@@ -394,6 +394,19 @@ final class SimulatorEngine {
     return faults.next(endpoint);
   }
 
+  private volatile boolean reportAnswersLost;
+
+  /**
+   * Whether a report is recorded and then answered with an HTML 502 ({@link Fault#LOST_RESPONSE}).
+   */
+  boolean reportAnswersLost() {
+    return reportAnswersLost;
+  }
+
+  void reportAnswersLost(boolean lost) {
+    reportAnswersLost = lost;
+  }
+
   void startOutage(Fault fault) {
     faults.startOutage(fault);
   }

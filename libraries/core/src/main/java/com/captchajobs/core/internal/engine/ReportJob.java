@@ -21,12 +21,15 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>recorded by the provider: SENT;
- *   <li>an answer that says the call did not count (an HTTP error page, an empty body, a server or
- *       rate-limit code) or a connection that never opened: PENDING again, and JobRunr retries the
- *       job with its backoff;
+ *   <li>an answer in the provider's own words that says the call did not count (a server or
+ *       rate-limit code), an HTTP 4xx (refused before it was handled) or a connection that never
+ *       opened: PENDING again, and JobRunr retries the job with its backoff;
  *   <li>a permanent code (an unknown task, a rejected key): FAILED with the code;
- *   <li>no answer after the request went out (a timeout, a connection cut mid-call): UNCERTAIN,
- *       since the provider may have recorded it.
+ *   <li>anything that may come after the provider recorded it: UNCERTAIN, never sent again. That is
+ *       no answer after the request went out (a timeout, a connection cut mid-call), and an HTTP
+ *       5xx, an empty or an unreadable body: a gateway answers 502 or 504 whether or not the
+ *       provider behind it recorded the call. CaptchaAI offers no way to look a report up, so the
+ *       outcome stays unknown.
  * </ul>
  *
  * A run that finds the report SENDING (its predecessor died or lost the database between calling
@@ -91,9 +94,11 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
   }
 
   /**
-   * Whether the provider surely did not record the call: it answered that it did not (a transient
-   * code, an HTTP error, an empty or unreadable body), or no connection was made. A timeout or a
-   * connection cut after the request went out may have been recorded.
+   * Whether the provider surely did not record the call: it answered in its own words that it did
+   * not (a transient code), something refused the request before handing it on (HTTP 4xx), or no
+   * connection was made. A timeout, a connection cut after the request went out, an HTTP 5xx (a
+   * gateway's 502 or 504 comes after the provider recorded the call as well as before) and an empty
+   * or unreadable body may all follow a recorded report.
    */
   static boolean neverCounted(CaptchaAiException e) {
     if (e instanceof CaptchaAiApiException) {
@@ -113,6 +118,9 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
       }
       return false;
     }
-    return true; // HTTP_<status>, EMPTY_BODY, UNRECOGNISED_BODY: the provider answered
+    if (code != null && code.startsWith("HTTP_4")) {
+      return true; // refused before it was handled: a rate limit, a firewall
+    }
+    return false; // HTTP_5xx, EMPTY_BODY, UNRECOGNISED_BODY: maybe recorded
   }
 }

@@ -25,8 +25,15 @@ import org.slf4j.LoggerFactory;
  *       id is derived from the solve, so two nodes sweeping at once create one);
  *   <li>a job that JobRunr gave up on (FAILED or DELETED while the report still waits): the report
  *       ends FAILED with {@link SolveReports#RETRIES_EXHAUSTED}, never sent;
- *   <li>any other job: it will send it, nothing to do.
+ *   <li>a job that SUCCEEDED while the report still waits: it ran when there was nothing to send
+ *       (the report was recorded, undone after an error that followed the job's commit, and
+ *       recorded again; JobRunr then skipped the second job of the same id). The finished job is
+ *       deleted and created afresh, and sends the report: taking it (PENDING → SENDING) is one
+ *       statement, so two sweeps racing still send it once;
+ *   <li>any other job (waiting, scheduled for a retry, running): it will send it, nothing to do.
  * </ul>
+ *
+ * So no report stays PENDING longer than {@link #GRACE} and a pass.
  */
 public final class ReportSweep implements AutoCloseable {
 
@@ -62,6 +69,15 @@ public final class ReportSweep implements AutoCloseable {
         jobs.report(w.id(), w.type(), w.businessKey(), w.verdict().action());
         created++;
         log.info("The report of solve {} had no job: created {}", w.id(), jobId);
+      } else if (state == StateName.SUCCEEDED) {
+        storage.deletePermanently(jobId);
+        jobs.report(w.id(), w.type(), w.businessKey(), w.verdict().action());
+        created++;
+        log.info(
+            "The report of solve {} waited behind a job {} that had finished without it: created"
+                + " afresh",
+            w.id(),
+            jobId);
       } else if ((state == StateName.FAILED || state == StateName.DELETED)
           && reports.abandon(w.id(), SolveReports.RETRIES_EXHAUSTED)) {
         abandoned++;

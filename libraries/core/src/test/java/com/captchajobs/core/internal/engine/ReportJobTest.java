@@ -78,7 +78,9 @@ class ReportJobTest {
             "transient",
             "reset",
             "ok-good",
-            "orphan")) {
+            "orphan",
+            "lost",
+            "stranded")) {
       solved.put(key, solves.enqueue(turnstile(key)));
     }
     solved.put("alice", solves.asClient("alice").enqueue(turnstile("alice")));
@@ -262,7 +264,7 @@ class ReportJobTest {
   void aTransientProviderErrorIsRetriedAndTheReportStillReachesTheProviderOnce() {
     UUID id = solved.get("transient");
     solves.claim(id);
-    sim.injectNext(Endpoint.RES, Fault.HTML_500);
+    sim.injectNext(Endpoint.RES, Fault.SERVER_ERROR);
 
     solves.report(id, Verdict.BAD);
 
@@ -272,7 +274,72 @@ class ReportJobTest {
         sim.requests().stream()
             .filter(r -> r.taskId() == taskOf(id) && "reportbad".equals(r.action()))
             .toList();
-    assertThat(calls).extracting(RequestRecord::fault).containsExactly("HTML_500", null);
+    assertThat(calls).extracting(RequestRecord::fault).containsExactly("SERVER_ERROR", null);
+    assertThat(sim.reports(taskOf(id))).hasSize(1);
+  }
+
+  @Test
+  void aReportTheProviderRecordedBeforeAGateways502IsNeverSentAgainAndEndsUncertain() {
+    UUID id = solved.get("lost");
+    solves.claim(id);
+    sim.reportAnswersLost(true);
+    try {
+      solves.report(id, Verdict.BAD);
+
+      SolveStatusView.Report report = awaitDelivery(id, ReportDelivery.UNCERTAIN);
+      assertThat(report.error()).isEqualTo("HTTP_502");
+      assertThat(report.deliveredAt()).isNotNull();
+    } finally {
+      sim.reportAnswersLost(false);
+    }
+    assertThat(sim.reports(taskOf(id))).as("recorded by the provider once").hasSize(1);
+    assertThat(
+            sim.requests().stream()
+                .filter(r -> r.taskId() == taskOf(id) && "reportbad".equals(r.action())))
+        .extracting(RequestRecord::fault)
+        .containsExactly("LOST_RESPONSE");
+    // UNCERTAIN is final: a rerun of the job (JobRunr's retry, a second node) sends nothing
+    node.part(ReportJob.class).run(new ReportJobRequest(id));
+    assertThat(sim.reports(taskOf(id))).hasSize(1);
+  }
+
+  @Test
+  void aReportRecordedAgainBehindAJobThatFinishedWithoutItIsSentOnceByTheSweep() {
+    UUID id = solved.get("stranded");
+    solves.claim(id);
+    // A report recorded, its job committed, then an error: AnswerReports undid the record, and the
+    // job ran with nothing to send and SUCCEEDED. What that leaves, with our own parts:
+    UUID jobId =
+        node.part(SolveJobs.class)
+            .report(
+                id,
+                com.captchajobs.core.client.CaptchaType.TURNSTILE,
+                "report-stranded",
+                "reportbad");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                probe
+                    .jdbc()
+                    .queryForList(
+                        "SELECT state FROM captchajobs.cj_jobrunr_jobs WHERE id = ?",
+                        String.class,
+                        jobId.toString())
+                    .contains("SUCCEEDED"));
+    // The client reports again: recorded, and JobRunr skips the job of the same id.
+    solves.report(id, Verdict.BAD);
+    probe
+        .jdbc()
+        .update(
+            "UPDATE captchajobs.solve SET reported_at = now() - interval '2 minutes' WHERE id = ?",
+            id);
+    assertThat(solves.status(id).report().delivery()).isEqualTo(ReportDelivery.PENDING);
+    assertThat(sim.reports(taskOf(id))).isEmpty();
+
+    assertThat(node.part(ReportSweep.class).sweep().jobsCreated()).isEqualTo(1);
+
+    awaitDelivery(id, ReportDelivery.SENT);
     assertThat(sim.reports(taskOf(id))).hasSize(1);
   }
 
@@ -302,8 +369,13 @@ class ReportJobTest {
         .isTrue();
     assertThat(ReportJob.neverCounted(new CaptchaAiApiException("ERROR_WRONG_CAPTCHA_ID", "1")))
         .isFalse();
-    assertThat(ReportJob.neverCounted(transport("HTTP_502", null))).isTrue();
-    assertThat(ReportJob.neverCounted(transport("EMPTY_BODY", null))).isTrue();
+    assertThat(ReportJob.neverCounted(transport("HTTP_429", null))).isTrue();
+    assertThat(ReportJob.neverCounted(transport("HTTP_403", null))).isTrue();
+    assertThat(ReportJob.neverCounted(transport("HTTP_502", null))).isFalse();
+    assertThat(ReportJob.neverCounted(transport("HTTP_504", null))).isFalse();
+    assertThat(ReportJob.neverCounted(transport("HTTP_500", null))).isFalse();
+    assertThat(ReportJob.neverCounted(transport("EMPTY_BODY", null))).isFalse();
+    assertThat(ReportJob.neverCounted(transport("UNRECOGNISED_BODY", null))).isFalse();
     assertThat(ReportJob.neverCounted(transport("NETWORK", new ConnectException("refused"))))
         .isTrue();
     assertThat(ReportJob.neverCounted(transport("NETWORK", new SocketException("reset"))))

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.console;
 
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.store.Db;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -73,8 +74,31 @@ final class ConsoleHandler implements HttpExchangeHandler {
         route(exchange, method, path);
       } catch (BodyTooLargeException e) {
         send(exchange, 413, "text/plain; charset=utf-8", "request body over 16 KiB\n");
+      } catch (Cursor.BadCursorException e) {
+        html(
+            exchange,
+            400,
+            Pages.outcome(
+                "Bad link", "That page link is not one of this console's.", "/console/solves"));
       } catch (RuntimeException e) {
-        log.warn("Console {} {} failed: {}", method, path, e.toString());
+        if (Db.isCancelled(e)) {
+          log.warn(
+              "Console {} {} took longer than {} s and was cancelled",
+              escaped(method),
+              escaped(path),
+              ConsoleQueries.STATEMENT_TIMEOUT.toSeconds());
+          html(
+              exchange,
+              503,
+              Pages.outcome(
+                  "Too slow",
+                  "The database did not answer within "
+                      + ConsoleQueries.STATEMENT_TIMEOUT.toSeconds()
+                      + " s (503). Try again, or narrow the filter.",
+                  "/console/"));
+          return;
+        }
+        log.warn("Console {} {} failed: {}", escaped(method), escaped(path), escaped(e.toString()));
         send(
             exchange,
             500,
@@ -225,9 +249,9 @@ final class ConsoleHandler implements HttpExchangeHandler {
       }
     }
     log.info(
-        "Console: requeued {} FAILED solve(s) of {}, {} could not be rebuilt",
+        "Console: requeued {} FAILED solve(s) of code {}, {} could not be rebuilt",
         requeued,
-        code,
+        escaped(code),
         refused);
     html(
         ex,
@@ -258,7 +282,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
       return;
     }
     boolean closed = operations.breaker(fp).closeBreaker();
-    log.info("Console: breaker of key {} {}", fp, closed ? "closed" : "was not open");
+    log.info("Console: breaker of key {} {}", escaped(fp), closed ? "closed" : "was not open");
     html(
         ex,
         closed ? 200 : 409,
@@ -355,6 +379,27 @@ final class ConsoleHandler implements HttpExchangeHandler {
       ex.getResponseHeaders().set("Cache-Control", "max-age=60");
       sendBytes(ex, 200, type, body);
     }
+  }
+
+  /**
+   * A value the caller sent, as it may appear in a log line: printable ASCII but the backslash
+   * kept, everything else (CR, LF, other controls, any non-ASCII) written as {@code \\uXXXX}, at
+   * most 200 characters. No value can forge a line of its own or hide in one.
+   */
+  static String escaped(String value) {
+    if (value == null) {
+      return "(none)";
+    }
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < value.length() && i < 200; i++) {
+      char c = value.charAt(i);
+      if (c >= 0x20 && c < 0x7f && c != '\\') {
+        out.append(c);
+      } else {
+        out.append(String.format("\\u%04x", (int) c));
+      }
+    }
+    return value.length() > 200 ? out.append("...").toString() : out.toString();
   }
 
   /** The urlencoded form of a POST, read up to {@link #MAX_BODY}. */

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.console;
 
 import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.Schema;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +20,20 @@ public final class ConsoleQueries {
   /** Rows per page of the solves table and of a dead code's list. */
   public static final int PAGE = 50;
 
+  /** How long one console statement may run before PostgreSQL cancels it (the page answers 503). */
+  public static final Duration STATEMENT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** A key prefix with fewer matches is read through its index and sorted; see {@link #solves}. */
+  static final int FEW_KEYS = 20_000;
+
   private final Db db;
 
   public ConsoleQueries(DataSource dataSource, Schema schema) {
-    this.db = new Db(dataSource, schema);
+    this(dataSource, schema, STATEMENT_TIMEOUT);
+  }
+
+  ConsoleQueries(DataSource dataSource, Schema schema, Duration statementTimeout) {
+    this.db = new Db(dataSource, schema, statementTimeout);
   }
 
   /** The gate at one instant and the provider's last working threads (null when not read). */
@@ -160,12 +171,17 @@ public final class ConsoleQueries {
 
   /**
    * Solves matching the filter, newest first ({@code created_at DESC, id}), after the cursor: a
-   * keyset page, whatever depth, one index range scan.
+   * keyset page, whatever depth, one index range scan. A key prefix that matches fewer than {@link
+   * #FEW_KEYS} solves (counted through its index, stopping there) is read through the prefix index
+   * and its matches sorted, in a materialized step the planner cannot turn into a walk of the
+   * creation index; a broader prefix walks the creation index, where matches are dense.
    */
   public Page<SolveLine> solves(Filter f, Cursor after) {
+    boolean fewKeys = f.keyPrefix() != null && fewKeys(likePrefix(f.keyPrefix()));
     StringBuilder sql =
         new StringBuilder(
-            "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
+            (fewKeys ? "WITH m AS MATERIALIZED (" : "")
+                + "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
                 + " updated_at FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     where(sql, args, "client = ?", f.client());
@@ -177,20 +193,41 @@ public final class ConsoleQueries {
       sql.append(" AND business_key LIKE ? ESCAPE '\\'");
       args.add(likePrefix(f.keyPrefix()));
     }
-    keyset(sql, args, after);
+    if (fewKeys) {
+      after(sql, args, after);
+      sql.append(") SELECT * FROM m ORDER BY created_at DESC, id LIMIT ?");
+    } else {
+      keyset(sql, args, after);
+    }
     args.add(PAGE + 1);
     return page(db.query(sql.toString(), ConsoleQueries::line, args.toArray()));
   }
 
-  /** The solves table's statement for a filter, with its arguments, for EXPLAIN in the bench. */
-  static void keyset(StringBuilder sql, List<Object> args, Cursor after) {
+  /** Whether fewer than {@link #FEW_KEYS} solves have this key prefix (an index-only count). */
+  private boolean fewKeys(String like) {
+    return db.queryOne(
+                "SELECT count(*) AS n FROM (SELECT 1 FROM captchajobs.solve"
+                    + " WHERE business_key LIKE ? ESCAPE '\\' LIMIT ?) x",
+                rs -> rs.getLong("n"),
+                like,
+                FEW_KEYS)
+            .orElseThrow()
+        < FEW_KEYS;
+  }
+
+  private static void after(StringBuilder sql, List<Object> args, Cursor after) {
     if (after != null) {
-      // created_at <= c is the index range; the rest skips the rows of c already shown
       sql.append(" AND created_at <= ? AND (created_at < ? OR id > ?)");
       args.add(after.createdAt());
       args.add(after.createdAt());
       args.add(after.id());
     }
+  }
+
+  /** The solves table's statement for a filter, with its arguments, for EXPLAIN in the bench. */
+  static void keyset(StringBuilder sql, List<Object> args, Cursor after) {
+    // created_at <= c is the index range; the rest skips the rows of c already shown
+    after(sql, args, after);
     sql.append(" ORDER BY created_at DESC, id LIMIT ?");
   }
 

@@ -23,10 +23,32 @@ public final class Db {
 
   private final DataSource dataSource;
   private final Schema schema;
+  private final int queryTimeoutSeconds;
 
   public Db(DataSource dataSource, Schema schema) {
+    this(dataSource, schema, null);
+  }
+
+  /**
+   * Statements that PostgreSQL cancels past {@code queryTimeout} (whole seconds, at least one;
+   * null: none), failing with SQL state {@code 57014} ({@link #isCancelled}). The driver asks for
+   * the cancel, so the session's own settings are never changed on a pooled connection.
+   */
+  public Db(DataSource dataSource, Schema schema, java.time.Duration queryTimeout) {
     this.dataSource = dataSource;
     this.schema = schema;
+    this.queryTimeoutSeconds =
+        queryTimeout == null ? 0 : (int) Math.max(1, queryTimeout.toSeconds());
+  }
+
+  /** Whether a failure is a statement PostgreSQL cancelled (a query timeout). */
+  public static boolean isCancelled(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && "57014".equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   DataSource dataSource() {
@@ -151,6 +173,9 @@ public final class Db {
 
   private PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
     PreparedStatement ps = c.prepareStatement(schema.sql(sql));
+    if (queryTimeoutSeconds > 0) {
+      ps.setQueryTimeout(queryTimeoutSeconds);
+    }
     for (int i = 0; i < args.length; i++) {
       Object arg = args[i];
       if (arg instanceof Instant instant) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.internal.jobrunr.DashboardServer;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.OutputCapture;
 import com.zaxxer.hikari.HikariDataSource;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -50,6 +52,9 @@ class ConsoleOnTheDashboardPortTest {
     db.setMaximumPoolSize(4);
     Schema schema = Schema.named("captchajobs");
     schema.migrate(db);
+    // a statement timeout of 1 s instead of 5, so that the test of it is quick
+    ConsoleQueries queries = new ConsoleQueries(db, schema, Duration.ofSeconds(1));
+    Sampler sampler = new Sampler(queries);
     JacksonJsonMapper json = new JacksonJsonMapper();
     InMemoryStorageProvider storage = new InMemoryStorageProvider();
     storage.setJobMapper(new JobMapper(json));
@@ -62,7 +67,7 @@ class ConsoleOnTheDashboardPortTest {
             USER,
             PASSWORD,
             com.captchajobs.core.internal.jobrunr.DashboardLimits.DEFAULT,
-            Console.handlers(db, schema, new OperatorQueries(db, schema), null));
+            List.of(new ConsoleHandler(queries, new OperatorQueries(db, schema), null, sampler)));
     base = "http://127.0.0.1:" + server.address().getPort();
   }
 
@@ -119,6 +124,70 @@ class ConsoleOnTheDashboardPortTest {
     assertThat(send("POST", "/console/api/watch", base, "same-origin", "").statusCode())
         .isEqualTo(204);
     assertThat(watchedUntil()).isAfter(Instant.now());
+  }
+
+  @Test
+  void aCursorThatIsNotOneOfTheConsolesIsAnswered400() throws Exception {
+    for (long micros : new long[] {Long.MAX_VALUE, Long.MIN_VALUE}) {
+      String extreme =
+          Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString(
+                  (micros + "." + java.util.UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII));
+      assertThat(get("/console/solves?after=" + extreme, true).statusCode()).isEqualTo(400);
+      assertThat(get("/console/dead?code=ERROR_X&after=" + extreme, true).statusCode())
+          .isEqualTo(400);
+    }
+    assertThat(get("/console/solves?after=not-a-cursor", true).statusCode()).isEqualTo(400);
+    assertThat(get("/console/solves", true).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aConsoleQueryPastItsStatementTimeoutIsAnswered503AndTheNextOneServes(CapturedOutput output)
+      throws Exception {
+    try (Connection holder = db.getConnection()) {
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.execute("LOCK TABLE captchajobs.solve IN ACCESS EXCLUSIVE MODE");
+      }
+      HttpResponse<String> slow = get("/console/solves?type=TURNSTILE", true);
+      assertThat(slow.statusCode()).isEqualTo(503);
+      assertThat(slow.body()).contains("did not answer within");
+      holder.rollback();
+    }
+    assertThat(get("/console/solves?type=TURNSTILE", true).statusCode()).isEqualTo(200);
+    assertThat(output.getAll()).contains("/console/solves took longer than");
+  }
+
+  @Test
+  void formValuesWithLineBreaksForgeNoLogLine(CapturedOutput output) throws Exception {
+    String code = "ERROR_X\r\n12:00:00.000 INFO  [main] FORGED-BY-CODE - operator said so";
+    String fingerprint = "fp\nFORGED-BY-FINGERPRINT";
+    assertThat(
+            send(
+                    "POST",
+                    "/console/dead/requeue-code",
+                    null,
+                    null,
+                    "confirm=yes&code=" + java.net.URLEncoder.encode(code, StandardCharsets.UTF_8))
+                .statusCode())
+        .isEqualTo(200);
+    assertThat(
+            send(
+                    "POST",
+                    "/console/breakers/close",
+                    null,
+                    null,
+                    "fingerprint="
+                        + java.net.URLEncoder.encode(fingerprint, StandardCharsets.UTF_8))
+                .statusCode())
+        .isEqualTo(409);
+
+    assertThat(output.getAll())
+        .contains("of code ERROR_X\\u000d\\u000a12:00:00.000 INFO")
+        .contains("breaker of key fp\\u000aFORGED-BY-FINGERPRINT");
+    assertThat(output.getAll().lines())
+        .noneMatch(line -> line.contains("FORGED") && !line.contains("Console:"));
   }
 
   static HttpResponse<String> get(String path, boolean authenticated) throws Exception {

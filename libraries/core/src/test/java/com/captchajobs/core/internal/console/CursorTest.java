@@ -1,8 +1,11 @@
 package com.captchajobs.core.internal.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,12 +34,32 @@ class CursorTest {
   }
 
   @Test
-  void aMissingOrMalformedCursorMeansTheFirstPage() {
+  void aMissingCursorMeansTheFirstPage() {
     assertThat(Cursor.decode(null)).isEmpty();
     assertThat(Cursor.decode("")).isEmpty();
-    assertThat(Cursor.decode("not base64 !")).isEmpty();
-    assertThat(Cursor.decode("MTIz")).as("no id").isEmpty();
-    assertThat(Cursor.decode("eC55")).as("x.y").isEmpty();
-    assertThat(Cursor.decode("A".repeat(200))).isEmpty();
+  }
+
+  @Test
+  void aMalformedCursorIsRefused() {
+    for (String bad :
+        new String[] {"not base64 !", "MTIz" /* no id */, "eC55" /* x.y */, "A".repeat(200)}) {
+      assertThatThrownBy(() -> Cursor.decode(bad))
+          .as(bad)
+          .isInstanceOf(Cursor.BadCursorException.class);
+    }
+  }
+
+  @Test
+  void aCursorAtAnInstantPostgresqlCannotHoldIsRefused() {
+    for (long micros : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 253_402_300_800_000_000L}) {
+      String link =
+          Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString(
+                  (micros + "." + UUID.randomUUID()).getBytes(StandardCharsets.US_ASCII));
+      assertThatThrownBy(() -> Cursor.decode(link))
+          .as(String.valueOf(micros))
+          .isInstanceOf(Cursor.BadCursorException.class);
+    }
   }
 }

@@ -121,6 +121,34 @@ class ConsoleBench {
                   new ConsoleQueries.Filter(null, null, "GEETEST", null, null, null),
                   null));
       pages.put(
+          "solves, type, 10,000th page (keyset)",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, null, "GEETEST", null, null, null),
+                  deep));
+      pages.put(
+          "solves, a type with no solves (not in the data)",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, null, "GEETEST_V5", null, null, null),
+                  null));
+      pages.put(
+          "solves, type matching nothing (client with 100 solves + GEETEST)",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter("tiny", null, "GEETEST", null, null, null),
+                  null));
+      pages.put(
+          "solves, type + status FAILED",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, "FAILED", "IMAGE", null, null, null),
+                  null));
+      pages.put(
           "solves, batch",
           () ->
               solves(
@@ -147,6 +175,27 @@ class ConsoleBench {
               solves(
                   queries,
                   new ConsoleQueries.Filter(null, null, null, null, null, "order-1"),
+                  null));
+      pages.put(
+          "solves, key prefix matching nothing",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, null, null, null, null, "nothing-"),
+                  null));
+      pages.put(
+          "solves, key prefix of only the oldest solves",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, null, null, null, null, "order-99999"),
+                  null));
+      pages.put(
+          "solves, key prefix + type",
+          () ->
+              solves(
+                  queries,
+                  new ConsoleQueries.Filter(null, null, "GEETEST", null, null, "order-5432"),
                   null));
       pages.put(
           "solves, client + status + type",
@@ -384,7 +433,8 @@ class ConsoleBench {
               }
               if (method.getName().equals("executeQuery")
                   || method.getName().equals("executeUpdate")) {
-                if (sql.strip().toUpperCase(java.util.Locale.ROOT).startsWith("SELECT")) {
+                String verb = sql.strip().toUpperCase(java.util.Locale.ROOT);
+                if (verb.startsWith("SELECT") || verb.startsWith("WITH")) {
                   try (PreparedStatement explain = c.prepareStatement("EXPLAIN " + sql)) {
                     for (Object[] set : sets) {
                       ((Method) set[0]).invoke(explain, (Object[]) set[1]);

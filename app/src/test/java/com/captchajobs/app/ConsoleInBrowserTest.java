@@ -44,6 +44,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -315,9 +316,19 @@ class ConsoleInBrowserTest {
     browser.get(console);
     await()
         .atMost(WAIT)
+        .ignoreException(StaleElementReferenceException.class)
         .until(() -> browser.findElement(By.id("breakers")).getText().contains("OPEN"));
     keep("overview-breaker-open");
-    browser.findElement(By.xpath("//button[text()='Close breaker']")).click();
+    // the overview's refresh replaces the breakers' rows every few seconds: find the button afresh
+    // when the one found was replaced before the click reached it
+    await()
+        .atMost(WAIT)
+        .ignoreException(StaleElementReferenceException.class)
+        .until(
+            () -> {
+              browser.findElement(By.xpath("//button[text()='Close breaker']")).click();
+              return true;
+            });
     assertThat(browser.findElement(By.id("outcome")).getText())
         .contains("The breaker of key " + fingerprint + " is closed");
 

@@ -60,7 +60,9 @@ class DashboardApiTest {
     solves.awaitStatus(failedId, SolveState.FAILED);
     // read before anyone claims it: claiming clears the column
     token = solves.token(solvedId);
+    // the failed job reaches JobRunr's FAILED state a moment after the solve's own status
     org.awaitility.Awaitility.await()
+        .atMost(java.time.Duration.ofMinutes(1))
         .until(() -> dashboard.api("/api/jobs?state=FAILED").body().contains(FAILED));
   }
 

@@ -38,7 +38,23 @@ class ArchitectureTest {
             "com.captchajobs.worker..",
             "com.captchajobs.dashboard..",
             "com.captchajobs.bench..",
+            "com.captchajobs.console..",
             "com.captchajobs.simulator..")
+        .check(CORE);
+  }
+
+  @Test
+  void theCoreServesNoHttp() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.sun.net.httpserver..", "org.jobrunr.dashboard..")
+        .because("the dashboard and the console are captchajobs-console's (DashboardServing)")
+        .check(CORE);
+    noClasses()
+        .should()
+        .resideInAPackage("..console..")
+        .because("the operator console is captchajobs-console's")
         .check(CORE);
   }
 

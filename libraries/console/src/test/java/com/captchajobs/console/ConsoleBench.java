@@ -35,7 +35,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code EXPLAIN} that no statement reads the solve, event or poll tables sequentially.
  *
  * <pre>
- * ./mvnw -pl libraries/core -am verify -Dtest=ConsoleBench -Dcaptchajobs.bench=true \
+ * ./mvnw -pl libraries/console -am verify -Dtest=ConsoleBench -Dcaptchajobs.bench=true \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=none
  * </pre>
  *

@@ -2,8 +2,8 @@ package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

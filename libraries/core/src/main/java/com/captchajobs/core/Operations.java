@@ -7,7 +7,7 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.ops.BreakerRows;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -120,7 +120,7 @@ public final class Operations {
   public List<SolveRow> solves(SolveFilter filter, int page, int size) {
     OperatorQueries.Filter f =
         new OperatorQueries.Filter(
-            filter.status() == null ? null : SolveState.valueOf(filter.status().name()),
+            filter.status(),
             filter.type(),
             filter.errorCode(),
             filter.keyPrefix(),
@@ -137,7 +137,7 @@ public final class Operations {
         r.client(),
         r.businessKey(),
         r.type(),
-        SolveStatus.of(r.status()),
+        r.status(),
         r.errorCode(),
         r.errorClass(),
         r.batch(),
@@ -179,7 +179,7 @@ public final class Operations {
         .map(
             b -> {
               Map<SolveStatus, Long> byStatus = new LinkedHashMap<>();
-              b.byStatus().forEach((state, n) -> byStatus.put(SolveStatus.of(state), n));
+              b.byStatus().forEach((state, n) -> byStatus.put(state, n));
               return new BatchSummary(
                   b.batch(),
                   b.total(),

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -68,7 +69,7 @@ public record SolveStatusView(
         s.id(),
         s.businessKey(),
         s.type(),
-        SolveStatus.of(s.status()),
+        s.status(),
         s.priority(),
         s.createdAt(),
         s.updatedAt(),

@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -195,7 +196,7 @@ public final class Solves {
     SolveStatus status =
         e.created()
             ? SolveStatus.QUEUED
-            : row(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
+            : row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
     return Optional.of(new Accepted(e.id(), status, e.created()));
   }
 
@@ -281,7 +282,7 @@ public final class Solves {
       // SOLVED but not claimable: past expires_at on the database clock (the repair pass has not
       // marked it yet); a concurrent claim that won would show CLAIMED here.
       case SOLVED -> new TokenExpiredException(id, s.expiresAt());
-      default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
+      default -> new TokenNotReadyException(id, s.status());
     };
   }
 
@@ -354,7 +355,7 @@ public final class Solves {
     if (!trusted && row(id).isEmpty()) {
       throw new SolveNotFoundException(id);
     }
-    return notifications.subscribe(id, state -> onChange.accept(SolveStatus.of(state)));
+    return notifications.subscribe(id, onChange::accept);
   }
 
   private static void closeQuietly(AutoCloseable c) {

@@ -1,11 +1,24 @@
 package com.captchajobs.core;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +101,57 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAPackage("com.captchajobs.core")
+        .check(CORE);
+  }
+
+  @Test
+  void theValuesTheEngineSharesAreALeafOfTheCore() {
+    DescribedPredicate<JavaClass> restOfTheCore =
+        resideInAPackage("com.captchajobs.core..")
+            .and(
+                DescribedPredicate.not(
+                    resideInAnyPackage(
+                        "com.captchajobs.core.model..", "com.captchajobs.core.client..")));
+    noClasses()
+        .that()
+        .resideInAPackage("com.captchajobs.core.model..")
+        .should()
+        .dependOnClassesThat(restOfTheCore)
+        .because("the engine and the public API both use them, so they sit below both")
+        .check(CORE);
+  }
+
+  @Test
+  void thePublicApiNeverExposesAnInternalType() {
+    members()
+        .that()
+        .arePublic()
+        .and()
+        .areDeclaredInClassesThat()
+        .arePublic()
+        .and()
+        .areDeclaredInClassesThat()
+        .resideOutsideOfPackage("com.captchajobs.core.internal..")
+        .should(
+            new ArchCondition<JavaMember>("name no internal type in their signature") {
+              @Override
+              public void check(JavaMember member, ConditionEvents events) {
+                List<JavaClass> types = new ArrayList<>();
+                if (member instanceof JavaCodeUnit unit) {
+                  types.add(unit.getRawReturnType());
+                  types.addAll(unit.getRawParameterTypes());
+                } else if (member instanceof JavaField field) {
+                  types.add(field.getRawType());
+                }
+                for (JavaClass type : types) {
+                  if (type.getPackageName().startsWith("com.captchajobs.core.internal")) {
+                    events.add(
+                        SimpleConditionEvent.violated(
+                            member, member.getFullName() + " exposes " + type.getName()));
+                  }
+                }
+              }
+            })
         .check(CORE);
   }
 

@@ -11,7 +11,7 @@ import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ public final class OperatorQueries {
 
   /** Every filter is optional (null); {@code keyPrefix} matches the start of the business key. */
   public record Filter(
-      SolveState status,
+      SolveStatus status,
       CaptchaType type,
       String errorCode,
       String keyPrefix,
@@ -71,7 +71,7 @@ public final class OperatorQueries {
 
     /** A filter over every client's solves. */
     public Filter(
-        SolveState status,
+        SolveStatus status,
         CaptchaType type,
         String errorCode,
         String keyPrefix,
@@ -88,7 +88,7 @@ public final class OperatorQueries {
       String client,
       String businessKey,
       CaptchaType type,
-      SolveState status,
+      SolveStatus status,
       String errorCode,
       String errorClass,
       String batch,
@@ -153,7 +153,7 @@ public final class OperatorQueries {
                 rs.getString("client"),
                 rs.getString("business_key"),
                 CaptchaType.valueOf(rs.getString("type")),
-                SolveState.valueOf(rs.getString("status")),
+                SolveStatus.valueOf(rs.getString("status")),
                 rs.getString("error_code"),
                 rs.getString("error_class") == null
                     ? null
@@ -179,7 +179,7 @@ public final class OperatorQueries {
   public record BatchSummary(
       String batch,
       long total,
-      Map<SolveState, Long> byStatus,
+      Map<SolveStatus, Long> byStatus,
       Double latencyP50Seconds,
       Double latencyP95Seconds,
       String client) {}
@@ -197,8 +197,8 @@ public final class OperatorQueries {
 
   /** {@code client}'s batch {@code batch}; empty when none of its solves carries the label. */
   public Optional<BatchSummary> batch(String client, String batch) {
-    Map<SolveState, Long> byStatus = new LinkedHashMap<>();
-    for (SolveState s : SolveState.values()) {
+    Map<SolveStatus, Long> byStatus = new LinkedHashMap<>();
+    for (SolveStatus s : SolveStatus.values()) {
       byStatus.put(s, 0L);
     }
     long[] total = {0};
@@ -207,7 +207,7 @@ public final class OperatorQueries {
             + " GROUP BY status",
         rs -> {
           long n = rs.getLong(2);
-          byStatus.put(SolveState.valueOf(rs.getString(1)), n);
+          byStatus.put(SolveStatus.valueOf(rs.getString(1)), n);
           total[0] += n;
           return n;
         },

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -18,7 +19,7 @@ public record Solve(
     Map<String, String> params,
     int priority,
     String callbackUrl,
-    SolveState status,
+    SolveStatus status,
     String taskId,
     Instant submittedAt,
     Instant solvedAt,

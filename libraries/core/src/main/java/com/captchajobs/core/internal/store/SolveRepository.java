@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.model.SolveStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -252,7 +253,7 @@ public final class SolveRepository {
         params(rs.getString("params")),
         rs.getInt("priority"),
         rs.getString("callback_url"),
-        SolveState.valueOf(rs.getString("status")),
+        SolveStatus.valueOf(rs.getString("status")),
         rs.getString("task_id"),
         Db.instant(rs, "submitted_at"),
         Db.instant(rs, "solved_at"),

@@ -1,8 +1,9 @@
-package com.captchajobs.core;
+package com.captchajobs.core.model;
 
-import com.captchajobs.core.internal.store.SolveState;
-
-/** The life of a solve, as the Java and REST APIs show it. */
+/**
+ * The life of a solve: what the engine stores in a solve's row and what the Java and REST APIs
+ * show, one type for both.
+ */
 public enum SolveStatus {
   /** Stored, its submit job created; about to take a slot and call in.php. */
   QUEUED,
@@ -18,19 +19,6 @@ public enum SolveStatus {
   EXPIRED,
   /** Ended with a classified error (the row holds its code and class). */
   FAILED;
-
-  /** The public status of an engine state; exhaustive, so a new state cannot go unmapped. */
-  static SolveStatus of(SolveState state) {
-    return switch (state) {
-      case QUEUED -> QUEUED;
-      case WAITING_FOR_THREAD -> WAITING_FOR_THREAD;
-      case SUBMITTED -> SUBMITTED;
-      case SOLVED -> SOLVED;
-      case CLAIMED -> CLAIMED;
-      case EXPIRED -> EXPIRED;
-      case FAILED -> FAILED;
-    };
-  }
 
   /** Whether nothing more will happen to the solve. */
   public boolean isFinal() {

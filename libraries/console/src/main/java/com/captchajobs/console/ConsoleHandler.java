@@ -2,6 +2,7 @@ package com.captchajobs.console;
 
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.model.Requeued;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -168,7 +169,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
     }
     String back = "/console/solves/" + id;
     try {
-      Optional<OperatorQueries.Requeued> done = operations.requeue(id, jobs);
+      Optional<Requeued> done = operations.requeue(id, jobs);
       if (done.isPresent()) {
         log.info("Console: solve {} requeued ({} requeue(s))", id, done.get().requeues());
         html(

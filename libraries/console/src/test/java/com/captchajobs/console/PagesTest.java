@@ -7,7 +7,7 @@ import com.captchajobs.console.ConsoleQueries.Filter;
 import com.captchajobs.console.ConsoleQueries.Page;
 import com.captchajobs.console.ConsoleQueries.SolveDetail;
 import com.captchajobs.console.ConsoleQueries.SolveLine;
-import com.captchajobs.core.internal.ops.BreakerRows.BreakerRow;
+import com.captchajobs.core.model.BreakerRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.LivenessLock;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.SlotHolder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,18 +126,14 @@ public final class FleetGate {
    */
   public record Reading(int capacity, int inFlight, int waiting, boolean reporter) {}
 
-  /** Who holds a slot now: the solve, the node, since when and until when (the lease). */
-  public record Holder(
-      int slot, UUID solveId, String node, Instant since, Instant leaseUntil, boolean phantom) {}
-
   /** The slots held now, by slot number. */
-  public List<Holder> holders() {
+  public List<SlotHolder> holders() {
     return db.query(
         "SELECT slot_no, solve_id, node, acquired_at, lease_until, phantom"
             + " FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()"
             + " ORDER BY slot_no",
         rs ->
-            new Holder(
+            new SlotHolder(
                 rs.getInt(1),
                 rs.getObject(2, UUID.class),
                 rs.getString(3),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.SlotHolder;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
@@ -80,9 +81,9 @@ class FleetGateReadingTest {
     List<FleetGate.Handoff> handed = a.dispatch();
     assertThat(handed).extracting(FleetGate.Handoff::solveId).containsExactly(solve);
 
-    List<FleetGate.Holder> holders = a.holders();
+    List<SlotHolder> holders = a.holders();
     assertThat(holders).hasSize(1);
-    FleetGate.Holder h = holders.get(0);
+    SlotHolder h = holders.get(0);
     assertThat(h.solveId()).isEqualTo(solve);
     assertThat(h.node()).isEqualTo("node-a");
     assertThat(h.since()).isNotNull();

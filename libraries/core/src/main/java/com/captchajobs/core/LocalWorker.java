@@ -62,8 +62,6 @@ public final class LocalWorker {
    */
   public Optional<Gate> reportGate(Duration reporterLease) {
     FleetGate.Reading r = gate.read(reporterLease);
-    return r.reporter()
-        ? Optional.of(new Gate(r.capacity(), r.inFlight(), r.waiting()))
-        : Optional.empty();
+    return r.reporter() ? Optional.of(r.gate()) : Optional.empty();
   }
 }

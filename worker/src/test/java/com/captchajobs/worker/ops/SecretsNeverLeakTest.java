@@ -125,7 +125,7 @@ class SecretsNeverLeakTest {
         awaitStatus(repository, solved, SolveStatus.SOLVED);
         tokens.add(token(node, solved));
         awaitStatus(repository, claimed, SolveStatus.SOLVED);
-        tokens.add(repository.claim(claimed).orElseThrow().token());
+        tokens.add(repository.claim(claimed).orElseThrow().claimed().token());
         awaitStatus(repository, retried, SolveStatus.SOLVED);
         tokens.add(token(node, retried));
         awaitStatus(repository, permanent, SolveStatus.FAILED);

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.LivenessLock;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.Gate;
 import com.captchajobs.core.model.SlotHolder;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,11 +113,11 @@ public final class FleetGate {
                 + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
                 + " EXISTS (SELECT 1 FROM r)"
                 + " FROM captchajobs.gate g WHERE g.id = 1",
-            rs -> new Reading(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4)),
+            rs -> new Reading(new Gate(rs.getInt(1), rs.getInt(2), rs.getInt(3)), rs.getBoolean(4)),
             node,
             reporterLease.toMillis() / 1000.0,
             node)
-        .orElse(new Reading(0, 0, 0, false));
+        .orElse(new Reading(new Gate(0, 0, 0), false));
   }
 
   /**
@@ -124,7 +125,7 @@ public final class FleetGate {
    *
    * @param reporter whether this node holds the reporter lease and so publishes them
    */
-  public record Reading(int capacity, int inFlight, int waiting, boolean reporter) {}
+  public record Reading(Gate gate, boolean reporter) {}
 
   /** The slots held now, by slot number. */
   public List<SlotHolder> holders() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.Gate;
 import com.captchajobs.core.model.SlotHolder;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
@@ -62,8 +63,8 @@ class FleetGateReadingTest {
     Duration lease = Duration.ofMillis(500);
 
     FleetGate.Reading first = a.read(lease);
-    assertThat(first).isEqualTo(new FleetGate.Reading(3, 0, 2, true));
-    assertThat(b.read(lease)).isEqualTo(new FleetGate.Reading(3, 0, 2, false));
+    assertThat(first).isEqualTo(new FleetGate.Reading(new Gate(3, 0, 2), true));
+    assertThat(b.read(lease)).isEqualTo(new FleetGate.Reading(new Gate(3, 0, 2), false));
     assertThat(a.read(lease).reporter()).as("the holder renews").isTrue();
 
     await()
@@ -88,6 +89,6 @@ class FleetGateReadingTest {
     assertThat(h.node()).isEqualTo("node-a");
     assertThat(h.since()).isNotNull();
     assertThat(h.leaseUntil()).isAfter(h.since());
-    assertThat(a.read(Duration.ofSeconds(5)).inFlight()).isEqualTo(1);
+    assertThat(a.read(Duration.ofSeconds(5)).gate().inFlight()).isEqualTo(1);
   }
 }

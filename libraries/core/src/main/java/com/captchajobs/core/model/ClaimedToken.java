@@ -1,9 +1,9 @@
-package com.captchajobs.core;
+package com.captchajobs.core.model;
 
 import java.time.Instant;
 
 /**
- * A token handed out by {@link Solves#claim}: use it before {@code expiresAt}, with {@code
+ * A token handed out by {@code Solves.claim}: use it before {@code expiresAt}, with {@code
  * userAgent} when the provider returned one. {@link #toString()} hides the token so that it never
  * reaches a log by accident.
  */

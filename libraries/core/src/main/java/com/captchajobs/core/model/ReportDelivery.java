@@ -1,4 +1,4 @@
-package com.captchajobs.core;
+package com.captchajobs.core.model;
 
 /** Where a report on a solve's answer is on its way to the provider. */
 public enum ReportDelivery {

@@ -1,10 +1,8 @@
-package com.captchajobs.core;
+package com.captchajobs.core.model;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
-import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.model.SolveStatus;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -14,7 +12,7 @@ import java.util.UUID;
  *
  * @param errorCode the provider's (or our) code when the solve failed or last waited, else null
  * @param errorClass credential, request, image, proxy, unsolvable, threads or transient, else null
- * @param report the caller's report on the claimed answer ({@link Solves#report}), else null
+ * @param report the caller's report on the claimed answer ({@code Solves.report}), else null
  */
 public record SolveStatusView(
     UUID id,
@@ -50,40 +48,7 @@ public record SolveStatusView(
       Instant reportedAt,
       ReportDelivery delivery,
       Instant deliveredAt,
-      String error) {
-
-    static Report of(Solve.Report r) {
-      return r == null
-          ? null
-          : new Report(
-              r.verdict(),
-              r.reportedAt(),
-              ReportDelivery.valueOf(r.delivery()),
-              r.deliveredAt(),
-              r.error());
-    }
-  }
-
-  static SolveStatusView of(Solve s) {
-    return new SolveStatusView(
-        s.id(),
-        s.businessKey(),
-        s.type(),
-        s.status(),
-        s.priority(),
-        s.createdAt(),
-        s.updatedAt(),
-        s.submittedAt(),
-        s.solvedAt(),
-        s.expiresAt(),
-        s.claimedAt(),
-        s.errorCode(),
-        s.errorClass(),
-        s.submits(),
-        s.polls(),
-        s.threadWaits(),
-        Report.of(s.report()));
-  }
+      String error) {}
 
   /** Whether nothing more will happen to the solve. */
   public boolean isFinal() {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.net.http.HttpRequest;

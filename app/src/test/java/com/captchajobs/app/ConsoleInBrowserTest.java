@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -56,8 +56,8 @@ class DashboardApiTest {
             FAILED,
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl(FAILED)));
-    solves.awaitStatus(solvedId, SolveState.SOLVED);
-    solves.awaitStatus(failedId, SolveState.FAILED);
+    solves.awaitStatus(solvedId, SolveStatus.SOLVED);
+    solves.awaitStatus(failedId, SolveStatus.FAILED);
     // read before anyone claims it: claiming clears the column
     token = solves.token(solvedId);
     // the failed job reaches JobRunr's FAILED state a moment after the solve's own status

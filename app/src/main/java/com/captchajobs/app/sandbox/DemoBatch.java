@@ -1,11 +1,11 @@
 package com.captchajobs.app.sandbox;
 
-import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveException;
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;

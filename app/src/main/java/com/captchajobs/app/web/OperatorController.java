@@ -2,8 +2,14 @@ package com.captchajobs.app.web;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.model.BatchSummary;
+import com.captchajobs.core.model.BreakerRow;
+import com.captchajobs.core.model.Gate;
+import com.captchajobs.core.model.Requeued;
+import com.captchajobs.core.model.SolveFilter;
+import com.captchajobs.core.model.SolveRow;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -58,8 +64,8 @@ class OperatorController {
     if (size < 1 || size > Operations.MAX_PAGE_SIZE) {
       throw ApiProblem.badField("size", "size must be between 1 and " + Operations.MAX_PAGE_SIZE);
     }
-    Operations.SolveFilter filter =
-        new Operations.SolveFilter(
+    SolveFilter filter =
+        new SolveFilter(
             status == null ? null : parseEnum(SolveStatus.class, "status", status),
             type == null ? null : parseEnum(CaptchaType.class, "type", type),
             blankToNull(errorCode),
@@ -68,7 +74,7 @@ class OperatorController {
             instant("from", from),
             instant("to", to),
             blankToNull(client));
-    List<Operations.SolveRow> rows = operations.solves(filter, page, size);
+    List<SolveRow> rows = operations.solves(filter, page, size);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("page", page);
     out.put("size", size);
@@ -81,8 +87,7 @@ class OperatorController {
    * batch belongs to its client; without {@code client} the label must be used by one client only.
    */
   @GetMapping("/batches/{batch}")
-  Operations.BatchSummary batch(
-      @PathVariable String batch, @RequestParam(required = false) String client) {
+  BatchSummary batch(@PathVariable String batch, @RequestParam(required = false) String client) {
     String owner = blankToNull(client);
     if (owner == null) {
       List<String> owners = operations.batchClients(batch);
@@ -99,7 +104,7 @@ class OperatorController {
       }
       owner = owners.isEmpty() ? null : owners.get(0);
     }
-    Optional<Operations.BatchSummary> summary =
+    Optional<BatchSummary> summary =
         owner == null ? Optional.empty() : operations.batch(owner, batch);
     return summary.orElseThrow(
         () -> new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve in " + batch));
@@ -108,7 +113,7 @@ class OperatorController {
   /** The gate: capacity, in flight, waiting, and who holds which slot. */
   @GetMapping("/gate")
   Map<String, Object> gate() {
-    Operations.Gate gate = operations.gate();
+    Gate gate = operations.gate();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("capacity", gate.capacity());
     out.put("inFlight", gate.inFlight());
@@ -119,7 +124,7 @@ class OperatorController {
 
   /** Every key's breaker (fingerprints, never keys). */
   @GetMapping("/breakers")
-  List<Operations.BreakerRow> breakers() {
+  List<BreakerRow> breakers() {
     return operations.breakers();
   }
 
@@ -153,13 +158,13 @@ class OperatorController {
       throw new ApiProblem(HttpStatus.NOT_FOUND, "Not found", null, "no solve with id " + id);
     }
     var status = captchaJobs.solves().status(solveId); // 404 when unknown
-    Optional<Operations.Requeued> requeued;
+    Optional<Requeued> requeued;
     try {
       requeued = operations.requeue(solveId);
     } catch (Operations.NotRequeueableException e) {
       throw new ApiProblem(HttpStatus.CONFLICT, "Cannot be rebuilt", null, e.getMessage());
     }
-    Operations.Requeued r =
+    Requeued r =
         requeued.orElseThrow(
             () ->
                 new ApiProblem(

@@ -1,8 +1,8 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;

@@ -1,10 +1,10 @@
 package com.captchajobs.app.web;
 
-import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.node.security.ApiClient;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;

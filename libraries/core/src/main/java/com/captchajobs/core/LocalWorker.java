@@ -5,6 +5,9 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.model.BreakerRow;
+import com.captchajobs.core.model.Gate;
+import com.captchajobs.core.model.ProviderOutage;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -32,8 +35,8 @@ public final class LocalWorker {
   }
 
   /** This key's breaker; empty while it never opened. */
-  public Optional<Operations.BreakerRow> breaker() {
-    return queries.breakerRows().of(keyFingerprint()).map(Operations::breaker);
+  public Optional<BreakerRow> breaker() {
+    return queries.breakerRows().of(keyFingerprint());
   }
 
   /** Closes this key's breaker after the cause is fixed; true when it was open. */
@@ -47,10 +50,8 @@ public final class LocalWorker {
   }
 
   /** Present while the provider's last {@code threadsinfo} failed for want of an answer. */
-  public Optional<Operations.ProviderOutage> providerOutage() {
-    return planCheck
-        .unreachable()
-        .map(u -> new Operations.ProviderOutage(u.since(), u.errorCode()));
+  public Optional<ProviderOutage> providerOutage() {
+    return planCheck.unreachable();
   }
 
   /**
@@ -59,10 +60,8 @@ public final class LocalWorker {
    * when this node holds it, so exactly one node reports while it keeps reading at least once per
    * {@code reporterLease}.
    */
-  public Optional<Operations.Gate> reportGate(Duration reporterLease) {
+  public Optional<Gate> reportGate(Duration reporterLease) {
     FleetGate.Reading r = gate.read(reporterLease);
-    return r.reporter()
-        ? Optional.of(new Operations.Gate(r.capacity(), r.inFlight(), r.waiting()))
-        : Optional.empty();
+    return r.reporter() ? Optional.of(r.gate()) : Optional.empty();
   }
 }

@@ -1,5 +1,6 @@
 package com.captchajobs.core;
 
+import com.captchajobs.core.model.ReportRefusal;
 import java.util.UUID;
 
 /**
@@ -8,24 +9,14 @@ import java.util.UUID;
  */
 public final class ReportNotAcceptedException extends SolveException {
 
-  /** Why the report was refused. */
-  public enum Reason {
-    /** The token was not claimed: the solve is not solved yet, failed, or expired unclaimed. */
-    NOT_CLAIMED,
-    /** The solve was reported before: a solve is reported once. */
-    ALREADY_REPORTED,
-    /** The claim is older than the report window ({@code captchajobs.report-window}). */
-    WINDOW_PASSED
-  }
+  private final ReportRefusal reason;
 
-  private final Reason reason;
-
-  public ReportNotAcceptedException(UUID id, Reason reason) {
+  public ReportNotAcceptedException(UUID id, ReportRefusal reason) {
     super(id, message(id, reason));
     this.reason = reason;
   }
 
-  private static String message(UUID id, Reason reason) {
+  private static String message(UUID id, ReportRefusal reason) {
     return switch (reason) {
       case NOT_CLAIMED -> "solve " + id + " cannot be reported: its token was not claimed";
       case ALREADY_REPORTED -> "solve " + id + " was already reported";
@@ -34,7 +25,7 @@ public final class ReportNotAcceptedException extends SolveException {
     };
   }
 
-  public Reason reason() {
+  public ReportRefusal reason() {
     return reason;
   }
 }

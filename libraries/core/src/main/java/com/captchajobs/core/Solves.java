@@ -10,6 +10,9 @@ import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -195,13 +198,13 @@ public final class Solves {
     SolveStatus status =
         e.created()
             ? SolveStatus.QUEUED
-            : row(e.id()).map(s -> SolveStatus.of(s.status())).orElse(SolveStatus.QUEUED);
+            : row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
     return Optional.of(new Accepted(e.id(), status, e.created()));
   }
 
   /** The solve's current state, never its token. */
   public Optional<SolveStatusView> find(UUID id) {
-    return row(id).map(SolveStatusView::of);
+    return row(id).map(Solve::view);
   }
 
   /**
@@ -244,7 +247,7 @@ public final class Solves {
       if (row.isEmpty()) {
         result.completeExceptionally(new SolveNotFoundException(id));
       } else if (row.get().status().isFinal()) {
-        result.complete(SolveStatusView.of(row.get()));
+        result.complete(row.get().view());
       }
     } catch (RuntimeException e) {
       result.completeExceptionally(e);
@@ -271,7 +274,7 @@ public final class Solves {
       if (c.solvedAt() != null) {
         events.claimed(c.type(), Duration.between(c.solvedAt(), now));
       }
-      return new ClaimedToken(c.token(), c.userAgent(), c.expiresAt());
+      return c.claimed();
     }
     Solve s = row(id).orElseThrow(() -> new SolveNotFoundException(id));
     throw switch (s.status()) {
@@ -281,7 +284,7 @@ public final class Solves {
       // SOLVED but not claimable: past expires_at on the database clock (the repair pass has not
       // marked it yet); a concurrent claim that won would show CLAIMED here.
       case SOLVED -> new TokenExpiredException(id, s.expiresAt());
-      default -> new TokenNotReadyException(id, SolveStatus.of(s.status()));
+      default -> new TokenNotReadyException(id, s.status());
     };
   }
 
@@ -302,18 +305,14 @@ public final class Solves {
     if (verdict == null) {
       throw new InvalidSolveRequestException("verdict", "is required (BAD or GOOD)");
     }
-    SolveReports.Recorded recorded = reports.report(id, trusted ? null : client, verdict);
-    switch (recorded.outcome()) {
-      case RECORDED -> events.reported(recorded.type(), verdict);
-      case NOT_FOUND -> throw new SolveNotFoundException(id);
-      case NOT_CLAIMED ->
-          throw new ReportNotAcceptedException(id, ReportNotAcceptedException.Reason.NOT_CLAIMED);
-      case ALREADY_REPORTED ->
-          throw new ReportNotAcceptedException(
-              id, ReportNotAcceptedException.Reason.ALREADY_REPORTED);
-      case WINDOW_PASSED ->
-          throw new ReportNotAcceptedException(id, ReportNotAcceptedException.Reason.WINDOW_PASSED);
+    SolveReports.Recorded recorded =
+        reports
+            .report(id, trusted ? null : client, verdict)
+            .orElseThrow(() -> new SolveNotFoundException(id));
+    if (recorded.refusal() != null) {
+      throw new ReportNotAcceptedException(id, recorded.refusal());
     }
+    events.reported(recorded.type(), verdict);
   }
 
   /**
@@ -354,7 +353,7 @@ public final class Solves {
     if (!trusted && row(id).isEmpty()) {
       throw new SolveNotFoundException(id);
     }
-    return notifications.subscribe(id, state -> onChange.accept(SolveStatus.of(state)));
+    return notifications.subscribe(id, onChange::accept);
   }
 
   private static void closeQuietly(AutoCloseable c) {

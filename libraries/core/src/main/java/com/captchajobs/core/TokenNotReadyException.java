@@ -1,5 +1,6 @@
 package com.captchajobs.core;
 
+import com.captchajobs.core.model.SolveStatus;
 import java.util.UUID;
 
 /** The solve has no token yet (it is queued, waiting for a thread or being solved). */

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;

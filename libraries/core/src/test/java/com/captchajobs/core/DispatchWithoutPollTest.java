@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;

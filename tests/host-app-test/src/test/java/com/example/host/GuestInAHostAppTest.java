@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;

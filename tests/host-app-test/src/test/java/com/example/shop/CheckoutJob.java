@@ -1,8 +1,8 @@
 package com.example.shop;
 
-import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.ClaimedToken;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

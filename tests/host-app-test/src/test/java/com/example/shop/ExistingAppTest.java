@@ -1,15 +1,16 @@
 package com.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.ClaimedToken;
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.TokenAlreadyClaimedException;
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.worker.testing.WorkerProcess;
@@ -67,6 +68,34 @@ class ExistingAppTest {
     shop.close();
     worker.close();
     sim.close();
+  }
+
+  @Test
+  void anExistingAppWithoutTheDashboardCarriesNoClassOfTheConsole() {
+    Hosts.assertNoConsoleClassIsOnTheClassPath(shop);
+  }
+
+  @Test
+  void anExistingAppThatEnablesTheDashboardWithoutCaptchajobsConsoleIsRefusedNamingBoth() {
+    assertThatThrownBy(
+            () ->
+                new SpringApplicationBuilder(ShopApplication.class)
+                    .properties(
+                        Map.of(
+                            "spring.datasource.url", EmbeddedPostgresSupport.newDatabase(),
+                            "server.port", "0",
+                            "captchajobs.worker.enabled", "false",
+                            "captchajobs.dashboard.enabled", "true",
+                            "captchajobs.dashboard.port", "0",
+                            "captchajobs.dashboard.username", "ops",
+                            "captchajobs.dashboard.password", "dashboard-password-0123"))
+                    .run()
+                    .close())
+        .rootCause()
+        .hasMessage(
+            "the dashboard (captchajobs.dashboard.enabled) is served by"
+                + " com.captchajobs:captchajobs-console, which is not on the class path: add it"
+                + " (captchajobs-bom pins its version) or leave the dashboard off");
   }
 
   @Test

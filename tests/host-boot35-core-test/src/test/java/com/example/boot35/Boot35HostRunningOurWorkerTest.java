@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatus;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.internal.node.EngineParts;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SimulatorProcess;
 import com.example.hostcontract.Hosts;

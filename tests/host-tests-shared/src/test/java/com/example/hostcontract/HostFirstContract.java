@@ -47,6 +47,11 @@ public abstract class HostFirstContract extends HostWithAWorkerNode {
         .isEmpty();
   }
 
+  @Test
+  protected void aGuestThatLeavesTheDashboardOffCarriesNoClassOfTheConsole() {
+    Hosts.assertNoConsoleClassIsOnTheClassPath(host);
+  }
+
   /** The host's own job ran on its own server, in its own tables, and did its work. */
   protected final void assertTheHostsOwnJobRunsOnItsOwnServerInItsOwnTables() {
     UUID id = runTheHostsOwnJob("first-1");

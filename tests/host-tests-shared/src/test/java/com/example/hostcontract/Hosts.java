@@ -1,6 +1,7 @@
 package com.example.hostcontract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.server.BackgroundJobServer;
@@ -79,6 +81,37 @@ public final class Hosts {
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString())
         .statusCode();
+  }
+
+  /**
+   * The entry of captchajobs-console, the artifact that serves the dashboard and the operator
+   * console: a guest adds it only to enable the dashboard.
+   */
+  public static final String CONSOLE_ENTRY = "com.captchajobs.console.ConsoleDashboard";
+
+  /**
+   * A guest that leaves the dashboard off carries none of it: no class of captchajobs-console, no
+   * dashboard for the core to find, nothing of the operator console's pages.
+   */
+  public static void assertNoConsoleClassIsOnTheClassPath(ConfigurableApplicationContext host) {
+    ClassLoader loader = host.getClassLoader();
+    assertThatThrownBy(() -> Class.forName(CONSOLE_ENTRY, false, loader))
+        .isInstanceOf(ClassNotFoundException.class);
+    for (String other :
+        List.of(
+            "com.captchajobs.console.server.DashboardServer",
+            // where they were while the core carried them
+            "com.captchajobs.core.internal.console.Console",
+            "com.captchajobs.core.internal.jobrunr.DashboardServer")) {
+      assertThatThrownBy(() -> Class.forName(other, false, loader))
+          .as(other)
+          .isInstanceOf(ClassNotFoundException.class);
+    }
+    assertThat(
+            loader.getResource(
+                "META-INF/services/com.captchajobs.core.internal.dashboard.DashboardServing"))
+        .isNull();
+    assertThat(loader.getResource("captchajobs-console/console.js")).isNull();
   }
 
   /** Only the host's own migration is in its Flyway history in {@code public}. */

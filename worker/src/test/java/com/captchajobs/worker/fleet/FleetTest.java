@@ -3,7 +3,7 @@ package com.captchajobs.worker.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.FleetFigures;
@@ -87,7 +87,7 @@ class FleetTest {
           .pollInterval(Duration.ofMillis(100))
           .until(
               () ->
-                  ids.stream().filter(id -> solves.get(id).status() == SolveState.SOLVED).count()
+                  ids.stream().filter(id -> solves.get(id).status() == SolveStatus.SOLVED).count()
                       >= 5);
       int heldByVictim =
           solves
@@ -205,7 +205,7 @@ class FleetTest {
             .atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(200))
             .until(() -> solves.get(id).status().isFinal());
-        assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
+        assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SOLVED);
         assertThat(sim.stats().submitsByPageUrl())
             .containsEntry(SolveProbe.pageUrl(solves.get(id).businessKey()), 1L);
         System.out.printf(
@@ -410,7 +410,7 @@ class FleetTest {
           .atMost(atMost)
           .pollInterval(pollInterval)
           .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
-      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
     }
 
     @Override

@@ -3,7 +3,7 @@ package com.captchajobs.worker.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -94,7 +94,7 @@ class FleetThroughAProviderOutageTest {
                 + provider.stats().submitsByPageUrl()
                 + "; max in flight "
                 + provider.stats().maxInFlight());
-        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveState.SOLVED);
+        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveStatus.SOLVED);
         assertThat(provider.stats().submitsByPageUrl().values()).allMatch(n -> n <= 2);
         assertThat(provider.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
       } finally {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.push.Pingbacks;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -148,7 +148,7 @@ class PeersWorkloadWithPushTest {
             dropped,
             duplicated,
             sim.stats().maxInFlight());
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
         assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(PLAN);
       } finally {
         workers.forEach(WorkerProcess::close);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.engine.PollJobRequest;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -145,7 +145,7 @@ class GracefulShutdownTest {
         assertThat(cutHistory)
             .anyMatch(
                 s -> s instanceof ProcessingState p && p.getServerId().equals(survivorServer));
-        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+        assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
         assertThat(stats.submitsByPageUrl().values()).hasSize(16).allMatch(n -> n == 1L);
         assertThat(stats.maxInFlight()).isLessThanOrEqualTo(PLAN_THREADS);
       } finally {

@@ -9,7 +9,7 @@ import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -122,18 +122,18 @@ class SecretsNeverLeakTest {
                     null)
                 .id();
 
-        awaitStatus(repository, solved, SolveState.SOLVED);
+        awaitStatus(repository, solved, SolveStatus.SOLVED);
         tokens.add(token(node, solved));
-        awaitStatus(repository, claimed, SolveState.SOLVED);
-        tokens.add(repository.claim(claimed).orElseThrow().token());
-        awaitStatus(repository, retried, SolveState.SOLVED);
+        awaitStatus(repository, claimed, SolveStatus.SOLVED);
+        tokens.add(repository.claim(claimed).orElseThrow().claimed().token());
+        awaitStatus(repository, retried, SolveStatus.SOLVED);
         tokens.add(token(node, retried));
-        awaitStatus(repository, permanent, SolveState.FAILED);
-        awaitStatus(repository, unsolvable, SolveState.FAILED);
-        awaitStatus(repository, expired, SolveState.EXPIRED);
-        awaitStatus(rejected.bean(SolveRepository.class), breakerOpen, SolveState.FAILED);
+        awaitStatus(repository, permanent, SolveStatus.FAILED);
+        awaitStatus(repository, unsolvable, SolveStatus.FAILED);
+        awaitStatus(repository, expired, SolveStatus.EXPIRED);
+        awaitStatus(rejected.bean(SolveRepository.class), breakerOpen, SolveStatus.FAILED);
 
-        assertThat(repository.find(claimed).orElseThrow().status()).isEqualTo(SolveState.CLAIMED);
+        assertThat(repository.find(claimed).orElseThrow().status()).isEqualTo(SolveStatus.CLAIMED);
         assertThat(repository.find(retried).orElseThrow().submits()).isEqualTo(1);
         assertThat(history(node, retried))
             .anyMatch(
@@ -192,7 +192,7 @@ class SecretsNeverLeakTest {
         .id();
   }
 
-  static void awaitStatus(SolveRepository repository, UUID id, SolveState status) {
+  static void awaitStatus(SolveRepository repository, UUID id, SolveStatus status) {
     await()
         .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(50))

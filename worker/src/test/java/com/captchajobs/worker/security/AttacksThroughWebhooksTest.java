@@ -8,10 +8,10 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookJobRequest;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -126,7 +126,7 @@ class AttacksThroughWebhooksTest {
   void aCallbackAimedInsideTheNetworkIsRefusedWithoutSendingAnything(String what, String url) {
     UUID id = solved("forbidden-" + UUID.randomUUID(), url, SolveRepository.JAVA_API_CLIENT);
 
-    assertThatThrownBy(() -> job(Set.of()).run(new WebhookJobRequest(id, SolveState.SOLVED)))
+    assertThatThrownBy(() -> job(Set.of()).run(new WebhookJobRequest(id, SolveStatus.SOLVED)))
         .hasMessageContaining("refused");
     assertThat(received).isEmpty();
   }
@@ -139,7 +139,7 @@ class AttacksThroughWebhooksTest {
     assertThatThrownBy(
             () ->
                 job(Set.of("http://127.0.0.1:" + redirector.getAddress().getPort()))
-                    .run(new WebhookJobRequest(id, SolveState.SOLVED)))
+                    .run(new WebhookJobRequest(id, SolveStatus.SOLVED)))
         .hasMessageContaining("302");
     assertThat(received).isEmpty();
   }
@@ -149,7 +149,7 @@ class AttacksThroughWebhooksTest {
     String url = "http://127.0.0.1:" + port() + "/alice";
     UUID id = solved("alice-" + UUID.randomUUID(), url, "alice");
 
-    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveState.SOLVED));
+    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveStatus.SOLVED));
 
     assertThat(received).containsExactly("/alice");
     assertThat(new WebhookSigner(ALICE_SECRET).verify(bodies.get(0), signatures.get(0))).isTrue();
@@ -163,7 +163,7 @@ class AttacksThroughWebhooksTest {
     String url = "http://127.0.0.1:" + port() + "/alice-receiver";
     UUID id = solved("bob-" + UUID.randomUUID(), url, "bob");
 
-    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveState.SOLVED));
+    job(Set.of("http://127.0.0.1:" + port())).run(new WebhookJobRequest(id, SolveStatus.SOLVED));
 
     assertThat(received).containsExactly("/alice-receiver");
     byte[] body = bodies.get(0);
@@ -193,7 +193,7 @@ class AttacksThroughWebhooksTest {
             "pinned-" + UUID.randomUUID(),
             "http://127.0.0.1:" + port() + "/hook",
             SolveRepository.JAVA_API_CLIENT);
-    WebhookJobRequest request = new WebhookJobRequest(id, SolveState.SOLVED);
+    WebhookJobRequest request = new WebhookJobRequest(id, SolveStatus.SOLVED);
 
     // the same host allowed on the redirector's port, and for https on the receiver's port
     for (String entry :
@@ -212,7 +212,7 @@ class AttacksThroughWebhooksTest {
   void aDeliveryWhoseSolveIsGoneIsDroppedWithOneLogLine(CapturedOutput output) {
     UUID gone = UUID.randomUUID();
 
-    job(Set.of()).run(new WebhookJobRequest(gone, SolveState.SOLVED));
+    job(Set.of()).run(new WebhookJobRequest(gone, SolveStatus.SOLVED));
 
     assertThat(output.getAll().lines().filter(l -> l.contains(gone.toString())))
         .singleElement()
@@ -241,7 +241,7 @@ class AttacksThroughWebhooksTest {
                 0,
                 callbackUrl)
             .id();
-    node.probe().awaitStatus(id, SolveState.SOLVED);
+    node.probe().awaitStatus(id, SolveStatus.SOLVED);
     return id;
   }
 }

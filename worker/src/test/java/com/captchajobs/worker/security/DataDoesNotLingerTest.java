@@ -3,8 +3,8 @@ package com.captchajobs.worker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.upkeep.Retention;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -73,7 +73,7 @@ class DataDoesNotLingerTest {
                 "sid=" + COOKIE));
     assertThat(params(id)).contains(PROXY_PASSWORD);
 
-    solves.awaitStatus(id, SolveState.SOLVED);
+    solves.awaitStatus(id, SolveStatus.SOLVED);
 
     List<String> dump = everyRow();
     assertThat(dump).isNotEmpty();

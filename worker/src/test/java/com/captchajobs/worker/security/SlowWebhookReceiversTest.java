@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookTrigger;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -100,7 +100,7 @@ class SlowWebhookReceiversTest {
           .untilAsserted(
               () -> {
                 assertThat(first)
-                    .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED));
+                    .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveStatus.SOLVED));
                 assertThat(hangingRequests).as("the receiver holds a delivery").isNotEmpty();
               });
 
@@ -115,7 +115,7 @@ class SlowWebhookReceiversTest {
           .untilAsserted(
               () ->
                   assertThat(next)
-                      .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveState.SOLVED)));
+                      .allSatisfy(id -> assertThat(status(id)).isEqualTo(SolveStatus.SOLVED)));
       assertThat(
               node.bean(WebhookDeliveries.class).server().getJobSteward().getOccupiedWorkerCount())
           .as("the one delivery thread is held by the receiver")
@@ -133,7 +133,7 @@ class SlowWebhookReceiversTest {
   void aReceiverThatAnswers500IsRetriedWithTheWebhookBackoffThenLeftFailed() {
     UUID id = enqueue("fail-" + UUID.randomUUID(), "http://127.0.0.1:" + port() + "/fail");
     StorageProvider deliveries = node.bean(WebhookDeliveries.class).storage();
-    UUID jobId = WebhookTrigger.jobId(id, SolveState.SOLVED);
+    UUID jobId = WebhookTrigger.jobId(id, SolveStatus.SOLVED);
 
     await()
         .atMost(Duration.ofSeconds(90))
@@ -171,7 +171,7 @@ class SlowWebhookReceiversTest {
     return receiver.port();
   }
 
-  private static SolveState status(UUID id) {
+  private static SolveStatus status(UUID id) {
     return node.bean(SolveRepository.class).find(id).orElseThrow().status();
   }
 

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * try (EngineNode node =
  *     EngineNode.onFreshDatabase(simulator, KEY, Map.of("captchaai.threads", "1"))) {
  *   SolveProbe solves = node.probe();
- *   solves.awaitStatus(solves.turnstile("checkout-1"), SolveState.SOLVED);
+ *   solves.awaitStatus(solves.turnstile("checkout-1"), SolveStatus.SOLVED);
  * }
  * }</pre>
  */

@@ -6,7 +6,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,11 +71,11 @@ public final class SolveProbe {
     return repository.find(id).orElseThrow();
   }
 
-  public Solve awaitStatus(UUID id, SolveState status) {
+  public Solve awaitStatus(UUID id, SolveStatus status) {
     return awaitStatus(id, status, Duration.ofSeconds(60));
   }
 
-  public Solve awaitStatus(UUID id, SolveState status, Duration atMost) {
+  public Solve awaitStatus(UUID id, SolveStatus status, Duration atMost) {
     await()
         .atMost(atMost)
         .pollInterval(Duration.ofMillis(50))

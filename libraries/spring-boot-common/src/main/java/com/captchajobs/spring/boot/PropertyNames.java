@@ -23,8 +23,9 @@ final class PropertyNames {
           Map.entry("retention", "captchajobs.retention"),
           Map.entry("retentionInterval", "captchajobs.retention-interval"),
           Map.entry("dashboardAddress", "captchajobs.dashboard.address"),
-          Map.entry(
-              "dashboard", "captchajobs.dashboard.username and captchajobs.dashboard.password"),
+          // the dashboard's credentials are checked before the builder (naming their properties):
+          // what the builder still refuses about it is the dashboard being on
+          Map.entry("dashboard", "captchajobs.dashboard.enabled"),
           Map.entry("webhookClientSecret", "captchajobs.api.clients.<name>.webhook-secret"),
           Map.entry("reportWindow", "captchajobs.report-window"));
 

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.console.Console;
+import com.captchajobs.core.internal.dashboard.DashboardServing;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
@@ -20,14 +20,13 @@ import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
 import com.captchajobs.core.settings.SolveSettings;
-import java.util.List;
 import javax.sql.DataSource;
-import org.jobrunr.dashboard.server.HttpExchangeHandler;
 
 /**
  * Builds and starts a node from its settings: the schema, the database clock, our JobRunr, the
  * enqueue path and the outcome listener on every node; a worker ({@link WorkerAssembly}) where
- * there is a key; the dashboard where asked. A start that fails stops what it started.
+ * there is a key; the dashboard where asked ({@link DashboardServing}, from captchajobs-console). A
+ * start that fails stops what it started.
  */
 public final class EngineAssembly {
 
@@ -37,13 +36,16 @@ public final class EngineAssembly {
    * Migrates the schema and starts the node's parts.
    *
    * @throws com.captchajobs.core.settings.InvalidSettingException when the plan is smaller than the
-   *     thread cap
+   *     thread cap, or the dashboard is asked for without captchajobs-console on the class path
    * @throws IllegalStateException when the database refuses
    */
   public static Engine start(NodeSettings settings) {
     Schema schema = Schema.named(settings.schema());
     DataSource dataSource = settings.dataSource();
     SolveSettings engine = settings.solve();
+    // refused before anything starts: a dashboard asked for is served by captchajobs-console
+    DashboardServing dashboardServing =
+        settings.dashboard() == null ? null : DashboardServing.require();
     Parts parts = new Parts();
     try {
       schema.migrate(dataSource);
@@ -100,19 +102,16 @@ public final class EngineAssembly {
       WorkerParts worker = settings.runsWorker() ? WorkerAssembly.start(shared, parts) : null;
       DashboardSettings dashboard = settings.dashboard();
       if (dashboard != null) {
-        List<HttpExchangeHandler> console =
-            Console.handlers(dataSource, schema, operatorQueries, jobs);
-        try {
-          jobRunr.startDashboard(
-              dashboard.address(),
-              dashboard.port(),
-              dashboard.username(),
-              dashboard.password(),
-              console);
-        } catch (RuntimeException e) {
-          console.forEach(HttpExchangeHandler::close); // the server never took them
-          throw e;
-        }
+        parts.stopLater(
+            dashboardServing.start(
+                dashboard,
+                new DashboardServing.Sources(
+                    dataSource,
+                    schema,
+                    jobRunr.storage(),
+                    jobRunr.jsonMapper(),
+                    operatorQueries,
+                    jobs)));
       }
       return new Engine(
           schema, clock, repository, notifications, enqueuer, operatorQueries, worker, parts);

@@ -55,17 +55,7 @@ final class WorkerAssembly {
             jobs.planCheck()::read);
     WebhookJob webhookJob = WebhookAssembly.job(s);
     WorkerStartup startup =
-        new WorkerStartup(
-            new WorkerStartup.Settings(
-                solve.threads(),
-                solve.threadsReserve(),
-                solve.preflight(),
-                solve.reconcileInterval(),
-                solve.providerCheckInterval()),
-            jobs.gate(),
-            jobs.planCheck(),
-            jobs.breaker(),
-            reconciler);
+        new WorkerStartup(solve, jobs.gate(), jobs.planCheck(), jobs.breaker(), reconciler);
     startup.prepare();
     SolveReports reports = new SolveReports(settings.dataSource(), s.schema());
     ReportJob reportJob = new ReportJob(reports, jobs.client());

@@ -7,8 +7,8 @@ import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,7 +71,7 @@ public final class PollStep {
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
     if (solve == null
-        || solve.status() != SolveState.SUBMITTED
+        || solve.status() != SolveStatus.SUBMITTED
         || solve.submits() != request.submitNo()) {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
@@ -83,7 +83,7 @@ public final class PollStep {
     while (!reserve(solve, request.submitNo(), called)) {
       solve = repository.find(request.solveId()).orElse(null);
       if (solve == null
-          || solve.status() != SolveState.SUBMITTED
+          || solve.status() != SolveStatus.SUBMITTED
           || solve.submits() != request.submitNo()) {
         return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
       }
@@ -194,7 +194,7 @@ public final class PollStep {
   private Solve waiting(UUID solveId, int submitNo) {
     Solve solve = repository.find(solveId).orElse(null);
     return solve == null
-            || solve.status() != SolveState.SUBMITTED
+            || solve.status() != SolveStatus.SUBMITTED
             || solve.submits() != submitNo
             || solve.taskId() == null
         ? null

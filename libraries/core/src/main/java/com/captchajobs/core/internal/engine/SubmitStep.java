@@ -11,10 +11,10 @@ import com.captchajobs.core.internal.retry.InProcessRetry;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.store.SolveTransitions.Submitted;
 import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.SolveTimes;
 import java.time.Clock;
@@ -163,7 +163,7 @@ public final class SubmitStep {
    */
   private static Step failureToReport(Solve solve, UUID runningJob) {
     if (solve != null
-        && solve.status() == SolveState.FAILED
+        && solve.status() == SolveStatus.FAILED
         && runningJob != null
         // only a carried solve's detach creates a job of this id
         && runningJob.equals(SolveLife.failureReportJob(solve.id()))) {

@@ -4,6 +4,7 @@ import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.SolveReports;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -30,13 +31,13 @@ public final class AnswerReports {
 
   /**
    * Records the report of {@code client} (any client when null) and creates its job when it was
-   * recorded.
+   * recorded; empty when the solve is not found (or not the client's).
    */
-  public SolveReports.Recorded report(UUID id, String client, Verdict verdict) {
-    SolveReports.Recorded recorded = reports.record(id, client, verdict, window);
-    if (recorded.outcome() == SolveReports.Outcome.RECORDED) {
+  public Optional<SolveReports.Recorded> report(UUID id, String client, Verdict verdict) {
+    Optional<SolveReports.Recorded> recorded = reports.record(id, client, verdict, window);
+    if (recorded.isPresent() && recorded.get().refusal() == null) {
       try {
-        jobs.report(id, recorded.type(), recorded.businessKey(), verdict.action());
+        jobs.report(id, recorded.get().type(), recorded.get().businessKey(), verdict.action());
       } catch (RuntimeException e) {
         // No job, so nothing would send it: undo the record, so that the caller may report again.
         try {

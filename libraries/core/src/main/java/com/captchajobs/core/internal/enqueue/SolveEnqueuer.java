@@ -8,7 +8,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveFields;
 import com.captchajobs.core.internal.store.SolveInserts;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -132,11 +132,11 @@ public final class SolveEnqueuer {
             callbackUrl,
             SolveJobs.enqueueJobId(id),
             client);
-    Optional<SolveState> stored;
+    Optional<SolveStatus> stored;
     if (maxUnfinished > 0) {
       switch (inserts.insertUnderCap(solve, node, lease, maxUnfinished)) {
-        case QUEUED -> stored = Optional.of(SolveState.QUEUED);
-        case WAITING_FOR_THREAD -> stored = Optional.of(SolveState.WAITING_FOR_THREAD);
+        case QUEUED -> stored = Optional.of(SolveStatus.QUEUED);
+        case WAITING_FOR_THREAD -> stored = Optional.of(SolveStatus.WAITING_FOR_THREAD);
         case OVER_CAP -> {
           return Optional.empty();
         }
@@ -146,7 +146,7 @@ public final class SolveEnqueuer {
       stored = inserts.insertQueuedOrWaiting(solve, node, lease);
     }
     if (stored.isPresent()) {
-      if (stored.get() == SolveState.QUEUED) {
+      if (stored.get() == SolveStatus.QUEUED) {
         jobs.submit(id, type, businessKey);
       } // else parked at once: a freed slot is handed to it, no job needed until then
       return Optional.of(new Enqueued(id, true));
@@ -157,7 +157,7 @@ public final class SolveEnqueuer {
     }
     // Same request again: make sure its first job exists (a no-op when it does); a solve parked
     // for a slot has none and needs none.
-    if (existing.status() == SolveState.QUEUED) {
+    if (existing.status() == SolveStatus.QUEUED) {
       jobs.submit(existing.id(), existing.type(), existing.businessKey());
     }
     return Optional.of(new Enqueued(existing.id(), false));

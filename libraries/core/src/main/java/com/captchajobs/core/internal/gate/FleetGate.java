@@ -4,6 +4,8 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.LivenessLock;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.Gate;
+import com.captchajobs.core.model.SlotHolder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -111,11 +113,11 @@ public final class FleetGate {
                 + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
                 + " EXISTS (SELECT 1 FROM r)"
                 + " FROM captchajobs.gate g WHERE g.id = 1",
-            rs -> new Reading(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBoolean(4)),
+            rs -> new Reading(new Gate(rs.getInt(1), rs.getInt(2), rs.getInt(3)), rs.getBoolean(4)),
             node,
             reporterLease.toMillis() / 1000.0,
             node)
-        .orElse(new Reading(0, 0, 0, false));
+        .orElse(new Reading(new Gate(0, 0, 0), false));
   }
 
   /**
@@ -123,20 +125,16 @@ public final class FleetGate {
    *
    * @param reporter whether this node holds the reporter lease and so publishes them
    */
-  public record Reading(int capacity, int inFlight, int waiting, boolean reporter) {}
-
-  /** Who holds a slot now: the solve, the node, since when and until when (the lease). */
-  public record Holder(
-      int slot, UUID solveId, String node, Instant since, Instant leaseUntil, boolean phantom) {}
+  public record Reading(Gate gate, boolean reporter) {}
 
   /** The slots held now, by slot number. */
-  public List<Holder> holders() {
+  public List<SlotHolder> holders() {
     return db.query(
         "SELECT slot_no, solve_id, node, acquired_at, lease_until, phantom"
             + " FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()"
             + " ORDER BY slot_no",
         rs ->
-            new Holder(
+            new SlotHolder(
                 rs.getInt(1),
                 rs.getObject(2, UUID.class),
                 rs.getString(3),

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * CaptchaJobs' own JobRunr: a storage provider on {@code <schema>.cj_jobrunr_*}, a scheduler, and
- * on workers a background job server and optionally a dashboard. JobRunr OSS has no queues, so
- * separate tables are what keeps our jobs away from a host application's own JobRunr servers and
- * its jobs away from our retry filter. Nothing here is a JobRunr global: the static {@code
- * BackgroundJobRequest} facade keeps pointing at the host's scheduler, if it has one.
+ * on workers a background job server (the dashboard over these jobs is captchajobs-console's).
+ * JobRunr OSS has no queues, so separate tables are what keeps our jobs away from a host
+ * application's own JobRunr servers and its jobs away from our retry filter. Nothing here is a
+ * JobRunr global: the static {@code BackgroundJobRequest} facade keeps pointing at the host's
+ * scheduler, if it has one.
  */
 public final class OwnJobRunr implements AutoCloseable {
 
@@ -41,7 +42,6 @@ public final class OwnJobRunr implements AutoCloseable {
   private final JobRequestScheduler scheduler;
   private BackgroundJobServer server;
   private volatile UUID startedServerId;
-  private DashboardServer dashboard;
 
   private OwnJobRunr(StorageProvider storage, JsonMapper jsonMapper) {
     this.storage = storage;
@@ -120,6 +120,11 @@ public final class OwnJobRunr implements AutoCloseable {
     return storage;
   }
 
+  /** The JSON mapper of its jobs, JobRunr's Jackson 2 one (the dashboard reads jobs with it). */
+  public JsonMapper jsonMapper() {
+    return jsonMapper;
+  }
+
   /**
    * Starts a background job server whose handlers are exactly {@code handlers} and whose filters
    * replace JobRunr's default retry filter.
@@ -158,33 +163,6 @@ public final class OwnJobRunr implements AutoCloseable {
    */
   public UUID serverId() {
     return startedServerId;
-  }
-
-  /**
-   * Serves the JobRunr dashboard over our jobs only, behind basic authentication, refusing
-   * cross-site requests ({@link DashboardServer}).
-   *
-   * @param address the address to bind; null: loopback
-   */
-  public synchronized DashboardServer startDashboard(
-      String address, int port, String username, String password) {
-    return startDashboard(address, port, username, password, List.of());
-  }
-
-  /**
-   * {@link #startDashboard(String, int, String, String)} with more handlers served beside
-   * JobRunr's, behind the same authentication and cross-site refusal (the operator console).
-   */
-  public synchronized DashboardServer startDashboard(
-      String address,
-      int port,
-      String username,
-      String password,
-      List<? extends org.jobrunr.dashboard.server.HttpExchangeHandler> extra) {
-    dashboard =
-        DashboardServer.start(
-            storage, jsonMapper, address, port, username, password, DashboardLimits.DEFAULT, extra);
-    return dashboard;
   }
 
   /**
@@ -251,10 +229,6 @@ public final class OwnJobRunr implements AutoCloseable {
 
   @Override
   public synchronized void close() {
-    if (dashboard != null) {
-      dashboard.close();
-      dashboard = null;
-    }
     stopServer();
     storage.close();
   }

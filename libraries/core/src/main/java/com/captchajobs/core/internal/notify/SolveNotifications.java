@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.notify;
 
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -77,16 +77,16 @@ public final class SolveNotifications implements AutoCloseable {
 
   /** Sees every notification of this node. */
   public interface Listener {
-    void onStatus(UUID id, SolveState status);
+    void onStatus(UUID id, SolveStatus status);
 
     /** The connection was (re)established: notifications may have been missed before it. */
     default void onReconnect() {}
   }
 
   private final ConnectionFactory connections;
-  private final Function<UUID, Optional<SolveState>> currentStatus;
+  private final Function<UUID, Optional<SolveStatus>> currentStatus;
   private final Duration maxBackoff;
-  private final Map<UUID, Set<Consumer<SolveState>>> subscribers = new ConcurrentHashMap<>();
+  private final Map<UUID, Set<Consumer<SolveStatus>>> subscribers = new ConcurrentHashMap<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final List<Consumer<String>> dispatchListeners = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch listening = new CountDownLatch(1);
@@ -109,13 +109,13 @@ public final class SolveNotifications implements AutoCloseable {
   }
 
   public SolveNotifications(
-      ConnectionFactory connections, Function<UUID, Optional<SolveState>> currentStatus) {
+      ConnectionFactory connections, Function<UUID, Optional<SolveStatus>> currentStatus) {
     this(connections, currentStatus, Duration.ofSeconds(5));
   }
 
   SolveNotifications(
       ConnectionFactory connections,
-      Function<UUID, Optional<SolveState>> currentStatus,
+      Function<UUID, Optional<SolveStatus>> currentStatus,
       Duration maxBackoff) {
     this.connections = connections;
     this.currentStatus = currentStatus;
@@ -145,7 +145,7 @@ public final class SolveNotifications implements AutoCloseable {
    * closed. The caller should read the row once after subscribing: a change committed just before
    * the subscription is not notified to it.
    */
-  public AutoCloseable subscribe(UUID id, Consumer<SolveState> onStatus) {
+  public AutoCloseable subscribe(UUID id, Consumer<SolveStatus> onStatus) {
     subscribers.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(onStatus);
     return () ->
         subscribers.computeIfPresent(
@@ -275,10 +275,10 @@ public final class SolveNotifications implements AutoCloseable {
   void dispatch(String payload) {
     int colon = payload.indexOf(':');
     UUID id;
-    SolveState status;
+    SolveStatus status;
     try {
       id = UUID.fromString(payload.substring(0, colon));
-      status = SolveState.valueOf(payload.substring(colon + 1));
+      status = SolveStatus.valueOf(payload.substring(colon + 1));
     } catch (RuntimeException e) {
       log.warn("Ignoring malformed notification on {}: {}", CHANNEL, payload);
       return;
@@ -303,12 +303,12 @@ public final class SolveNotifications implements AutoCloseable {
     }
   }
 
-  private void deliver(UUID id, SolveState status) {
-    Set<Consumer<SolveState>> set = subscribers.get(id);
+  private void deliver(UUID id, SolveStatus status) {
+    Set<Consumer<SolveStatus>> set = subscribers.get(id);
     if (set == null) {
       return;
     }
-    for (Consumer<SolveState> c : List.copyOf(set)) {
+    for (Consumer<SolveStatus> c : List.copyOf(set)) {
       try {
         c.accept(status);
       } catch (RuntimeException e) {

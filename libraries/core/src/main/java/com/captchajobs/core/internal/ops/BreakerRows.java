@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.ops;
 
 import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.model.BreakerRow;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,13 +42,4 @@ public final class BreakerRows {
         Db.instant(rs, "opened_at"),
         Db.instant(rs, "closed_at"));
   }
-
-  /** One key's breaker. */
-  public record BreakerRow(
-      String keyFingerprint,
-      boolean open,
-      String errorCode,
-      String reason,
-      Instant openedAt,
-      Instant closedAt) {}
 }

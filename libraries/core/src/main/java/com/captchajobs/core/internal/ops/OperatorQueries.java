@@ -11,9 +11,12 @@ import com.captchajobs.core.internal.store.Db;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.BatchSummary;
+import com.captchajobs.core.model.Requeued;
+import com.captchajobs.core.model.SolveFilter;
+import com.captchajobs.core.model.SolveRow;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,52 +61,8 @@ public final class OperatorQueries {
         "UPDATE captchajobs.solve SET batch = ? WHERE id = ? AND batch IS NULL", batch, solveId);
   }
 
-  /** Every filter is optional (null); {@code keyPrefix} matches the start of the business key. */
-  public record Filter(
-      SolveState status,
-      CaptchaType type,
-      String errorCode,
-      String keyPrefix,
-      String batch,
-      Instant from,
-      Instant to,
-      String client) {
-
-    /** A filter over every client's solves. */
-    public Filter(
-        SolveState status,
-        CaptchaType type,
-        String errorCode,
-        String keyPrefix,
-        String batch,
-        Instant from,
-        Instant to) {
-      this(status, type, errorCode, keyPrefix, batch, from, to, null);
-    }
-  }
-
-  /** One solve in an operator's list, never its token or parameters. */
-  public record Row(
-      UUID id,
-      String client,
-      String businessKey,
-      CaptchaType type,
-      SolveState status,
-      String errorCode,
-      String errorClass,
-      String batch,
-      int priority,
-      int submits,
-      int polls,
-      int requeues,
-      String requeuedErrorCode,
-      Instant createdAt,
-      Instant updatedAt,
-      Instant submittedAt,
-      Instant solvedAt) {}
-
   /** A page of solves matching the filter, newest first ({@code created_at} in [from, to)). */
-  public List<Row> list(Filter f, int page, int size) {
+  public List<SolveRow> list(SolveFilter f, int page, int size) {
     StringBuilder sql =
         new StringBuilder(
             "SELECT id, client, business_key, type, status, error_code, error_class, batch, priority,"
@@ -148,12 +107,12 @@ public final class OperatorQueries {
     return db.query(
         sql.toString(),
         rs ->
-            new Row(
+            new SolveRow(
                 Db.uuid(rs, "id"),
                 rs.getString("client"),
                 rs.getString("business_key"),
                 CaptchaType.valueOf(rs.getString("type")),
-                SolveState.valueOf(rs.getString("status")),
+                SolveStatus.valueOf(rs.getString("status")),
                 rs.getString("error_code"),
                 rs.getString("error_class") == null
                     ? null
@@ -172,19 +131,6 @@ public final class OperatorQueries {
   }
 
   /**
-   * A batch: solves by status, and latency (submit to token) p50/p95 of its solved ones, computed
-   * by PostgreSQL by nearest rank ({@code percentile_disc}: the definition of {@link
-   * com.captchajobs.core.stats.Percentiles}); empty when no solve carries the label.
-   */
-  public record BatchSummary(
-      String batch,
-      long total,
-      Map<SolveState, Long> byStatus,
-      Double latencyP50Seconds,
-      Double latencyP95Seconds,
-      String client) {}
-
-  /**
    * The clients that label solves with {@code batch}, in name order. A batch belongs to its client:
    * the same label used by two clients is two batches.
    */
@@ -195,10 +141,15 @@ public final class OperatorQueries {
         batch);
   }
 
-  /** {@code client}'s batch {@code batch}; empty when none of its solves carries the label. */
+  /**
+   * {@code client}'s batch {@code batch}: solves by status, and latency (submit to token) p50/p95
+   * of its solved ones, computed by PostgreSQL by nearest rank ({@code percentile_disc}: the
+   * definition of {@link com.captchajobs.core.stats.Percentiles}); empty when none of its solves
+   * carries the label.
+   */
   public Optional<BatchSummary> batch(String client, String batch) {
-    Map<SolveState, Long> byStatus = new LinkedHashMap<>();
-    for (SolveState s : SolveState.values()) {
+    Map<SolveStatus, Long> byStatus = new LinkedHashMap<>();
+    for (SolveStatus s : SolveStatus.values()) {
       byStatus.put(s, 0L);
     }
     long[] total = {0};
@@ -207,7 +158,7 @@ public final class OperatorQueries {
             + " GROUP BY status",
         rs -> {
           long n = rs.getLong(2);
-          byStatus.put(SolveState.valueOf(rs.getString(1)), n);
+          byStatus.put(SolveStatus.valueOf(rs.getString(1)), n);
           total[0] += n;
           return n;
         },
@@ -233,8 +184,8 @@ public final class OperatorQueries {
     return Optional.of(new BatchSummary(batch, total[0], byStatus, p[0], p[1], client));
   }
 
-  /** What a requeue did: the solve's type and key (for its job), and its count of requeues. */
-  public record Requeued(UUID solveId, CaptchaType type, String businessKey, int requeues) {}
+  /** The requeued row: its type and key make its job. */
+  private record RequeuedRow(UUID solveId, CaptchaType type, String businessKey, int requeues) {}
 
   /**
    * Turns a {@code FAILED} solve into a fresh submission: back to {@code QUEUED} with no task, no
@@ -252,7 +203,7 @@ public final class OperatorQueries {
       throw new NotRebuildableException(solveId, lost.get());
     }
     UUID jobId = SolveJobs.jobId(solveId, "requeue:" + UUID.randomUUID());
-    Optional<Requeued> done =
+    Optional<RequeuedRow> done =
         db.queryOne(
             "UPDATE captchajobs.solve SET status = 'QUEUED', requeues = requeues + 1, job_id = ?,"
                 + " requeued_at = now(), requeued_error_code = error_code, error_code = NULL,"
@@ -261,7 +212,7 @@ public final class OperatorQueries {
                 + " updated_at = now() WHERE id = ? AND status = 'FAILED'"
                 + " RETURNING id, type, business_key, requeues",
             rs ->
-                new Requeued(
+                new RequeuedRow(
                     Db.uuid(rs, "id"),
                     CaptchaType.valueOf(rs.getString("type")),
                     rs.getString("business_key"),
@@ -274,7 +225,7 @@ public final class OperatorQueries {
               .record(solveId, SolveEvents.REQUEUE, "requeue " + r.requeues());
           jobs.submit(jobId, solveId, r.type(), r.businessKey(), 0);
         });
-    return done;
+    return done.map(r -> new Requeued(r.solveId(), r.requeues(), r.businessKey()));
   }
 
   /**

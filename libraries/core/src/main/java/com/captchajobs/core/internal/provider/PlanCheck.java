@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.provider;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.model.ProviderOutage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,10 +27,9 @@ public final class PlanCheck {
   private final Duration minInterval;
   private final AtomicReference<Instant> lastCheck = new AtomicReference<>(Instant.EPOCH);
   private volatile ThreadsInfo last;
-  private volatile Unreachable unreachable;
 
-  /** The provider did not answer threadsinfo: since when, and with what. */
-  public record Unreachable(Instant since, String errorCode) {}
+  /** The provider did not answer threadsinfo: since when, and with what; null once it answered. */
+  private volatile ProviderOutage unreachable;
 
   public PlanCheck(CaptchaAiClient client, Breaker breaker, Clock clock, Duration minInterval) {
     this.client = client;
@@ -50,9 +50,9 @@ public final class PlanCheck {
       info = client.threadsInfo();
     } catch (CaptchaAiException e) {
       if (e.errorClass() == com.captchajobs.core.client.ErrorClass.TRANSIENT) {
-        Unreachable before = unreachable;
+        ProviderOutage before = unreachable;
         unreachable =
-            new Unreachable(before == null ? clock.instant() : before.since(), e.errorCode());
+            new ProviderOutage(before == null ? clock.instant() : before.since(), e.errorCode());
       } else {
         unreachable = null; // it answered
       }
@@ -64,7 +64,7 @@ public final class PlanCheck {
   }
 
   /** Present while the provider's last threadsinfo failed for want of an answer. */
-  public java.util.Optional<Unreachable> unreachable() {
+  public java.util.Optional<ProviderOutage> unreachable() {
     return java.util.Optional.ofNullable(unreachable);
   }
 

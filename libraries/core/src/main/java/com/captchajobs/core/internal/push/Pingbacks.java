@@ -6,8 +6,8 @@ import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -115,7 +115,7 @@ public final class Pingbacks implements PingbackReceiver {
       return Verdict.REFUSED;
     }
     Solve solve = found.get();
-    if (solve.status() != SolveState.SUBMITTED
+    if (solve.status() != SolveStatus.SUBMITTED
         || solve.submits() != submitNo
         || solve.taskId() == null) {
       return Verdict.REFUSED; // an old submission, or a replay after the solve moved on

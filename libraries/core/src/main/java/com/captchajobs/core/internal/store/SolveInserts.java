@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.model.SolveStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -69,10 +70,10 @@ public final class SolveInserts {
    * it held and a burst of new solves is not handed slots one job at a time; a waiting solve needs
    * no job: a freed slot is handed to it. Empty when the business key exists.
    */
-  public Optional<SolveState> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
+  public Optional<SolveStatus> insertQueuedOrWaiting(NewSolve s, String node, Duration lease) {
     return db.queryOne(
         INSERT_QUEUED_OR_WAITING,
-        rs -> SolveState.valueOf(rs.getString(1)),
+        rs -> SolveStatus.valueOf(rs.getString(1)),
         insertArgs(s, node, lease));
   }
 
@@ -110,15 +111,15 @@ public final class SolveInserts {
                     .isEmpty();
             return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
           }
-          List<SolveState> stored =
+          List<SolveStatus> stored =
               tx.query(
                   INSERT_QUEUED_OR_WAITING,
-                  rs -> SolveState.valueOf(rs.getString(1)),
+                  rs -> SolveStatus.valueOf(rs.getString(1)),
                   insertArgs(s, node, lease));
           if (stored.isEmpty()) {
             return CappedInsert.KEY_EXISTS;
           }
-          return stored.get(0) == SolveState.QUEUED
+          return stored.get(0) == SolveStatus.QUEUED
               ? CappedInsert.QUEUED
               : CappedInsert.WAITING_FOR_THREAD;
         });

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.model.ReportRefusal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,24 +36,18 @@ public final class SolveReports {
     this.db = new Db(dataSource, schema);
   }
 
-  /** Why a report was not recorded, or that it was. */
-  public enum Outcome {
-    RECORDED,
-    NOT_FOUND,
-    NOT_CLAIMED,
-    ALREADY_REPORTED,
-    WINDOW_PASSED
-  }
-
-  /** What {@link #record} came to, with the solve's type and business key when it was recorded. */
-  public record Recorded(Outcome outcome, CaptchaType type, String businessKey) {}
+  /**
+   * What {@link #record} came to: recorded, with the solve's type and business key, when {@code
+   * refusal} is null; else refused, and why.
+   */
+  public record Recorded(ReportRefusal refusal, CaptchaType type, String businessKey) {}
 
   /**
    * Records the verdict once: only on a CLAIMED solve, not reported before, claimed less than
    * {@code window} ago, and owned by {@code client} (any client when it is null). One statement, so
-   * two reports at once record one.
+   * two reports at once record one. Empty when the solve is not found (or not {@code client}'s).
    */
-  public Recorded record(UUID id, String client, Verdict verdict, Duration window) {
+  public Optional<Recorded> record(UUID id, String client, Verdict verdict, Duration window) {
     Optional<Recorded> done =
         db.queryOne(
             "UPDATE captchajobs.solve SET report_verdict = ?, reported_at = now(),"
@@ -63,32 +58,30 @@ public final class SolveReports {
                 + " RETURNING type, business_key",
             rs ->
                 new Recorded(
-                    Outcome.RECORDED,
-                    CaptchaType.valueOf(rs.getString("type")),
-                    rs.getString("business_key")),
+                    null, CaptchaType.valueOf(rs.getString("type")), rs.getString("business_key")),
             verdict,
             id,
             client == null,
             client == null ? "" : client,
             window.toMillis());
     if (done.isPresent()) {
-      return done.get();
+      return done;
     }
-    Outcome why =
-        db.queryOne(
-                "SELECT status, report_verdict FROM captchajobs.solve"
-                    + " WHERE id = ? AND (? OR client = ?)",
-                rs ->
-                    !"CLAIMED".equals(rs.getString("status"))
-                        ? Outcome.NOT_CLAIMED
-                        : rs.getString("report_verdict") != null
-                            ? Outcome.ALREADY_REPORTED
-                            : Outcome.WINDOW_PASSED,
-                id,
-                client == null,
-                client == null ? "" : client)
-            .orElse(Outcome.NOT_FOUND);
-    return new Recorded(why, null, null);
+    return db.queryOne(
+        "SELECT status, report_verdict FROM captchajobs.solve"
+            + " WHERE id = ? AND (? OR client = ?)",
+        rs ->
+            new Recorded(
+                !"CLAIMED".equals(rs.getString("status"))
+                    ? ReportRefusal.NOT_CLAIMED
+                    : rs.getString("report_verdict") != null
+                        ? ReportRefusal.ALREADY_REPORTED
+                        : ReportRefusal.WINDOW_PASSED,
+                null,
+                null),
+        id,
+        client == null,
+        client == null ? "" : client);
   }
 
   /** Undoes a report no job was created for (it is still PENDING); best effort. */

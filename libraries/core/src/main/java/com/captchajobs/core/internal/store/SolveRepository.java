@@ -3,6 +3,10 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.model.ClaimedToken;
+import com.captchajobs.core.model.ReportDelivery;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,20 +53,10 @@ public final class SolveRepository {
   public static final String JAVA_API_CLIENT = "java-api";
 
   /**
-   * The row {@link #claim} took: what the public API hands out as its {@code ClaimedToken}, plus
-   * when the solve was solved and its type, for the claim event. Never prints the token.
+   * The row {@link #claim} took: the token handed out, and for the claim event its type and when it
+   * was solved.
    */
-  public record Claim(
-      String token, String userAgent, Instant expiresAt, Instant solvedAt, CaptchaType type) {
-    @Override
-    public String toString() {
-      return "Claim[token=("
-          + (token == null ? 0 : token.length())
-          + " chars), expiresAt="
-          + expiresAt
-          + "]";
-    }
-  }
+  public record Claim(ClaimedToken claimed, Instant solvedAt, CaptchaType type) {}
 
   public Optional<Solve> find(UUID id) {
     return db.queryOne("SELECT " + COLUMNS + " FROM captchajobs.solve WHERE id = ?", this::map, id);
@@ -123,9 +117,7 @@ public final class SolveRepository {
             + " RETURNING c.token, c.user_agent, c.expires_at, c.solved_at, c.type",
         rs ->
             new Claim(
-                rs.getString(1),
-                rs.getString(2),
-                Db.instant(rs, "expires_at"),
+                new ClaimedToken(rs.getString(1), rs.getString(2), Db.instant(rs, "expires_at")),
                 Db.instant(rs, "solved_at"),
                 CaptchaType.valueOf(rs.getString("type"))),
         id);
@@ -252,7 +244,7 @@ public final class SolveRepository {
         params(rs.getString("params")),
         rs.getInt("priority"),
         rs.getString("callback_url"),
-        SolveState.valueOf(rs.getString("status")),
+        SolveStatus.valueOf(rs.getString("status")),
         rs.getString("task_id"),
         Db.instant(rs, "submitted_at"),
         Db.instant(rs, "solved_at"),
@@ -271,15 +263,15 @@ public final class SolveRepository {
         report(rs));
   }
 
-  private static Solve.Report report(ResultSet rs) throws SQLException {
+  private static SolveStatusView.Report report(ResultSet rs) throws SQLException {
     String verdict = rs.getString("report_verdict");
     if (verdict == null) {
       return null;
     }
-    return new Solve.Report(
+    return new SolveStatusView.Report(
         Verdict.valueOf(verdict),
         Db.instant(rs, "reported_at"),
-        rs.getString("report_delivery"),
+        ReportDelivery.valueOf(rs.getString("report_delivery")),
         Db.instant(rs, "report_delivered_at"),
         rs.getString("report_error"));
   }

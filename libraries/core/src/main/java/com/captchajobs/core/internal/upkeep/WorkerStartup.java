@@ -7,7 +7,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.settings.InvalidSettingException;
-import java.time.Duration;
+import com.captchajobs.core.settings.SolveSettings;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +22,9 @@ public final class WorkerStartup implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WorkerStartup.class);
 
-  /** What the start needs to know. */
-  public record Settings(
-      int threads,
-      int threadsReserve,
-      boolean preflight,
-      Duration reconcileInterval,
-      Duration providerCheckInterval) {}
+  /** What the start reads: the threads and reserve, the preflight, the two intervals. */
+  private final SolveSettings settings;
 
-  private final Settings settings;
   private final FleetGate gate;
   private final PlanCheck planCheck;
   private final Breaker breaker;
@@ -38,7 +32,7 @@ public final class WorkerStartup implements AutoCloseable {
   private ScheduledExecutorService executor;
 
   public WorkerStartup(
-      Settings settings,
+      SolveSettings settings,
       FleetGate gate,
       PlanCheck planCheck,
       Breaker breaker,

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.util.UUID;
 import org.jobrunr.jobs.lambdas.JobRequest;
 
@@ -9,7 +9,7 @@ import org.jobrunr.jobs.lambdas.JobRequest;
  * and the callback URL stay out of JobRunr's tables and dashboard). Kept stable: JobRunr stores the
  * class name with every queued job.
  */
-public record WebhookJobRequest(UUID solveId, SolveState status) implements JobRequest {
+public record WebhookJobRequest(UUID solveId, SolveStatus status) implements JobRequest {
 
   @Override
   public Class<WebhookJob> getJobRequestHandler() {

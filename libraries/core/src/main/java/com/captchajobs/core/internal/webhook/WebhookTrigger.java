@@ -6,7 +6,7 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 public final class WebhookTrigger implements SolveNotifications.Listener {
 
   /** The outcomes a caller is told about; CLAIMED and EXPIRED follow from its own actions. */
-  public static final Set<SolveState> OUTCOMES = Set.of(SolveState.SOLVED, SolveState.FAILED);
+  public static final Set<SolveStatus> OUTCOMES = Set.of(SolveStatus.SOLVED, SolveStatus.FAILED);
 
   /** How far back a reconnect looks for outcomes whose notification may have been missed. */
   static final Duration CATCH_UP = Duration.ofMinutes(10);
@@ -53,12 +53,12 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
     this.created = created;
   }
 
-  public static UUID jobId(UUID solveId, SolveState status) {
+  public static UUID jobId(UUID solveId, SolveStatus status) {
     return SolveJobs.jobId(solveId, "webhook:" + status);
   }
 
   @Override
-  public void onStatus(UUID id, SolveState status) {
+  public void onStatus(UUID id, SolveStatus status) {
     if (OUTCOMES.contains(status)) {
       repository.find(id).filter(s -> s.callbackUrl() != null).ifPresent(s -> create(s, status));
     }
@@ -72,14 +72,14 @@ public final class WebhookTrigger implements SolveNotifications.Listener {
           .ifPresent(
               s -> {
                 // A SOLVED row that was claimed meanwhile still had a SOLVED outcome to report.
-                SolveState outcome =
-                    s.status() == SolveState.FAILED ? SolveState.FAILED : SolveState.SOLVED;
+                SolveStatus outcome =
+                    s.status() == SolveStatus.FAILED ? SolveStatus.FAILED : SolveStatus.SOLVED;
                 create(s, outcome);
               });
     }
   }
 
-  void create(Solve solve, SolveState status) {
+  void create(Solve solve, SolveStatus status) {
     String client = repository.clientOf(solve.id()).orElse(SolveRepository.JAVA_API_CLIENT);
     scheduler.create(
         aJob()

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.BlackholeProxy;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
@@ -88,7 +88,7 @@ class DatabaseOutageTest {
         .pollInterval(Duration.ofMillis(250))
         .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
     System.out.printf("DATABASE BACK -> FIRST SUBMIT %.1f s%n", seconds);
-    assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+    assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
     assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(5);
   }
 

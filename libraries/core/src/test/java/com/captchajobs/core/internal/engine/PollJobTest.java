@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.HoldingForwarder;
@@ -80,7 +80,7 @@ class PollJobTest {
   void aPollMadeTwentySecondsLateIsFollowedByTheNextFiveSecondsAfterItsCallNotAtOnce()
       throws Exception {
     UUID id = solves.turnstile("spacing-late");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
@@ -95,7 +95,7 @@ class PollJobTest {
   @Test
   void aTaskResumedRightAfterAPollIsPolledAgainFiveSecondsAfterThatCall() throws Exception {
     UUID id = solves.turnstile("spacing-resumed");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     node.part(PollJob.class).poll(new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli()), null);
@@ -115,7 +115,7 @@ class PollJobTest {
   @Test
   void aPollRetriedRightAfterAFailedCallWaitsFiveSecondsAfterThatCall() throws Exception {
     UUID id = solves.turnstile("spacing-retried");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     PollJobRequest request = new PollJobRequest(id, 1, 1, Instant.now().toEpochMilli());
@@ -132,7 +132,7 @@ class PollJobTest {
   void aPollAndAFetchAPushRangForStartingTogetherNeverCallTheTaskLessThanFiveSecondsApart()
       throws Exception {
     UUID id = solves.turnstile("spacing-raced");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     long now = Instant.now().toEpochMilli();
     PollJob job = node.part(PollJob.class);
@@ -158,7 +158,7 @@ class PollJobTest {
   void aCallThatReachesTheProviderLateIsStillFollowedFiveSecondsAfterItArrivedNotAfterItLeft()
       throws Exception {
     UUID id = solves.turnstile("spacing-held");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     StorageProvider storage = node.part(StorageProvider.class);
     storage.deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     PollJob job = node.part(PollJob.class);
@@ -276,9 +276,9 @@ class PollJobTest {
                     "logging.level.com.captchajobs", "DEBUG"))) {
       SolveProbe solves = node.probe();
       UUID id = solves.turnstile("lifecycle-transient-res");
-      Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+      Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
       sim.injectNext(Endpoint.RES, Fault.HTML_500);
-      Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
+      Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
 
       assertThat(solved.taskId()).isEqualTo(submitted.taskId());
       assertThat(solved.submits()).isEqualTo(1);

@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.FleetFigures;
@@ -57,7 +57,7 @@ class PollRhythmTest {
 
       List<Double> lateness = FleetFigures.pollLateness(solves.jdbc());
       SimulatorStats stats = sim.stats();
-      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveState.SOLVED);
+      assertThat(ids).allMatch(id -> solves.get(id).status() == SolveStatus.SOLVED);
       assertThat(lateness).hasSizeGreaterThan(ids.size());
       System.out.printf(
           "[rhythm] %d polls for %d solves: lateness p50 %.3f s, p95 %.3f s, max %.3f s%n",

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -110,7 +110,7 @@ class ProviderOutageTest {
             "PROVIDER BACK -> FIRST SUBMIT %.1f s (every slot held when it came back, some by"
                 + " phantoms of failed in.php calls); max in flight %d%n",
             seconds, provider.stats().maxInFlight());
-        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveState.SOLVED);
+        assertThat(ids).allMatch(id -> fleet.get(id).status() == SolveStatus.SOLVED);
         assertThat(provider.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
       }
     }
@@ -130,7 +130,7 @@ class ProviderOutageTest {
     sim.startOutage(Fault.HTML_502);
     try {
       UUID id = solves.turnstile("outage-deadline");
-      Solve failed = solves.awaitStatus(id, SolveState.FAILED, DEADLINE.plusSeconds(30));
+      Solve failed = solves.awaitStatus(id, SolveStatus.FAILED, DEADLINE.plusSeconds(30));
 
       assertThat(failed.errorCode()).isEqualTo(SolveDeadline.DEADLINE_EXCEEDED);
       assertThat(failed.errorClass()).isEqualTo(ErrorClass.DEADLINE);

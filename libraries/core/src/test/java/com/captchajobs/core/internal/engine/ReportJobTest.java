@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.InvalidSolveRequestException;
-import com.captchajobs.core.ReportDelivery;
 import com.captchajobs.core.ReportNotAcceptedException;
 import com.captchajobs.core.SolveNotFoundException;
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.SolveStatus;
-import com.captchajobs.core.SolveStatusView;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.CaptchaAiApiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.upkeep.ReportSweep;
+import com.captchajobs.core.model.ReportDelivery;
+import com.captchajobs.core.model.ReportRefusal;
+import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -134,9 +135,7 @@ class ReportJobTest {
     assertThatThrownBy(() -> solves.report(id, Verdict.GOOD))
         .isInstanceOfSatisfying(
             ReportNotAcceptedException.class,
-            e ->
-                assertThat(e.reason())
-                    .isEqualTo(ReportNotAcceptedException.Reason.ALREADY_REPORTED));
+            e -> assertThat(e.reason()).isEqualTo(ReportRefusal.ALREADY_REPORTED));
     assertThat(solves.status(id).report().verdict()).isEqualTo(Verdict.BAD);
     assertThat(sim.reports(taskOf(id))).hasSize(1);
   }
@@ -158,7 +157,7 @@ class ReportJobTest {
     assertThatThrownBy(() -> solves.report(unclaimed, Verdict.BAD))
         .isInstanceOfSatisfying(
             ReportNotAcceptedException.class,
-            e -> assertThat(e.reason()).isEqualTo(ReportNotAcceptedException.Reason.NOT_CLAIMED));
+            e -> assertThat(e.reason()).isEqualTo(ReportRefusal.NOT_CLAIMED));
     assertThatThrownBy(() -> solves.report(UUID.randomUUID(), Verdict.BAD))
         .isInstanceOf(SolveNotFoundException.class);
 
@@ -193,7 +192,7 @@ class ReportJobTest {
     assertThatThrownBy(() -> solves.report(id, Verdict.BAD))
         .isInstanceOfSatisfying(
             ReportNotAcceptedException.class,
-            e -> assertThat(e.reason()).isEqualTo(ReportNotAcceptedException.Reason.WINDOW_PASSED));
+            e -> assertThat(e.reason()).isEqualTo(ReportRefusal.WINDOW_PASSED));
     assertThat(solves.status(id).report()).isNull();
   }
 

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -67,7 +67,7 @@ class SlotHandoffTest {
     UUID third = solves.turnstile("handoff-third");
 
     for (UUID id : List.of(first, second, third)) {
-      assertThat(solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(25)).submits())
+      assertThat(solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(25)).submits())
           .isEqualTo(1);
     }
     // The later two waited for the slot and were handed it; none got a submit job.
@@ -87,8 +87,8 @@ class SlotHandoffTest {
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("handoff-rejected")));
 
-    assertThat(solves.awaitStatus(first, SolveState.SOLVED, Duration.ofSeconds(25))).isNotNull();
-    Solve failed = solves.awaitStatus(rejected, SolveState.FAILED, Duration.ofSeconds(25));
+    assertThat(solves.awaitStatus(first, SolveStatus.SOLVED, Duration.ofSeconds(25))).isNotNull();
+    Solve failed = solves.awaitStatus(rejected, SolveStatus.FAILED, Duration.ofSeconds(25));
     assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(handoffs(rejected)).isZero(); // in.php never gave it a task
     assertThat(sim.stats().rejectedSubmitsByCode()).containsEntry("ERROR_BAD_TOKEN_OR_PAGEURL", 1L);
@@ -104,15 +104,15 @@ class SlotHandoffTest {
   void aHandedSolveWhoseInPhpFailsForNowIsRetriedByAJobOfItsOwnAndSolved() {
     UUID first = solves.turnstile("handoff-before-fault");
     UUID retried = solves.turnstile("handoff-retried");
-    solves.awaitStatus(first, SolveState.SUBMITTED, Duration.ofSeconds(25));
+    solves.awaitStatus(first, SolveStatus.SUBMITTED, Duration.ofSeconds(25));
     // The next in.php is the handed solve's: a provider code for "try later", no lost reply.
     sim.injectNext(Endpoint.IN, Fault.SERVER_ERROR);
 
     // The retry is a scheduled job: JobRunr moves it to the queue at its next poll (5 s).
-    Solve solved = solves.awaitStatus(retried, SolveState.SOLVED, Duration.ofSeconds(40));
+    Solve solved = solves.awaitStatus(retried, SolveStatus.SOLVED, Duration.ofSeconds(40));
     assertThat(solved.submits()).isEqualTo(1);
     assertThat(jobsNaming(retried, "SubmitJobRequest")).isEqualTo(1);
-    assertThat(solves.awaitStatus(first, SolveState.SOLVED).submits()).isEqualTo(1);
+    assertThat(solves.awaitStatus(first, SolveStatus.SOLVED).submits()).isEqualTo(1);
   }
 
   private int handoffs(UUID id) {

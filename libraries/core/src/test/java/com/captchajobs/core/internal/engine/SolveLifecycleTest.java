@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.LifecycleFixture;
@@ -59,7 +59,7 @@ class SolveLifecycleTest {
   @Test
   void aSolveGoesFromQueuedThroughSubmittedToSolvedAndStoresItsTokenWithAnExpiry() {
     UUID id = solves.turnstile("lifecycle-1");
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
 
     assertThat(solved.taskId()).isNotBlank();
     assertThat(solved.submittedAt()).isNotNull();
@@ -88,7 +88,7 @@ class SolveLifecycleTest {
                 "0x4AAAAAAADnPIDROrmt1Wwj",
                 "pageUrl",
                 "https://shop.example.test/unsolvable/lifecycle"));
-    Solve failed = solves.awaitStatus(id, SolveState.FAILED, Duration.ofSeconds(90));
+    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED, Duration.ofSeconds(90));
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_CAPTCHA_UNSOLVABLE");
     assertThat(failed.errorClass()).isEqualTo(ErrorClass.UNSOLVABLE);
@@ -105,8 +105,8 @@ class SolveLifecycleTest {
             "lifecycle-secrets-bad",
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("lifecycle-secrets-bad")));
-    solves.awaitStatus(ok, SolveState.SOLVED);
-    solves.awaitStatus(bad, SolveState.FAILED);
+    solves.awaitStatus(ok, SolveStatus.SOLVED);
+    solves.awaitStatus(bad, SolveStatus.FAILED);
 
     List<String> stored = solves.everyStoredText();
     assertThat(stored).isNotEmpty().noneMatch(text -> text.contains(KEY));

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -99,7 +99,7 @@ class StaleAnswerAfterRequeueTest {
         .until(
             () -> {
               Solve s = solves.get(id);
-              return s.status() == SolveState.SUBMITTED
+              return s.status() == SolveStatus.SUBMITTED
                   && s.submits() == 2
                   && s.taskId() != null
                   && !s.taskId().equals(oldTask);
@@ -115,7 +115,7 @@ class StaleAnswerAfterRequeueTest {
         .until(
             () -> {
               Solve s = solves.get(id);
-              return s.status() == SolveState.SUBMITTED && newTask.equals(s.taskId());
+              return s.status() == SolveStatus.SUBMITTED && newTask.equals(s.taskId());
             });
     assertThat(
             solves

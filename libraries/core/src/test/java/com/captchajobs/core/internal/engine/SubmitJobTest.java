@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.LifecycleFixture;
@@ -78,12 +78,12 @@ class SubmitJobTest {
   @Test
   void runningTheSubmitJobAgainAfterInPhpAnsweredNeverSubmitsTwice() {
     UUID id = solves.turnstile("lifecycle-rerun");
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     SubmitJob submitJob = node.part(SubmitJob.class);
 
     submitJob.submit(id, 0);
     submitJob.submit(id, 0);
-    solves.awaitStatus(id, SolveState.SOLVED);
+    solves.awaitStatus(id, SolveStatus.SOLVED);
     submitJob.submit(id, 0);
 
     assertThat(submitsFor("lifecycle-rerun")).isEqualTo(1);
@@ -112,7 +112,7 @@ class SubmitJobTest {
       }
     }
     pool.shutdown();
-    solves.awaitStatus(id, SolveState.SOLVED);
+    solves.awaitStatus(id, SolveStatus.SOLVED);
 
     // The node's own JobRunr server runs the solve's submit job too: with ours, five runs race,
     // and on a busy machine it may be the one that wins, leaving all four of ours busy. Whoever
@@ -134,12 +134,12 @@ class SubmitJobTest {
                 "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                 "pageUrl",
                 SolveProbe.pageUrl("lifecycle-crash")));
-    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     // The crash: the poll job is lost, the row keeps the task id committed before it.
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
     node.part(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-crash")).isEqualTo(1);
@@ -150,7 +150,7 @@ class SubmitJobTest {
    * job gone. The row is moved back in time, as the outage would have left it.
    */
   private Solve lostForThreeMinutes(UUID id) {
-    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     await() // the answer waits at the provider, as it would after minutes
         .until(
@@ -182,7 +182,7 @@ class SubmitJobTest {
     Solve submitted = lostForThreeMinutes(id);
 
     node.part(SubmitJob.class).submit(id, 0); // what the repair pass's submit job does
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
 
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(sim.tasks()).filteredOn(t -> t.method().equals("base64")).hasSize(1);
@@ -203,7 +203,7 @@ class SubmitJobTest {
     Solve submitted = lostForThreeMinutes(id); // a reCAPTCHA token lives 90 s here
 
     node.part(SubmitJob.class).submit(id, 0);
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(40));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(40));
 
     assertThat(solved.taskId()).isNotEqualTo(submitted.taskId());
     assertThat(submitsFor("lifecycle-late-token")).isEqualTo(2);
@@ -223,13 +223,13 @@ class SubmitJobTest {
                 "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                 "pageUrl",
                 SolveProbe.pageUrl("lifecycle-forgotten")));
-    solves.awaitStatus(id, SolveState.SUBMITTED);
+    solves.awaitStatus(id, SolveStatus.SUBMITTED);
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
     // a task id the provider does not know (any more): res.php answers ERROR_WRONG_CAPTCHA_ID
     solves.jdbc().update("UPDATE captchajobs.solve SET task_id = '73999999999' WHERE id = ?", id);
 
     node.part(SubmitJob.class).submit(id, 0);
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(40));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(40));
 
     assertThat(solved.taskId()).isNotEqualTo("73999999999");
     assertThat(submitsFor("lifecycle-forgotten")).isEqualTo(2);
@@ -274,7 +274,7 @@ class SubmitJobTest {
           .during(HOLD.minusSeconds(2))
           .atMost(HOLD)
           .until(() -> submits(sim, "lost-id") == 1 && solves.get(id).taskId() == null);
-      Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60));
+      Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(60));
       long secondAfterMillis = (System.nanoTime() - lostAt) / 1_000_000;
 
       assertThat(secondAfterMillis).isGreaterThanOrEqualTo(HOLD.minusSeconds(2).toMillis());
@@ -314,8 +314,8 @@ class SubmitJobTest {
       SolveProbe solves = node.probe();
       UUID a = solves.turnstile("saturation-a");
       UUID b = solves.turnstile("saturation-b");
-      Solve solvedA = solves.awaitStatus(a, SolveState.SOLVED);
-      Solve solvedB = solves.awaitStatus(b, SolveState.SOLVED);
+      Solve solvedA = solves.awaitStatus(a, SolveStatus.SOLVED);
+      Solve solvedB = solves.awaitStatus(b, SolveStatus.SOLVED);
 
       assertThat(sim.stats().rejected("ERROR_ZERO_BALANCE")).isPositive();
       assertThat(solvedA.submits() + solvedB.submits()).isEqualTo(2);

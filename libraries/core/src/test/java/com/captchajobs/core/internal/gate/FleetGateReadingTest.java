@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.model.Gate;
+import com.captchajobs.core.model.SlotHolder;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
@@ -61,8 +63,8 @@ class FleetGateReadingTest {
     Duration lease = Duration.ofMillis(500);
 
     FleetGate.Reading first = a.read(lease);
-    assertThat(first).isEqualTo(new FleetGate.Reading(3, 0, 2, true));
-    assertThat(b.read(lease)).isEqualTo(new FleetGate.Reading(3, 0, 2, false));
+    assertThat(first).isEqualTo(new FleetGate.Reading(new Gate(3, 0, 2), true));
+    assertThat(b.read(lease)).isEqualTo(new FleetGate.Reading(new Gate(3, 0, 2), false));
     assertThat(a.read(lease).reporter()).as("the holder renews").isTrue();
 
     await()
@@ -80,13 +82,13 @@ class FleetGateReadingTest {
     List<FleetGate.Handoff> handed = a.dispatch();
     assertThat(handed).extracting(FleetGate.Handoff::solveId).containsExactly(solve);
 
-    List<FleetGate.Holder> holders = a.holders();
+    List<SlotHolder> holders = a.holders();
     assertThat(holders).hasSize(1);
-    FleetGate.Holder h = holders.get(0);
+    SlotHolder h = holders.get(0);
     assertThat(h.solveId()).isEqualTo(solve);
     assertThat(h.node()).isEqualTo("node-a");
     assertThat(h.since()).isNotNull();
     assertThat(h.leaseUntil()).isAfter(h.since());
-    assertThat(a.read(Duration.ofSeconds(5)).inFlight()).isEqualTo(1);
+    assertThat(a.read(Duration.ofSeconds(5)).gate().inFlight()).isEqualTo(1);
   }
 }

@@ -7,7 +7,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -267,7 +267,7 @@ class FleetGateTest {
           .until(
               () ->
                   backlog.stream()
-                          .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+                          .filter(id -> solves.get(id).status() == SolveStatus.WAITING_FOR_THREAD)
                           .count()
                       >= 3);
       UUID urgent =
@@ -288,10 +288,10 @@ class FleetGateTest {
       await()
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(10))
-          .until(() -> solves.get(urgent).status() != SolveState.QUEUED);
+          .until(() -> solves.get(urgent).status() != SolveStatus.QUEUED);
       List<UUID> waitingWhenUrgentQueued =
           backlog.stream()
-              .filter(id -> solves.get(id).status() == SolveState.WAITING_FOR_THREAD)
+              .filter(id -> solves.get(id).status() == SolveStatus.WAITING_FOR_THREAD)
               .toList();
 
       await()

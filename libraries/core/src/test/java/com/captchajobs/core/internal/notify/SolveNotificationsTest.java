@@ -8,8 +8,8 @@ import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.BlackholeProxy;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import java.sql.Connection;
@@ -84,7 +84,7 @@ class SolveNotificationsTest {
   @Test
   void aSubscriberAndAGlobalListenerSeeEveryStatusChangeOfTheSolve() throws SQLException {
     UUID id = UUID.randomUUID();
-    List<SolveState> seen = new CopyOnWriteArrayList<>();
+    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
     List<String> global = new CopyOnWriteArrayList<>();
     notifications.subscribe(id, seen::add);
     notifications.addListener((solveId, status) -> global.add(solveId + ":" + status));
@@ -94,11 +94,11 @@ class SolveNotificationsTest {
         id, new SolveTransitions.Submitted("123", Instant.now(), UUID.randomUUID(), null, false));
     transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveStatus.FAILED));
     // A reconnect on a busy machine (liveness check timed out) re-delivers the row's current
     // status, so a status may arrive twice; none may be missing or out of order.
     assertThat(seen.stream().distinct())
-        .containsExactly(SolveState.QUEUED, SolveState.SUBMITTED, SolveState.FAILED);
+        .containsExactly(SolveStatus.QUEUED, SolveStatus.SUBMITTED, SolveStatus.FAILED);
     assertThat(global).contains(id + ":FAILED");
   }
 
@@ -106,13 +106,13 @@ class SolveNotificationsTest {
   void afterALostConnectionItReconnectsAndSubscribersGetTheCurrentStatusOfTheRow()
       throws Exception {
     UUID id = insert("notify-2");
-    List<SolveState> seen = new CopyOnWriteArrayList<>();
+    List<SolveStatus> seen = new CopyOnWriteArrayList<>();
     AutoCloseable subscription = notifications.subscribe(id, seen::add);
     List<Boolean> reconnects = new CopyOnWriteArrayList<>();
     notifications.addListener(
         new SolveNotifications.Listener() {
           @Override
-          public void onStatus(UUID solveId, SolveState status) {}
+          public void onStatus(UUID solveId, SolveStatus status) {}
 
           @Override
           public void onReconnect() {
@@ -122,9 +122,9 @@ class SolveNotificationsTest {
 
     notifications.dropConnection();
     await().atMost(Duration.ofSeconds(10)).until(() -> !reconnects.isEmpty());
-    assertThat(seen).contains(SolveState.QUEUED); // the re-check after reconnecting
+    assertThat(seen).contains(SolveStatus.QUEUED); // the re-check after reconnecting
     transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
-    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveStatus.FAILED));
 
     subscription.close();
     assertThat(notifications.subscribedSolves()).isZero();
@@ -143,7 +143,7 @@ class SolveNotificationsTest {
     try {
       assertThat(listening.awaitListening(Duration.ofSeconds(10))).isTrue();
       UUID id = insert("notify-killed");
-      List<SolveState> seen = new CopyOnWriteArrayList<>();
+      List<SolveStatus> seen = new CopyOnWriteArrayList<>();
       listening.subscribe(id, seen::add);
 
       try (var c = DriverManager.getConnection(url);
@@ -157,7 +157,7 @@ class SolveNotificationsTest {
       }
       transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+      await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveStatus.FAILED));
     } finally {
       listening.close();
     }
@@ -177,14 +177,14 @@ class SolveNotificationsTest {
       try {
         assertThat(listening.awaitListening(Duration.ofSeconds(10))).isTrue();
         UUID id = insert("notify-half-open");
-        List<SolveState> seen = new CopyOnWriteArrayList<>();
+        List<SolveStatus> seen = new CopyOnWriteArrayList<>();
         listening.subscribe(id, seen::add);
 
         proxy.blackholeOpen(); // neither end learns that nothing gets through any more
         transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
         long started = System.nanoTime();
-        await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveState.FAILED));
+        await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveStatus.FAILED));
         long millis = (System.nanoTime() - started) / 1_000_000;
         System.out.println(
             "HALF-OPEN LISTEN connection: outcome delivered after " + millis + " ms");

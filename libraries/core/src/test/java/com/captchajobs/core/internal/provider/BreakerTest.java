@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -53,7 +53,7 @@ class BreakerTest {
       SolveProbe solves = first.probe();
       long rejectedBefore = sim.stats().rejected("ERROR_KEY_DOES_NOT_EXIST");
       UUID one = solves.turnstile("breaker-1");
-      Solve failed = solves.awaitStatus(one, SolveState.FAILED);
+      Solve failed = solves.awaitStatus(one, SolveStatus.FAILED);
       assertThat(failed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
       assertThat(failed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
       assertThat(first.part(Breaker.class).openState()).isPresent();
@@ -63,7 +63,7 @@ class BreakerTest {
       try (EngineNode second = EngineNode.start(db, sim.baseUrl(), UNKNOWN_KEY, noPreflight)) {
         first.close();
         UUID two = second.probe().turnstile("breaker-2");
-        Solve alsoFailed = second.probe().awaitStatus(two, SolveState.FAILED);
+        Solve alsoFailed = second.probe().awaitStatus(two, SolveStatus.FAILED);
 
         assertThat(alsoFailed.errorCode()).isEqualTo("ERROR_KEY_DOES_NOT_EXIST");
         assertThat(alsoFailed.errorClass()).isEqualTo(ErrorClass.CREDENTIAL);
@@ -83,13 +83,15 @@ class BreakerTest {
       SolveProbe solves = node.probe();
       assertThat(
               solves
-                  .awaitStatus(solves.turnstile("breaker-closed-1"), SolveState.FAILED)
+                  .awaitStatus(solves.turnstile("breaker-closed-1"), SolveStatus.FAILED)
                   .errorCode())
           .isEqualTo("ERROR_IP_NOT_ALLOWED");
 
       assertThat(breaker.closeBreaker()).isTrue();
       assertThat(
-              solves.awaitStatus(solves.turnstile("breaker-closed-2"), SolveState.SOLVED).submits())
+              solves
+                  .awaitStatus(solves.turnstile("breaker-closed-2"), SolveStatus.SOLVED)
+                  .submits())
           .isEqualTo(1);
     }
   }

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.OutputCapture;
@@ -101,7 +101,7 @@ class PingbacksTest {
   void aPushRingsOneResPhpFetchAtOnceAndStoresWhatResPhpSaysLongBeforeTheFallbackPoll() {
     UUID id = solves.turnstile("push-fast");
 
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(30));
 
     TaskRecord task = taskOf("push-fast");
     assertThat(task.polls()).as("res.php calls: the confirming fetch").isEqualTo(1);
@@ -124,7 +124,7 @@ class PingbacksTest {
     UUID id = solves.turnstile("push-lost");
     lose.add(id); // the task takes a second at least: its push comes later
 
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(30));
 
     assertThat(taskOf("push-lost").polls()).as("res.php calls").isEqualTo(1);
     // polling alone makes its first poll at 5 s: the fallback comes at most one step (5 s) later
@@ -136,7 +136,7 @@ class PingbacksTest {
   void aForgedSignatureAnOldSubmissionOrAnotherSolveRingsNothingAndAValidOneRingsOnce()
       throws Exception {
     UUID id = solves.recaptchaV2("push-forged");
-    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+    Solve waiting = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     String url = pingbacks.urls().urlFor(id, 1);
     String taskId = waiting.taskId();
     long refusedBefore = pingbacks.refusedCount();
@@ -155,7 +155,7 @@ class PingbacksTest {
     assertThat(push(url, "73000000000999", "FORGED-2")).isEqualTo(200);
     await().atMost(Duration.ofSeconds(10)).until(() -> taskOf("push-forged").polls() == 1);
     assertThat(push(url, taskId, "FORGED-3")).isEqualTo(200); // 5 s after that call at the soonest
-    assertThat(solves.get(id).status()).isEqualTo(SolveState.SUBMITTED);
+    assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SUBMITTED);
     assertThat(solves.token(id)).isNull();
     assertThat(solves.everyStoredText()).noneMatch(t -> t.contains("FORGED-"));
   }
@@ -167,14 +167,14 @@ class PingbacksTest {
     for (String code :
         new String[] {"FORGED-1", "ERROR_WRONG_USER_KEY", "ERROR_CAPTCHA_UNSOLVABLE"}) {
       UUID id = solves.turnstile("push-forged-code-" + ids.size());
-      Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+      Solve waiting = solves.awaitStatus(id, SolveStatus.SUBMITTED);
       assertThat(push(pingbacks.urls().urlFor(id, 1), waiting.taskId(), code)).isEqualTo(200);
       ids.put(code, id);
     }
 
     int n = 0;
     for (Map.Entry<String, UUID> e : ids.entrySet()) {
-      Solve solved = solves.awaitStatus(e.getValue(), SolveState.SOLVED, Duration.ofSeconds(30));
+      Solve solved = solves.awaitStatus(e.getValue(), SolveStatus.SOLVED, Duration.ofSeconds(30));
       assertThat(solved.submits()).as(e.getKey()).isEqualTo(1);
       assertThat(solves.token(e.getValue())).as(e.getKey()).startsWith("0.");
       assertThat(sim.stats().submitsByPageUrl())
@@ -182,7 +182,7 @@ class PingbacksTest {
     }
     assertThat(node.part(Breaker.class).openState()).isEmpty();
     UUID after = solves.turnstile("push-after-forged-codes");
-    solves.awaitStatus(after, SolveState.SOLVED, Duration.ofSeconds(30));
+    solves.awaitStatus(after, SolveStatus.SOLVED, Duration.ofSeconds(30));
     assertThat(solves.everyStoredText()).noneMatch(t -> t.contains("FORGED-1"));
   }
 
@@ -190,7 +190,7 @@ class PingbacksTest {
   void aFloodOfForgedPushesLeavesAtMostOneLogLineAndNoneOfItsValues(CapturedOutput output)
       throws Exception {
     UUID id = solves.recaptchaV2("push-flood");
-    Solve waiting = solves.awaitStatus(id, SolveState.SUBMITTED);
+    Solve waiting = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     String url = pingbacks.urls().urlFor(id, 1);
     String forged = url.substring(0, url.length() - 4) + "BBBB";
     int before = output.toString().split("Refused ", -1).length;
@@ -215,7 +215,7 @@ class PingbacksTest {
   @Test
   void theFallbackPollOfAPushedSolveEndsWithoutCallingResPhp() {
     UUID id = solves.turnstile("push-no-poll");
-    solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+    solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(30));
     StorageProvider storage = node.part(StorageProvider.class);
     UUID fallback = SolveJobs.pollJobId(id, 1, 1);
 

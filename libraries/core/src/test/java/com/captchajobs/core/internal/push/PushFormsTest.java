@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.push;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -96,7 +96,7 @@ class PushFormsTest {
     for (int i = 0; i < 10; i++) {
       ids.add(solves.turnstile("form-push-" + i));
     }
-    ids.forEach(id -> solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60)));
+    ids.forEach(id -> solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(60)));
 
     List<TaskRecord> tasks = tasksOf("form-push-");
     await().atMost(Duration.ofSeconds(5)).until(() -> acknowledged(tasks) == tasks.size());
@@ -124,7 +124,7 @@ class PushFormsTest {
     for (int i = 0; i < 3; i++) {
       ids.add(solves.turnstile("silent-" + i));
     }
-    ids.forEach(id -> solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60)));
+    ids.forEach(id -> solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(60)));
 
     List<TaskRecord> tasks = tasksOf("silent-");
     assertThat(sim.pushes())

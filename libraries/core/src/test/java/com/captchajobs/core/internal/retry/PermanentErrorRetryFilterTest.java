@@ -6,7 +6,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.LifecycleFixture;
 import com.captchajobs.core.testing.SolveProbe;
@@ -69,7 +69,7 @@ class PermanentErrorRetryFilterTest {
             "lifecycle-permanent",
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("lifecycle-permanent")));
-    Solve failed = solves.awaitStatus(id, SolveState.FAILED);
+    Solve failed = solves.awaitStatus(id, SolveStatus.FAILED);
 
     assertThat(failed.errorCode()).isEqualTo("ERROR_BAD_TOKEN_OR_PAGEURL");
     assertThat(failed.errorClass()).isEqualTo(ErrorClass.REQUEST);
@@ -89,7 +89,7 @@ class PermanentErrorRetryFilterTest {
   void aTransientInPhpFaultIsRetriedAndTheSolveStillSucceeds() {
     sim.injectNext(Endpoint.IN, Fault.HTML_502);
     UUID id = solves.turnstile("lifecycle-transient-in");
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
 
     assertThat(solved.submits()).isEqualTo(1);
     List<JobState> history = states(SolveJobs.enqueueJobId(id));

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveState;
 import com.captchajobs.core.internal.upkeep.Reconciler;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -64,7 +64,7 @@ class ClockSkewTest {
   void aWorkerWhoseClockRunsAMinuteAheadNeitherExpiresTokensEarlyNorReclaimsLiveLeases() {
     // A token stored by a node with a right clock, valid 30 s more on the database's clock.
     UUID id = solves.turnstile("skew-token");
-    solves.awaitStatus(id, SolveState.SOLVED);
+    solves.awaitStatus(id, SolveStatus.SOLVED);
     solves
         .jdbc()
         .update(
@@ -80,7 +80,7 @@ class ClockSkewTest {
                 "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                 "pageUrl",
                 SolveProbe.pageUrl("skew-lease")));
-    solves.awaitStatus(waiting, SolveState.SUBMITTED);
+    solves.awaitStatus(waiting, SolveStatus.SUBMITTED);
     FleetGate gate = node.part(FleetGate.class);
     assertThat(gate.holds(waiting)).isTrue();
 
@@ -89,11 +89,11 @@ class ClockSkewTest {
       assertThat(reconciler.reconcile()).isTrue();
     }
 
-    assertThat(solves.get(id).status()).isEqualTo(SolveState.SOLVED);
+    assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SOLVED);
     assertThat(gate.holds(waiting)).isTrue();
     assertThat(node.part(com.captchajobs.core.CaptchaJobs.class).solves().claim(id).token())
         .isNotBlank();
-    Solve solved = solves.awaitStatus(waiting, SolveState.SOLVED, Duration.ofSeconds(60));
+    Solve solved = solves.awaitStatus(waiting, SolveStatus.SOLVED, Duration.ofSeconds(60));
     Boolean stored =
         solves
             .jdbc()

@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.upkeep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -63,18 +63,18 @@ class PhantomReleaseTest {
                     "captchaai.first-poll-wait.RECAPTCHA_V2", "8s"))) {
       SolveProbe solves = node.probe();
       UUID a = solves.turnstile("phantom-ready-a");
-      solves.awaitStatus(a, SolveState.SUBMITTED);
+      solves.awaitStatus(a, SolveStatus.SUBMITTED);
       sim.injectNext(Endpoint.IN, Fault.LOST_RESPONSE);
       UUID b = solves.recaptchaV2("phantom-ready-b");
       await().atMost(Duration.ofSeconds(10)).until(() -> solves.phantomSlots() == 1);
       List<UUID> waiting =
           List.of(solves.recaptchaV2("phantom-ready-c"), solves.recaptchaV2("phantom-ready-d"));
 
-      solves.awaitStatus(a, SolveState.SOLVED, Duration.ofSeconds(30));
+      solves.awaitStatus(a, SolveStatus.SOLVED, Duration.ofSeconds(30));
       for (UUID id : waiting) {
-        solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(90));
+        solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
       }
-      solves.awaitStatus(b, SolveState.SOLVED, Duration.ofSeconds(90));
+      solves.awaitStatus(b, SolveStatus.SOLVED, Duration.ofSeconds(90));
 
       assertThat(tasksOf(sim, "phantom-ready-b"))
           .as("B's lost reply created a task at the provider, then B submitted again")
@@ -96,17 +96,17 @@ class PhantomReleaseTest {
                     "captchaai.first-poll-wait.TURNSTILE", "1s"))) {
       SolveProbe solves = node.probe();
       UUID a = solves.recaptchaV2("phantom-free-a");
-      solves.awaitStatus(a, SolveState.SUBMITTED);
+      solves.awaitStatus(a, SolveStatus.SUBMITTED);
       sim.injectNext(Endpoint.IN, Fault.HTML_502);
       UUID b = solves.turnstile("phantom-free-b");
       await().atMost(Duration.ofSeconds(10)).until(() -> solves.phantomSlots() == 1);
       UUID c = solves.turnstile("phantom-free-c");
 
       // well before the 60 s hold ends and before A's task does, B and C are both solved
-      solves.awaitStatus(b, SolveState.SOLVED, Duration.ofSeconds(25));
-      solves.awaitStatus(c, SolveState.SOLVED, Duration.ofSeconds(25));
+      solves.awaitStatus(b, SolveStatus.SOLVED, Duration.ofSeconds(25));
+      solves.awaitStatus(c, SolveStatus.SOLVED, Duration.ofSeconds(25));
 
-      assertThat(solves.get(a).status()).isEqualTo(SolveState.SUBMITTED);
+      assertThat(solves.get(a).status()).isEqualTo(SolveStatus.SUBMITTED);
       assertThat(solves.phantomSlots()).isZero();
       assertThat(sim.stats().maxInFlight()).isLessThanOrEqualTo(CAP);
     }

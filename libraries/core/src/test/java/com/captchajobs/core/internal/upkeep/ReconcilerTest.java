@@ -7,7 +7,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -118,7 +118,7 @@ class ReconcilerTest {
   @Test
   void theRepairPassRunTwiceOnTheSameStuckSolveCreatesALiveJobBothTimes() {
     UUID id = slowRecaptcha("repair-twice");
-    Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+    Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     await().until(() -> liveJob(id));
     Set<UUID> jobs = new HashSet<>();
     boolean solvedByTheEndedJob = false;
@@ -167,7 +167,7 @@ class ReconcilerTest {
         // may still be running and move the solve itself (the submit job now makes an early first
         // poll), which equally leaves a live job
         .isBetween(1, 2);
-    Solve solved = solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(60));
+    Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(60));
     assertThat(solved.taskId()).isEqualTo(submitted.taskId());
     assertThat(sim.stats().submitsByPageUrl().get(SolveProbe.pageUrl("repair-twice")))
         .isEqualTo(1L);
@@ -339,11 +339,11 @@ class ReconcilerTest {
                   "6LcR_okUAAAAAPYrPe-HK_0RULO1aZM15ENyM-Mf",
                   "pageUrl",
                   SolveProbe.pageUrl("lifecycle-orphan")));
-      Solve submitted = solves.awaitStatus(id, SolveState.SUBMITTED);
+      Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
       // The crash: the poll job is gone and nobody reruns the submit job.
       node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
 
-      Solve solved = solves.awaitStatus(id, SolveState.SOLVED);
+      Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
 
       assertThat(solved.taskId()).isEqualTo(submitted.taskId());
       assertThat(submitsFor(sim, "lifecycle-orphan")).isEqualTo(1);

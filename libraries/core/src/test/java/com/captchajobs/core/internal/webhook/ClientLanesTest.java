@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -166,7 +166,7 @@ class ClientLanesTest {
         new Job(
             UUID.randomUUID(),
             0,
-            new JobDetails(new WebhookJobRequest(UUID.randomUUID(), SolveState.SOLVED)),
+            new JobDetails(new WebhookJobRequest(UUID.randomUUID(), SolveStatus.SOLVED)),
             history,
             new ConcurrentHashMap<>());
     job.setLabels(List.of("webhook", ClientLanes.label(client)));

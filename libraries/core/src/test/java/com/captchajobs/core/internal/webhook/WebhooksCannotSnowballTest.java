@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.SolveState;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.Sql;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -180,7 +180,7 @@ class WebhooksCannotSnowballTest {
         client,
         key,
         callback);
-    deliveries.trigger().onStatus(id, SolveState.SOLVED);
+    deliveries.trigger().onStatus(id, SolveStatus.SOLVED);
   }
 
   /** Total stored size of the hung client's delivery job rows. */

@@ -2,6 +2,8 @@ package com.captchajobs.spring.boot.actuate;
 
 import com.captchajobs.core.LocalWorker;
 import com.captchajobs.core.Operations;
+import com.captchajobs.core.model.BreakerRow;
+import com.captchajobs.core.model.Gate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,7 +19,7 @@ public record HealthReading(boolean up, Map<String, Object> details) {
   /** DOWN while the breaker is open; details show gate use and the last plan check. */
   public static HealthReading ofBreaker(Operations operations, LocalWorker worker) {
     Map<String, Object> details = new LinkedHashMap<>();
-    var open = worker.breaker().filter(Operations.BreakerRow::open);
+    var open = worker.breaker().filter(BreakerRow::open);
     open.ifPresentOrElse(
         s -> {
           details.put("breaker", "open");
@@ -27,7 +29,7 @@ public record HealthReading(boolean up, Map<String, Object> details) {
         },
         () -> details.put("breaker", "closed"));
     details.put("keyFingerprint", worker.keyFingerprint());
-    Operations.Gate gate = operations.gate();
+    Gate gate = operations.gate();
     details.put("gateInFlight", gate.inFlight());
     details.put("gateCapacity", gate.capacity());
     details.put("gateWaiting", gate.waiting());

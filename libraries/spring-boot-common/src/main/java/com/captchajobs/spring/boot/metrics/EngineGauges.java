@@ -3,6 +3,8 @@ package com.captchajobs.spring.boot.metrics;
 import com.captchajobs.core.LocalWorker;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.model.BreakerRow;
+import com.captchajobs.core.model.Gate;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -38,7 +40,7 @@ public final class EngineGauges implements MeterBinder {
 
   private final LocalWorker worker;
 
-  private final Cached<Optional<Operations.Gate>> reading;
+  private final Cached<Optional<Gate>> reading;
   private final Cached<Map<String, Long>> jobs;
   private final Cached<Boolean> breakerOpen;
   private final Cached<Long> deadSolves;
@@ -54,8 +56,7 @@ public final class EngineGauges implements MeterBinder {
     this.worker = worker;
     this.reading = new Cached<>(() -> worker.reportGate(REPORTER_LEASE));
     this.jobs = new Cached<>(operations::jobCounts);
-    this.breakerOpen =
-        new Cached<>(() -> worker.breaker().map(Operations.BreakerRow::open).orElse(false));
+    this.breakerOpen = new Cached<>(() -> worker.breaker().map(BreakerRow::open).orElse(false));
     this.deadSolves = new Cached<>(() -> operations.failedWithin(DEAD_SOLVES_WINDOW));
   }
 
@@ -125,8 +126,8 @@ public final class EngineGauges implements MeterBinder {
   }
 
   /** The gate's reading when this node reports, zeros otherwise. */
-  private Operations.Gate fleet() {
-    return reading.get().orElse(new Operations.Gate(0, 0, 0));
+  private Gate fleet() {
+    return reading.get().orElse(new Gate(0, 0, 0));
   }
 
   private Map<String, Long> jobsIfReporter() {

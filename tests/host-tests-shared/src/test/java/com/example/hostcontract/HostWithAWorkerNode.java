@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.SolveRequest;
-import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.SimulatorProcess;
 import com.captchajobs.worker.testing.WorkerProcess;
 import java.nio.file.Path;

@@ -1,9 +1,13 @@
 package com.captchajobs.node.security;
 
 import com.captchajobs.spring.boot.WebhookProperties;
+import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.boot.tomcat.TomcatWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -27,6 +31,36 @@ public class NodeSecurityConfiguration {
 
   /** Order of the management chain; a node's own chains come after it. */
   public static final int MANAGEMENT_ORDER = 1;
+
+  /** The key of the deadline for a request's headers, from its first byte (default 10 s). */
+  public static final String HEADER_DEADLINE = "captchajobs.web.header-deadline";
+
+  /** The key of the deadline for a request's body, from when the node starts serving it. */
+  public static final String BODY_DEADLINE = "captchajobs.web.body-deadline";
+
+  /**
+   * Whole-request deadlines on every Tomcat connector of the node (its API and management port).
+   */
+  @Bean
+  RequestDeadlines captchaJobsRequestDeadlines(Environment environment) {
+    return new RequestDeadlines(
+        deadline(environment, HEADER_DEADLINE), deadline(environment, BODY_DEADLINE));
+  }
+
+  /** A body nobody read is not drained on a worker thread: the connection is closed instead. */
+  @Bean
+  WebServerFactoryCustomizer<TomcatWebServerFactory> captchaJobsUnreadBodyValve() {
+    return factory -> factory.addEngineValves(new UnreadBodyValve()); // one valve per server
+  }
+
+  private static Duration deadline(Environment environment, String key) {
+    Duration value =
+        Binder.get(environment).bind(key, Duration.class).orElse(NodeDefaults.REQUEST_DEADLINE);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalStateException(key + " must be a positive duration, was " + value);
+    }
+    return value;
+  }
 
   @Bean
   public ApiClients captchaJobsApiClients(

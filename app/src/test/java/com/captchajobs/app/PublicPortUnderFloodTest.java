@@ -304,6 +304,47 @@ class PublicPortUnderFloodTest {
     }
   }
 
+  @Test
+  void aBodyTrickledIntoAnEndpointThatReadsItIsCutOffAtTheBodyDeadline() throws Exception {
+    String head =
+        "POST /api/solves HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + TestApps.API_TOKEN
+            + "\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{";
+    long seconds = secondsUntilTheNodeGivesUp(head, ' ');
+    System.out.printf("a caller trickling a body the API reads was cut off after %d s%n", seconds);
+    assertThat(seconds)
+        .as("given up within 20 s, not before the 3 s body deadline")
+        .isBetween(2L, 19L);
+  }
+
+  /**
+   * Sends {@code head}, then one {@code filler} byte every 500 ms, until the node answers or closes
+   * the connection: the seconds that took, or 20 when it did neither.
+   */
+  private static long secondsUntilTheNodeGivesUp(String head, char filler) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.setSoTimeout(500);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      out.write(head.getBytes(StandardCharsets.US_ASCII));
+      long t0 = System.nanoTime();
+      while (System.nanoTime() - t0 < Duration.ofSeconds(20).toNanos()) {
+        try {
+          out.write(filler);
+          out.flush();
+          in.read(); // an answer (400, 408) or the end of the stream: the node gave up on it
+          return (System.nanoTime() - t0) / 1_000_000_000;
+        } catch (SocketTimeoutException e) {
+          // nothing answered yet: send the next byte
+        } catch (IOException e) {
+          return (System.nanoTime() - t0) / 1_000_000_000; // reset by the node
+        }
+      }
+      return 20;
+    }
+  }
+
   private static Socket open(String head) throws IOException {
     Socket socket = new Socket();
     socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);

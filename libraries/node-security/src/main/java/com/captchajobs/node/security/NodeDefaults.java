@@ -63,10 +63,11 @@ public final class NodeDefaults {
    * Tomcat bounded for callers that have not authenticated (the pingback path, the API before its
    * token is checked): a fixed number of threads and waiting connections, 10 s for each read, 10 s
    * in all for a request's headers and 10 s for its body ({@link #REQUEST_DEADLINE}, enforced by
-   * {@code RequestDeadlines}), a form body parsed only up to 16 KiB, a body nobody read never
-   * drained (the connection is closed: {@code UnreadBodyValve}), no form body read before the
-   * security filters ({@code FormContentFilter} off: no node takes a PUT, PATCH or DELETE form),
-   * and no multipart parsing at all (no node takes a file, so no part is ever written to disk).
+   * {@code RequestDeadlines}, {@code BodyDeadlineFilter}), a form body parsed only up to 16 KiB, a
+   * body nobody read never drained (the connection is closed: {@code UnreadBodyValve}), no form
+   * body read before the security filters ({@code FormContentFilter} off: no node takes a PUT,
+   * PATCH or DELETE form), and no multipart parsing at all (no node takes a file, so no part is
+   * ever written to disk).
    */
   /** The default whole-request deadline for headers and, separately, for the body. */
   public static final Duration REQUEST_DEADLINE = Duration.ofSeconds(10);

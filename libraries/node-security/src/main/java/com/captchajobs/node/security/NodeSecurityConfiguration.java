@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.boot.tomcat.TomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -38,13 +39,20 @@ public class NodeSecurityConfiguration {
   /** The key of the deadline for a request's body, from when the node starts serving it. */
   public static final String BODY_DEADLINE = "captchajobs.web.body-deadline";
 
-  /**
-   * Whole-request deadlines on every Tomcat connector of the node (its API and management port).
-   */
+  /** The header deadline on every Tomcat connector of the node. */
   @Bean
   RequestDeadlines captchaJobsRequestDeadlines(Environment environment) {
-    return new RequestDeadlines(
-        deadline(environment, HEADER_DEADLINE), deadline(environment, BODY_DEADLINE));
+    return new RequestDeadlines(deadline(environment, HEADER_DEADLINE));
+  }
+
+  /** The body deadline, ahead of every other filter. */
+  @Bean
+  FilterRegistrationBean<BodyDeadlineFilter> captchaJobsBodyDeadline(Environment environment) {
+    FilterRegistrationBean<BodyDeadlineFilter> registration =
+        new FilterRegistrationBean<>(new BodyDeadlineFilter(deadline(environment, BODY_DEADLINE)));
+    registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+    registration.setName("captchaJobsBodyDeadline");
+    return registration;
   }
 
   /** A body nobody read is not drained on a worker thread: the connection is closed instead. */

@@ -1,9 +1,7 @@
 package com.captchajobs.node.security;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,15 +18,14 @@ import org.springframework.boot.tomcat.TomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 
 /**
- * Whole-request deadlines on Tomcat's connectors: a request's headers must all arrive within {@code
- * headers} of its first byte, and its body within {@code body} of the moment the node started to
- * serve it. Tomcat's own {@code connection-timeout} is per read, so a caller sending one byte every
- * few seconds was never timed out. Every {@link #TICK}, a watchdog looks at each open connection of
- * each connector; one past its deadline is timed out as Tomcat's poller times out a read ({@link
- * WatchedNioProtocol#timeOut}): Tomcat closes it on its own threads and by its own path, and a body
- * read still waiting gets no further byte. Never closes a socket itself, and touches no request
- * that is being answered or a connection idle between requests (the keep-alive timeout covers
- * those).
+ * The header deadline on Tomcat's connectors: a request's headers must all arrive within {@code
+ * headers} of its first byte ({@link BodyDeadlineFilter} bounds the body). Tomcat's own {@code
+ * connection-timeout} is per read, so a caller sending one byte every few seconds was never timed
+ * out. Every {@link #TICK}, a watchdog looks at each open connection of each connector; one past
+ * its deadline is timed out as Tomcat's poller times out a read ({@link
+ * WatchedNioProtocol#timeOut}): Tomcat closes it on its own threads and by its own path. Never
+ * closes a socket itself, and touches no request that is being answered or a connection idle
+ * between requests (the keep-alive timeout covers those).
  */
 final class RequestDeadlines
     implements TomcatConnectorCustomizer,
@@ -39,14 +36,11 @@ final class RequestDeadlines
   static final Duration TICK = Duration.ofMillis(250);
 
   private final long headerNanos;
-  private final long bodyNanos;
   private final List<WatchedNioProtocol> protocols = new CopyOnWriteArrayList<>();
-  private final Map<Request, Long> servedSince = new HashMap<>();
   private final ScheduledExecutorService watchdog;
 
-  RequestDeadlines(Duration headers, Duration body) {
+  RequestDeadlines(Duration headers) {
     this.headerNanos = headers.toNanos();
-    this.bodyNanos = body.toNanos();
     this.watchdog =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -79,36 +73,24 @@ final class RequestDeadlines
   /** One look at every open connection; never throws (a closing connection may change under it). */
   void sweep() {
     long now = System.nanoTime();
-    Map<Request, Long> seen = new HashMap<>();
     for (WatchedNioProtocol protocol : protocols) {
       for (SocketWrapperBase<NioChannel> socket : protocol.openConnections()) {
         try {
-          switch (late(socket, now, seen)) {
-            case HEADERS -> protocol.timeOut(socket);
-            case BODY -> socket.setReadTimeout(1); // its next read times out, on its own thread
-            case NONE -> {}
+          if (headersLate(socket, now)) {
+            protocol.timeOut(socket);
           }
         } catch (RuntimeException e) {
           // the connection went away while looked at: nothing to time out
         }
       }
     }
-    servedSince.clear();
-    servedSince.putAll(seen);
   }
 
-  /** What of a request came too late. */
-  enum Late {
-    NONE,
-    HEADERS,
-    BODY
-  }
-
-  private Late late(SocketWrapperBase<?> socket, long now, Map<Request, Long> seen) {
+  private boolean headersLate(SocketWrapperBase<?> socket, long now) {
     if (!(socket.getCurrentProcessor() instanceof AbstractProcessor processor)
         || socket.isClosed()
         || socket.getError() != null) {
-      return Late.NONE;
+      return false;
     }
     Request request = processor.getRequest();
     int stage = request.getRequestProcessor().getStage();
@@ -119,19 +101,8 @@ final class RequestDeadlines
       // stage, with the start time of its first byte, on the connection; a connection idle
       // between requests has no request on it (or one recycled, without a start time)
       long started = request.getStartTimeNanos();
-      return started > 0 && now - started > headerNanos ? Late.HEADERS : Late.NONE;
+      return started > 0 && now - started > headerNanos;
     }
-    if (stage == Constants.STAGE_SERVICE && bodyUnread(request)) {
-      // a worker thread reads the body: its next read times out and the request fails there
-      long since = servedSince.getOrDefault(request, now);
-      seen.put(request, since);
-      return now - since > bodyNanos && socket.getReadTimeout() != 1 ? Late.BODY : Late.NONE;
-    }
-    return Late.NONE;
-  }
-
-  private static boolean bodyUnread(Request request) {
-    long length = request.getContentLengthLong();
-    return length > 0 && request.getBytesRead() < length;
+    return false;
   }
 }

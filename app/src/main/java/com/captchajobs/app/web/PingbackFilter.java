@@ -5,6 +5,7 @@ import com.captchajobs.core.pingback.PingbackReceiver;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,6 +47,7 @@ public final class PingbackFilter implements Filter {
     HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
     int status = answer(request);
+    discardArrived(request, status);
     response.setStatus(status);
     if (status == HttpServletResponse.SC_METHOD_NOT_ALLOWED) {
       response.setHeader("Allow", "GET, POST");
@@ -86,6 +88,32 @@ public final class PingbackFilter implements Filter {
           : HttpServletResponse.SC_NOT_FOUND;
     } catch (RuntimeException e) {
       return HttpServletResponse.SC_SERVICE_UNAVAILABLE;
+    }
+  }
+
+  /**
+   * Throws away, unlooked at, a small body that has already arrived whole (a push's form or JSON
+   * body comes with its headers), so that the connection may carry the next push. A body still on
+   * its way is left alone: the node closes the connection after the answer instead of waiting for
+   * it (see docs/security.md, "Callers before authentication").
+   */
+  private static void discardArrived(HttpServletRequest request, int status) throws IOException {
+    long length = request.getContentLengthLong();
+    if (length <= 0
+        || length > MAX_BODY_BYTES
+        || status == HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE) {
+      return;
+    }
+    ServletInputStream in = request.getInputStream();
+    byte[] sink = new byte[(int) length];
+    int taken = 0;
+    int ready;
+    while (taken < length && (ready = in.available()) > 0) {
+      int n = in.read(sink, taken, Math.min(ready, (int) length - taken));
+      if (n < 0) {
+        return;
+      }
+      taken += n;
     }
   }
 

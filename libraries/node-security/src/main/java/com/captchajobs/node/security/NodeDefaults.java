@@ -1,5 +1,6 @@
 package com.captchajobs.node.security;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -60,11 +61,17 @@ public final class NodeDefaults {
 
   /**
    * Tomcat bounded for callers that have not authenticated (the pingback path, the API before its
-   * token is checked): a fixed number of threads and waiting connections, 10 s to send a request's
-   * headers and body, a form body parsed only up to 16 KiB, at most 16 KiB of a refused body
-   * swallowed before the connection is closed instead, and no multipart parsing at all (no node
-   * takes a file, so no part is ever written to disk).
+   * token is checked): a fixed number of threads and waiting connections, 10 s for each read, 10 s
+   * in all for a request's headers and 10 s for its body ({@link #REQUEST_DEADLINE}, enforced by
+   * {@code RequestDeadlines}, {@code BodyDeadlineFilter}), a form body parsed only up to 16 KiB, a
+   * body nobody read never drained (the connection is closed: {@code UnreadBodyValve}), no form
+   * body read before the security filters ({@code FormContentFilter} off: no node takes a PUT,
+   * PATCH or DELETE form), and no multipart parsing at all (no node takes a file, so no part is
+   * ever written to disk).
    */
+  /** The default whole-request deadline for headers and, separately, for the body. */
+  public static final Duration REQUEST_DEADLINE = Duration.ofSeconds(10);
+
   public static Map<String, Object> boundedWeb() {
     Map<String, Object> defaults = new LinkedHashMap<>();
     defaults.put("server.tomcat.threads.max", "200");
@@ -75,6 +82,9 @@ public final class NodeDefaults {
     defaults.put("server.tomcat.max-http-form-post-size", "16KB");
     defaults.put("server.tomcat.max-swallow-size", "16KB");
     defaults.put("spring.servlet.multipart.enabled", "false");
+    defaults.put("spring.mvc.formcontent.filter.enabled", "false");
+    defaults.put(NodeSecurityConfiguration.HEADER_DEADLINE, "10s");
+    defaults.put(NodeSecurityConfiguration.BODY_DEADLINE, "10s");
     return defaults;
   }
 }

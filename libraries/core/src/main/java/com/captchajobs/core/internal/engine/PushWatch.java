@@ -25,7 +25,16 @@ public final class PushWatch {
 
   private final String url;
   private final Clock clock;
+
+  /**
+   * While pushes arrive, answers found by a fallback poll in a row fewer than this: a push may be
+   * lost now and then, but from this many on the fallback polls go back to the usual rhythm.
+   */
+  static final int POLLED_IN_A_ROW = 3;
+
   private int polled; // guarded by this
+  private int polledInARow; // guarded by this
+  private boolean pushedOnce; // guarded by this
   private Instant windowStart; // guarded by this; null: no answer yet
   private Instant lastWarn; // guarded by this; null: never
 
@@ -41,6 +50,8 @@ public final class PushWatch {
   public void answered(boolean pushed) {
     Instant now = clock.instant();
     synchronized (this) {
+      polledInARow = pushed ? 0 : polledInARow + 1;
+      pushedOnce |= pushed;
       if (pushed) {
         polled = 0;
         windowStart = null;
@@ -63,6 +74,15 @@ public final class PushWatch {
       lastWarn = now;
       warn(count);
     }
+  }
+
+  /**
+   * Whether pushes arrive: an answer on this node came by push, and fewer than {@link
+   * #POLLED_IN_A_ROW} answers since came by poll alone. Fallback polls are spaced wider meanwhile
+   * ({@link PollStep}).
+   */
+  public synchronized boolean pushesArrive() {
+    return pushedOnce && polledInARow < POLLED_IN_A_ROW;
   }
 
   /** WARNs logged since start (for tests). */

@@ -157,13 +157,15 @@ public final class SolveJobs {
   }
 
   /**
-   * The res.php fetch a push rings for ({@link PushedPollJob}), meant for {@code intendedAt}. Its
-   * id is derived from the submission and the task's last call ({@code lastCallEpochMilli}, 0 when
-   * none), so every push until the next call names the same job and JobRunr creates it once. Any
-   * node of the fleet may run it, so the fleet's workers are woken.
+   * The res.php fetch a push rings for ({@link PushedPollJob}), meant for {@code intendedAt} and
+   * timed from the task's last recorded call ({@code lastCallEpochMilli}, 0 when none). Only the
+   * push that won the ring after the task's call number {@code callNo} creates it (see {@code
+   * PushRings}), and its id is derived from the submission and that number, so it is never created
+   * twice. Any node of the fleet may run it, so the fleet's workers are woken.
    */
-  public UUID pushedPoll(Solve solve, int submitNo, long lastCallEpochMilli, Instant intendedAt) {
-    UUID id = jobId(solve.id(), "push:" + submitNo + ":" + lastCallEpochMilli);
+  public UUID pushedPoll(
+      Solve solve, int submitNo, int callNo, long lastCallEpochMilli, Instant intendedAt) {
+    UUID id = jobId(solve.id(), "push:" + submitNo + ":call:" + callNo);
     Instant now = clock.instant();
     Duration delay = Duration.between(now, intendedAt.minus(pollLead));
     boolean atOnce = delay.isNegative() || delay.isZero();

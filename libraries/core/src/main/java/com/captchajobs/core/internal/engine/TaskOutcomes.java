@@ -104,6 +104,11 @@ public final class TaskOutcomes {
     this.watch = watch;
   }
 
+  /** Whether pushes arrive on this worker ({@link PushWatch#pushesArrive}); false without push. */
+  boolean pushesArrive() {
+    return watch != null && watch.pushesArrive();
+  }
+
   /** What an answer did: whether it was stored, and what the job goes on with. */
   public record Stored(boolean stored, Step next) {
     static final Stored NOTHING = new Stored(false, Step.DONE);

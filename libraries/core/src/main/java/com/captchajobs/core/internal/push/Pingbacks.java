@@ -3,17 +3,18 @@ package com.captchajobs.core.internal.push;
 import com.captchajobs.core.internal.engine.PollStep;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
-import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,11 +26,13 @@ import org.slf4j.LoggerFactory;
  * sends every in.php with a signed pingback URL of its own ({@link PingbackUrls}); the provider
  * calls it when the task is done. {@link #receive} counts a push only when the signature in the
  * path matches (compared in constant time) and that very submission of the solve still waits for
- * its answer. A push that counts stores nothing: it asks a worker to fetch the task's result from
- * res.php at once ({@link SolveJobs#pushedPoll}), keeping the provider's 5 s between two calls on
- * the task, and what res.php says is stored like a polled outcome. Whatever the provider or anyone
- * else sent along ({@code id}, {@code code}, a body) is never read here: it is never stored,
- * classified or logged, so a forged answer or error code on a leaked URL changes nothing.
+ * its answer. It rings at most once per res.php call on the task ({@link PushRings}): every further
+ * push until the task's next call costs one indexed read and nothing else. A push that rings stores
+ * nothing but its event: it asks a worker to fetch the task's result from res.php at once ({@link
+ * SolveJobs#pushedPoll}), keeping the provider's 5 s between two calls on the task, and what
+ * res.php says is stored like a polled outcome. Whatever the provider or anyone else sent along
+ * ({@code id}, {@code code}, a body) is never read here: it is never stored, classified or logged,
+ * so a forged answer or error code on a leaked URL changes nothing.
  *
  * <p>Refused pushes are counted, never logged one by one: one summary line at most every {@link
  * #REFUSED_LOG_EVERY}, so a flood of forged calls cannot fill the log. A signature is never logged.
@@ -110,18 +113,24 @@ public final class Pingbacks implements PingbackReceiver {
     if (!urls.verify(solveId, submitNo, signature)) {
       return Verdict.REFUSED;
     }
-    Optional<Solve> found = repository.find(solveId);
-    if (found.isEmpty()) {
-      return Verdict.REFUSED;
-    }
-    Solve solve = found.get();
-    if (solve.status() != SolveStatus.SUBMITTED
-        || solve.submits() != submitNo
-        || solve.taskId() == null) {
+    PushRings rings = transitions.pushRings();
+    PushRings.State state = rings.state(solveId, submitNo); // the one read a flood costs
+    if (state == PushRings.State.NOT_WAITING) {
       return Verdict.REFUSED; // an old submission, or a replay after the solve moved on
     }
-    // One fetch per call made on the task: pushes until the next call (the provider's second
-    // delivery, a flood on a leaked URL) all name the same job, which JobRunr creates once.
+    if (state == PushRings.State.RUNG) {
+      return Verdict.RANG; // rang since the task's last call: that fetch answers this push too
+    }
+    // One fetch per call made on the task: of all pushes until the next call (the provider's
+    // second delivery, a flood on a leaked URL), one wins the ring and creates it.
+    OptionalInt callNo = rings.ring(solveId, submitNo);
+    if (callNo.isEmpty()) {
+      return Verdict.RANG; // another push won it, or the solve moved on a moment ago
+    }
+    Optional<Solve> found = repository.find(solveId);
+    if (found.isEmpty()) {
+      return Verdict.RANG;
+    }
     Optional<Instant> lastCall =
         transitions.lastPoll(solveId, submitNo).map(SolveTransitions.LastPoll::calledAt);
     Instant now = clock.instant();
@@ -130,7 +139,12 @@ public final class Pingbacks implements PingbackReceiver {
             .map(last -> PollStep.nextCallAfter(last, settings))
             .filter(earliest -> earliest.isAfter(now))
             .orElse(now);
-    jobs.pushedPoll(solve, submitNo, lastCall.map(Instant::toEpochMilli).orElse(0L), at);
+    jobs.pushedPoll(
+        found.get(),
+        submitNo,
+        callNo.getAsInt(),
+        lastCall.map(Instant::toEpochMilli).orElse(0L),
+        at);
     transitions.events().record(solveId, SolveEvents.PUSH, "submission " + submitNo);
     return Verdict.RANG;
   }

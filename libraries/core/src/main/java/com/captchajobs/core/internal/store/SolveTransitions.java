@@ -20,10 +20,17 @@ public final class SolveTransitions {
 
   private final Db db;
   private final SolveEvents events;
+  private final PushRings pushRings;
 
   public SolveTransitions(DataSource dataSource, Schema schema) {
     this.db = new Db(dataSource, schema);
     this.events = new SolveEvents(db);
+    this.pushRings = new PushRings(db);
+  }
+
+  /** Whether a push may ring: once per res.php call on its task. */
+  public PushRings pushRings() {
+    return pushRings;
   }
 
   /** The timeline records of what the row does not keep (best effort). */
@@ -269,12 +276,13 @@ public final class SolveTransitions {
    * Reserves a res.php call on the task of submission {@code submitNo} at {@code calledAt}: true
    * when the solve still waits for that task's answer and no call on it was reserved after {@code
    * previousNoLaterThan}; the caller then makes the call, else it makes none. One statement, so two
-   * jobs starting together cannot both call.
+   * jobs starting together cannot both call. Counts the task's calls up ({@code call_no}): the next
+   * push after this call may ring again ({@link PushRings}).
    */
   public boolean reserveCall(UUID id, int submitNo, Instant calledAt, Instant previousNoLaterThan) {
     return db.update(
-            "UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?"
-                + " WHERE id = ? AND submits = ? AND status = 'SUBMITTED' AND (last_call_at IS NULL"
+            "UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?,"
+                + " call_no = call_no + 1 WHERE id = ? AND submits = ? AND status = 'SUBMITTED' AND (last_call_at IS NULL"
                 + " OR last_call_submit IS DISTINCT FROM ? OR last_call_at <= ?)",
             calledAt,
             submitNo,

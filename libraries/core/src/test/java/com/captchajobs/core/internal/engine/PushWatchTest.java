@@ -42,6 +42,23 @@ class PushWatchTest {
   }
 
   @Test
+  void pushesArriveFromTheFirstPushedAnswerUntilThreeAnswersInARowCameByPollAlone() {
+    PushWatch watch = new PushWatch(URL, new Hands());
+    assertThat(watch.pushesArrive()).as("no answer yet").isFalse();
+    watch.answered(false);
+    assertThat(watch.pushesArrive()).as("polled only").isFalse();
+    watch.answered(true);
+    assertThat(watch.pushesArrive()).isTrue();
+    watch.answered(false);
+    watch.answered(false);
+    assertThat(watch.pushesArrive()).as("two pushes lost in a row").isTrue();
+    watch.answered(false);
+    assertThat(watch.pushesArrive()).as("three in a row").isFalse();
+    watch.answered(true);
+    assertThat(watch.pushesArrive()).isTrue();
+  }
+
+  @Test
   void twentyAnswersByPollWarnOnceNamingThePropertyAndWhatToCheckAndNotAgainWithinTenMinutes(
       CapturedOutput output) {
     Hands clock = new Hands();

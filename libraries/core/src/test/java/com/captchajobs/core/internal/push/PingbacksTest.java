@@ -26,11 +26,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.jobrunr.jobs.states.StateName;
 import org.jobrunr.storage.StorageProvider;
 import org.junit.jupiter.api.AfterAll;
@@ -210,6 +215,50 @@ class PingbacksTest {
         .doesNotContain("valid-url-flood-")
         .doesNotContain(forged.substring(forged.length() - 43));
     assertThat(solves.token(id)).isNull();
+  }
+
+  @Test
+  void aPushThatAlreadyRangSinceTheTasksLastCallStoresNoEventAndCreatesNoFetch() throws Exception {
+    UUID id = solves.recaptchaV2("push-rings-once");
+    Solve waiting = solves.awaitStatus(id, SolveStatus.SUBMITTED);
+    String url = pingbacks.urls().urlFor(id, 1);
+    assertThat(push(url, waiting.taskId(), "first")).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(10)).until(() -> taskOf("push-rings-once").polls() == 1);
+
+    // after the fetch's call the next push rings again (it may carry the answer the call missed);
+    // every one after it, until the task's next call, is answered without a job or an event
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Integer>> answers = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        answers.add(pool.submit(() -> push(url, waiting.taskId(), "again")));
+      }
+      for (Future<Integer> answer : answers) {
+        assertThat(answer.get()).isEqualTo(200);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    long calls = taskOf("push-rings-once").polls();
+    long events =
+        solves
+            .jdbc()
+            .queryForObject(
+                "SELECT count(*) FROM captchajobs.solve_event WHERE solve_id = ? AND kind = 'push'",
+                Long.class,
+                id);
+    long fetches =
+        solves
+            .jdbc()
+            .queryForObject(
+                "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE ?"
+                    + " AND jobasjson LIKE '%PushedPollRequest%'",
+                Long.class, "%" + id + "%");
+    assertThat(events)
+        .as("push events: one ring per res.php call on the task")
+        .isBetween(2L, calls + 1);
+    assertThat(fetches).as("confirming fetches created").isEqualTo(events);
   }
 
   @Test

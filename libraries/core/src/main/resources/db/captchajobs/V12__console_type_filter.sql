@@ -2,5 +2,4 @@
 -- index range scan, whether the type has millions of solves or none (issue 35). Without it a type
 -- filter walked the whole creation index. The key-prefix filter keeps captchajobs_solve_key_prefix
 -- (V10): ConsoleQueries reads a prefix with few matches through it and sorts them.
--- Versioned 11.35 so that it orders after V10 and beside any other V11 without a clash.
 CREATE INDEX captchajobs_solve_type_created ON solve (type, created_at DESC, id);

@@ -1,0 +1,74 @@
+package com.captchajobs.core.internal.store;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/**
+ * Whether a push may ring (see "What is trusted" in docs/pingback.md): a push rings at most once
+ * per res.php call on its task. Every call reserved on a task counts up the solve's {@code call_no}
+ * ({@link SolveTransitions#reserveCall}); a push that rings stamps its submission and that count
+ * ({@code rung_submit}, {@code rung_call_no}) in one conditional update that wins for exactly one
+ * of any number of pushes racing. Until the task's next call, every further push is answered from
+ * {@link #state} alone: one read of the solve's row by its primary key, nothing written.
+ */
+public final class PushRings {
+
+  private final Db db;
+
+  PushRings(Db db) {
+    this.db = db;
+  }
+
+  /** What a push for one submission of a solve may do. */
+  public enum State {
+    /** The solve does not wait for that submission's answer: the push is refused. */
+    NOT_WAITING,
+    /** A push already rang since the task's last call: this one does nothing. */
+    RUNG,
+    /** No push rang since the task's last call: this one may ring ({@link #ring}). */
+    MAY_RING
+  }
+
+  /** One indexed read: what a push for submission {@code submitNo} of solve {@code id} may do. */
+  public State state(UUID id, int submitNo) {
+    Optional<State> state =
+        db.queryOne(
+            "SELECT status, submits, task_id IS NOT NULL AS has_task, call_no, rung_submit,"
+                + " rung_call_no FROM captchajobs.solve WHERE id = ?",
+            rs -> {
+              if (!"SUBMITTED".equals(rs.getString("status"))
+                  || rs.getInt("submits") != submitNo
+                  || !rs.getBoolean("has_task")) {
+                return State.NOT_WAITING;
+              }
+              int rungSubmit = rs.getInt("rung_submit");
+              boolean rungThisSubmit = !rs.wasNull() && rungSubmit == submitNo;
+              int rungCall = rs.getInt("rung_call_no");
+              boolean rungThisCall = !rs.wasNull() && rungCall == rs.getInt("call_no");
+              return rungThisSubmit && rungThisCall ? State.RUNG : State.MAY_RING;
+            },
+            id);
+    return state.orElse(State.NOT_WAITING);
+  }
+
+  /**
+   * Rings for submission {@code submitNo}: the task's call count when this push won (it is the one
+   * that rings after that call), empty when the solve no longer waits for that submission or
+   * another push rang since the task's last call.
+   */
+  public OptionalInt ring(UUID id, int submitNo) {
+    Optional<Integer> callNo =
+        db.queryOne(
+            "UPDATE captchajobs.solve SET rung_submit = ?, rung_call_no = call_no"
+                + " WHERE id = ? AND status = 'SUBMITTED' AND submits = ? AND task_id IS NOT NULL"
+                + " AND (rung_submit IS DISTINCT FROM ? OR rung_call_no IS DISTINCT FROM call_no)"
+                + " RETURNING call_no",
+            rs -> rs.getInt("call_no"),
+            submitNo,
+            id,
+            submitNo,
+            submitNo);
+    return callNo.map(OptionalInt::of).orElse(OptionalInt.empty());
+  }
+}

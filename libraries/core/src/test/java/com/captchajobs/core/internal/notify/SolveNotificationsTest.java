@@ -133,7 +133,10 @@ class SolveNotificationsTest {
   @Test
   void aListenBackendKilledOnTheServerIsReplacedAndTheOutcomeStillArrivesWithinSeconds()
       throws Exception {
-    String named = url + "&ApplicationName=captchajobs-notifications";
+    // a name of this test's own: every engine's notification connection is named
+    // captchajobs-notifications, and other tests' engines share this PostgreSQL server
+    String name = "notify-killed-" + UUID.randomUUID().toString().substring(0, 8);
+    String named = url + "&ApplicationName=" + name;
     SolveNotifications listening =
         new SolveNotifications(
                 () -> DriverManager.getConnection(named),
@@ -151,7 +154,9 @@ class SolveNotificationsTest {
           var rs =
               s.executeQuery(
                   "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                      + " WHERE application_name = 'captchajobs-notifications'")) {
+                      + " WHERE application_name = '"
+                      + name
+                      + "'")) {
         rs.next();
         assertThat(rs.getInt(1)).isEqualTo(1);
       }

@@ -117,12 +117,23 @@ public final class SolveRequest {
   }
 
   /**
-   * A Cloudflare challenge page; the provider needs a proxy ({@code host:port} or {@code
-   * user:pass@host:port}).
+   * A Cloudflare challenge page through an HTTP proxy ({@code host:port} or {@code
+   * user:pass@host:port}); {@link #cloudflareChallenge(String, String, String, String)} names
+   * another proxy type.
    */
   public static SolveRequest cloudflareChallenge(String businessKey, String pageUrl, String proxy) {
-    return of(
-        businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, fields("pageUrl", pageUrl, "proxy", proxy));
+    return cloudflareChallenge(businessKey, pageUrl, proxy, "HTTP");
+  }
+
+  /**
+   * A Cloudflare challenge page; the provider needs a proxy ({@code host:port} or {@code
+   * user:pass@host:port}) of type {@code HTTP} or {@code HTTPS}.
+   */
+  public static SolveRequest cloudflareChallenge(
+      String businessKey, String pageUrl, String proxy, String proxyType) {
+    Map<String, String> f = fields("pageUrl", pageUrl, "proxy", proxy);
+    putIfPresent(f, "proxyType", proxyType);
+    return of(businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, f);
   }
 
   public static SolveRequest geetest(

@@ -71,6 +71,24 @@ class SolveRequestTest {
   }
 
   @Test
+  void aCloudflareChallengeFromItsFactoryIsAcceptedThroughAnHttpProxyByDefault() {
+    SolveRequest request =
+        SolveRequest.cloudflareChallenge("cf-2", PAGE, "user:pass@proxy.example:8080");
+
+    assertThat(request.type()).isEqualTo(CaptchaType.CLOUDFLARE_CHALLENGE);
+    assertThat(request.params()).containsEntry("proxyType", "HTTP");
+  }
+
+  @Test
+  void aCloudflareChallengeThroughASocksProxyIsRefusedNamingProxyType() {
+    assertThatThrownBy(
+            () ->
+                SolveRequest.cloudflareChallenge(
+                    "cf-3", PAGE, "user:pass@proxy.example:1080", "SOCKS5"))
+        .hasMessageContaining("proxyType");
+  }
+
+  @Test
   void itPrintsTheTypeAndTheKeyButNeverTheParameters() {
     SolveRequest request =
         SolveRequest.of(

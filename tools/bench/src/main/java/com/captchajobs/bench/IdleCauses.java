@@ -33,8 +33,8 @@ final class IdleCauses {
 
   enum Cause {
     NOT_STARTED("task accepted, not started by the provider"),
-    FIVE_SECOND_RULE("answer ready, its fetch waiting out the 5 s after a get of the task"),
-    FETCH_FAILED("answer ready, the last get of it failed (fault or outage)"),
+    FETCH_FAILED("answer ready, a get of it since failed (fault or outage)"),
+    FIVE_SECOND_RULE("answer ready, its fetch waiting out the 5 s after a get made before"),
     KILLED("answer ready, a worker killed since it was ready"),
     PUSHED_FETCH_QUEUED("answer ready and pushed, the fetch the push rang for not yet made"),
     AWAITING_POLL("answer ready, no push accepted, waiting for a poll"),
@@ -292,11 +292,13 @@ final class IdleCauses {
           last = g;
         }
       }
+      if (last != null && last.at() >= task.readyAt()) {
+        // a get after the answer was ready that did not deliver it (the one that did ends the
+        // hold): the 5 s after it are the failure's, not the rule's
+        return Cause.FETCH_FAILED;
+      }
       if (last != null && a < last.at() + SPACING) {
         return Cause.FIVE_SECOND_RULE;
-      }
-      if (last != null && last.at() >= task.readyAt() && !last.delivered()) {
-        return Cause.FETCH_FAILED;
       }
       long ready = task.readyAt();
       if (kills.stream().anyMatch(k -> k >= ready && k <= a)) {

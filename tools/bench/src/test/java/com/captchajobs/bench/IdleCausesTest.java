@@ -72,6 +72,23 @@ class IdleCausesTest {
   }
 
   @Test
+  void aGetThatFailedAfterTheAnswerWasReadyOwnsTheWaitAfterItNotTheFiveSecondRule() {
+    // ready at 1 s, the get at 1.2 s faulted, the next at 6.2 s delivers it
+    Map<Cause, Double> c =
+        causes(
+            List.<long[]>of(new long[] {1_000, 6_200, 1}),
+            List.of(task(1, "a", 0, 1_000)),
+            List.of(
+                new RequestRecord(1_200, RequestRecord.RES, "get", "benc…", 1, "FAULT", "RESET"),
+                get(6_200, 1, "OK")),
+            List.of(pushed(1, 1_100)),
+            NONE);
+    assertThat(c)
+        .containsOnlyKeys(Cause.AWAITING_POLL, Cause.PUSHED_FETCH_QUEUED, Cause.FETCH_FAILED);
+    assertThat(c.get(Cause.FETCH_FAILED)).isCloseTo(5.0, within(1e-9));
+  }
+
+  @Test
   void aFailedGetAfterTheAnswerWasReadyAndAKillSinceItWasReadyAreCountedAsSuch() {
     // task 1: ready at 1 s, its get at 1 s faulted; task 2: ready at 2 s, a worker killed at 3 s
     List<RequestRecord> requests =

@@ -169,7 +169,11 @@ public final class PollStep {
     } catch (CaptchaAiException e) {
       record(solve, poll, earliest, called, e.errorCode());
       Step step = outcomes.taskError(solve, request.submitNo(), e);
-      return step instanceof Step.Retry ? Step.DONE : step; // transient: the fallback polls go on
+      if (step instanceof Step.Retry) {
+        ringAgain(solve, request.submitNo());
+        return Step.DONE;
+      }
+      return step;
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, poll, earliest, called, "SOLVED");
@@ -186,6 +190,33 @@ public final class PollStep {
     }
     record(solve, poll, earliest, called, "CAPCHA_NOT_READY");
     return Step.DONE;
+  }
+
+  /**
+   * The call a push rang for failed without an answer (a fault, an outage): the push still says the
+   * answer is ready, so the fetch is rung again for 5 s after that call (the provider's rule after
+   * a failed call), rather than leave a ready answer, and its thread at the provider, to the
+   * fallback poll, which may be a solve time away. Its id is derived from the failed call, so it is
+   * one job; a poll calling meanwhile ends it ({@link #noCallSince}), and the deadline still bounds
+   * the solve.
+   */
+  private void ringAgain(Solve solve, int submitNo) {
+    try {
+      transitions
+          .lastPoll(solve.id(), submitNo)
+          .ifPresent(
+              last ->
+                  jobs.pushedPoll(
+                      solve,
+                      submitNo,
+                      last.calledAt().toEpochMilli(),
+                      nextCallAfter(last.calledAt(), settings)));
+    } catch (RuntimeException e) {
+      log.info(
+          "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",
+          solve.id(),
+          e.toString());
+    }
   }
 
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */

@@ -38,7 +38,9 @@ final class IdleCauses {
     KILLED("answer ready, a worker killed since it was ready"),
     PUSHED_FETCH_QUEUED("answer ready and pushed, the fetch the push rang for not yet made"),
     AWAITING_POLL("answer ready, no push accepted, waiting for a poll"),
-    PHANTOM("an in.php without a reply less than lost-submit-hold ago (a phantom's hold)"),
+    PHANTOM(
+        "a phantom's hold: an in.php without a reply, until a task accepted after the next"
+            + " threadsinfo"),
     AFTER_KILL("after a kill -9, the fleet not full since"),
     AFTER_DATABASE("after the database outage or PostgreSQL restart, the fleet not full since"),
     AFTER_PROVIDER("after the provider outage, the fleet not full since"),
@@ -105,12 +107,32 @@ final class IdleCauses {
       long end) {
     Map<Long, List<RequestRecord>> gets = new HashMap<>();
     List<RequestRecord> failedSubmits = new ArrayList<>();
+    TreeSet<Long> readings = new TreeSet<>();
+    TreeSet<Long> accepted = new TreeSet<>();
     for (RequestRecord r : requests) {
       if (r.resGet() && r.taskId() != 0) {
         gets.computeIfAbsent(r.taskId(), k -> new ArrayList<>()).add(r);
       } else if (RequestRecord.IN.equals(r.endpoint()) && !r.delivered()) {
         failedSubmits.add(r);
+      } else if (RequestRecord.RES.equals(r.endpoint()) && "threadsinfo".equals(r.action())) {
+        readings.add(r.at());
       }
+      if (RequestRecord.IN.equals(r.endpoint()) && r.taskId() != 0) {
+        accepted.add(r.at());
+      }
+    }
+    // a phantom's hold as the provider sees it: from the failed in.php (or, for a lost reply,
+    // from its task's answer) until the first task accepted after the first threadsinfo reading
+    // after that (the repair pass frees phantoms on a reading), at most lost-submit-hold
+    Map<RequestRecord, Long> phantomEnd = new HashMap<>();
+    for (RequestRecord f : failedSubmits) {
+      long from = f.at();
+      for (TaskRecord t : tasks) {
+        if (f.taskId() != 0 && t.id() == f.taskId() && t.readyAt() != TaskRecord.NOT_STARTED) {
+          from = Math.max(from, t.readyAt());
+        }
+      }
+      phantomEnd.put(f, phantomEnd(from, f.at() + lostSubmitHoldMillis, readings, accepted));
     }
     gets.values().forEach(l -> l.sort(Comparator.comparingLong(RequestRecord::at)));
     Map<Long, Long> pushedAt = new HashMap<>();
@@ -137,15 +159,16 @@ final class IdleCauses {
       } else {
         until = replacedAt(t, acceptedBySubject, end);
       }
-      boolean lostReply = failedSubmits.stream().anyMatch(f -> f.taskId() == t.id());
+      long lostReplyEnd =
+          failedSubmits.stream()
+              .filter(f -> f.taskId() == t.id())
+              .mapToLong(phantomEnd::get)
+              .findFirst()
+              .orElse(0);
+      boolean lostReply = lostReplyEnd != 0;
       Held h =
           new Held(
-              t,
-              started,
-              until,
-              own,
-              pushedAt.getOrDefault(t.id(), Long.MAX_VALUE),
-              lostReply ? t.acceptedAt() + lostSubmitHoldMillis : 0);
+              t, started, until, own, pushedAt.getOrDefault(t.id(), Long.MAX_VALUE), lostReplyEnd);
       held.add(h);
       cuts.add(t.acceptedAt());
       cuts.add(until);
@@ -166,7 +189,7 @@ final class IdleCauses {
     }
     for (RequestRecord f : failedSubmits) {
       cuts.add(f.at());
-      cuts.add(f.at() + lostSubmitHoldMillis);
+      cuts.add(phantomEnd.get(f));
     }
     events.kills().forEach(cuts::add);
     events.databaseBack().forEach(cuts::add);
@@ -201,7 +224,7 @@ final class IdleCauses {
         }
         for (RequestRecord f : failedSubmits) {
           // a lost reply's task is counted by its Held: running, then a phantom once ready
-          if (f.taskId() == 0 && f.at() <= a && a < f.at() + lostSubmitHoldMillis) {
+          if (f.taskId() == 0 && f.at() <= a && a < phantomEnd.get(f)) {
             counts[Cause.PHANTOM.ordinal()]++;
           }
         }
@@ -221,6 +244,19 @@ final class IdleCauses {
     Map<Cause, Double> seconds = new EnumMap<>(Cause.class);
     millis.forEach((c, v) -> seconds.put(c, v / 1000));
     return new Breakdown(total / 1000, seconds);
+  }
+
+  /**
+   * The end of a phantom's hold that began at {@code from}: the first task accepted after the first
+   * threadsinfo reading after it, at most {@code cap}.
+   */
+  static long phantomEnd(long from, long cap, TreeSet<Long> readings, TreeSet<Long> accepted) {
+    Long reading = readings.higher(from);
+    if (reading == null) {
+      return Math.max(from, cap);
+    }
+    Long next = accepted.higher(reading);
+    return next == null ? Math.max(from, cap) : Math.max(from, Math.min(cap, next));
   }
 
   /** The latest harness event in the stretch so far (the fleet not full since), else OTHER. */

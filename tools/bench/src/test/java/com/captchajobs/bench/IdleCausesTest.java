@@ -160,6 +160,25 @@ class IdleCausesTest {
   }
 
   @Test
+  void aPhantomsHoldEndsWithTheFirstTaskAcceptedAfterTheNextThreadsinfoReading() {
+    // a 502 at 0; the repair pass reads threadsinfo at 2 s; a task is accepted at 2.5 s
+    List<RequestRecord> requests =
+        List.of(
+            new RequestRecord(0, RequestRecord.IN, null, "benc…", 0, "FAULT", "HTML_502"),
+            new RequestRecord(2_000, RequestRecord.RES, "threadsinfo", "benc…", 0, "OK", null),
+            new RequestRecord(2_500, RequestRecord.IN, null, "benc…", 8, "OK", null));
+    Map<Cause, Double> c =
+        causes(
+            List.<long[]>of(new long[] {0, 4_000, 1}),
+            List.of(task(8, "next", 2_500, 9_000)),
+            requests,
+            List.of(),
+            NONE);
+    assertThat(c.get(Cause.PHANTOM)).isCloseTo(2.5, within(1e-9));
+    assertThat(c.get(Cause.OTHER)).isCloseTo(1.5, within(1e-9));
+  }
+
+  @Test
   void theCausesNeverExplainMoreThreadsThanWereIdle() {
     // three answers ready and never fetched, but only one thread idle
     Map<Cause, Double> c =

@@ -144,6 +144,9 @@ public final class Figures {
               + " killed before storing the id)",
           known - cap <= 0);
     }
+    if (overshoot > 0) {
+      overCap();
+    }
 
     // hand-off and poll lateness
     List<Double> handoff = run.handoffSeconds();
@@ -831,6 +834,88 @@ public final class Figures {
             + " cores",
         "(no target)",
         null);
+  }
+
+  /**
+   * The first moments the provider had more than C tasks in flight, each with the tasks then in
+   * flight that the engine may not have known or may have taken for ended: never asked about (no
+   * get named it, no push of it accepted), its in.php reply lost, a push of it refused, or its
+   * answer ready and not yet delivered. Provider's side and harness only; printed, not judged.
+   */
+  private void overCap() {
+    java.util.Set<Long> askedAbout = ProviderLedger.askedAbout(run.requests(), run.pushes());
+    java.util.Set<Long> lostReply = new java.util.HashSet<>();
+    run.requests().stream()
+        .filter(r -> "LOST_RESPONSE".equals(r.fault()) && r.taskId() != 0)
+        .forEach(r -> lostReply.add(r.taskId()));
+    java.util.Set<Long> refused = new java.util.HashSet<>();
+    run.pushes().stream()
+        .filter(p -> p.status() != 0 && (p.status() < 200 || p.status() >= 300))
+        .forEach(p -> refused.add(p.taskId()));
+    List<String> out = new ArrayList<>();
+    for (long at : overCapMoments(run.tasks(), cap, 3)) {
+      List<String> odd = new ArrayList<>();
+      for (TaskRecord t : run.tasks()) {
+        if (t.startedAt() <= 0 || at < t.startedAt() || at >= t.readyAt()) {
+          continue;
+        }
+        List<String> why = new ArrayList<>();
+        if (!askedAbout.contains(t.id())) {
+          why.add("never asked about");
+        }
+        if (lostReply.contains(t.id())) {
+          why.add("in.php reply lost");
+        }
+        if (refused.contains(t.id())) {
+          why.add("a push refused");
+        }
+        if (!why.isEmpty()) {
+          odd.add(
+              "task "
+                  + t.id()
+                  + " accepted t="
+                  + fmt((t.acceptedAt() - run.startMillis()) / 1000.0, 1)
+                  + " s ("
+                  + String.join(", ", why)
+                  + ")");
+        }
+      }
+      long kills =
+          run.chaos().kills().stream()
+              .filter(k -> k.atMillis() <= at && k.atMillis() > at - 20_000)
+              .count();
+      out.add(
+          "t="
+              + fmt((at - run.startMillis()) / 1000.0, 1)
+              + " s: "
+              + (odd.isEmpty() ? "every task in flight known" : String.join("; ", odd))
+              + "; "
+              + kills
+              + " kill(s) in the 20 s before");
+    }
+    row("over the cap (provider's side, diagnostic)", String.join(" | ", out), "(none)", null);
+  }
+
+  /** The first {@code limit} instants at which more than {@code cap} tasks were in flight. */
+  static List<Long> overCapMoments(List<TaskRecord> tasks, int cap, int limit) {
+    List<long[]> events = new ArrayList<>();
+    for (TaskRecord t : tasks) {
+      if (t.startedAt() > 0) {
+        events.add(new long[] {t.startedAt(), 1});
+        events.add(new long[] {t.readyAt(), -1});
+      }
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int now = 0;
+    List<Long> out = new ArrayList<>();
+    for (long[] e : events) {
+      int before = now;
+      now += (int) e[1];
+      if (now > cap && before <= cap && out.size() < limit) {
+        out.add(e[0]);
+      }
+    }
+    return out;
   }
 
   /** Highest number of tasks holding a thread at once (start → ready). */

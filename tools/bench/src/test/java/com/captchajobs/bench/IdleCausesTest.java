@@ -207,6 +207,21 @@ class IdleCausesTest {
   }
 
   @Test
+  void theMomentsOverTheCapAreWhereAStartTakesTheFleetAboveIt() {
+    // three tasks in flight from 2 s to 3 s; two from 1 s to 4 s and again from 6 s to 7 s
+    List<TaskRecord> tasks =
+        List.of(
+            task(1, "a", 500, 3_000),
+            task(2, "b", 1_000, 8_000),
+            task(3, "c", 2_000, 4_000),
+            task(4, "d", 6_000, 7_000));
+    assertThat(Figures.overCapMoments(tasks, 2, 5)).containsExactly(2_000L);
+    assertThat(Figures.overCapMoments(tasks, 1, 5)).containsExactly(1_000L, 6_000L);
+    assertThat(Figures.overCapMoments(tasks, 1, 1)).containsExactly(1_000L);
+    assertThat(Figures.overCapMoments(tasks, 3, 5)).isEmpty();
+  }
+
+  @Test
   void fetchLagIsSplitByWhetherTheAnswerWasReadyInsideAnOutageWindow() {
     List<TaskRecord> tasks =
         List.of(task(1, "a", 0, 1_000), task(2, "b", 0, 12_000), task(3, "c", 0, 25_000));

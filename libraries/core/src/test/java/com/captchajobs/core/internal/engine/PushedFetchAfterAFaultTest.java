@@ -85,7 +85,7 @@ class PushedFetchAfterAFaultTest {
     sim.injectNext(Endpoint.RES, Fault.HTML_502);
 
     // the old code left the answer to the fallback poll, 60 s after the submit
-    solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(30));
+    solves.awaitStatus(id, SolveState.SOLVED, Duration.ofSeconds(45));
 
     TaskRecord task =
         sim.tasks().stream()

@@ -144,6 +144,9 @@ public final class Figures {
               + " killed before storing the id)",
           known - cap <= 0);
     }
+    if (overshoot > 0) {
+      overCap();
+    }
 
     // hand-off and poll lateness
     List<Double> handoff = run.handoffSeconds();
@@ -359,6 +362,7 @@ public final class Figures {
           judged ? "≤ 0.5 s with push" : "(≤ 0.5 s when pushes are neither lost nor refused)",
           judged ? ok(mean, v -> v <= 0.5) : null);
     }
+    fetchLagByOutage();
     put("sim_fetch_lag_mean", run.stats().fetchLagMeanSeconds());
     put("sim_fetch_lag_p95", run.stats().fetchLagP95Seconds());
     row(
@@ -371,6 +375,32 @@ public final class Figures {
         run.options().push()
             ? null
             : run.stats().fetchLagMeanSeconds() <= 3.0 && run.stats().fetchLagP95Seconds() <= 5.5);
+  }
+
+  /**
+   * Ready → delivered for answers ready outside the harness's outage windows (provider and
+   * database) and inside them: the simulator's task records and request log, the harness's times.
+   */
+  private void fetchLagByOutage() {
+    List<long[]> outages =
+        run.chaos().outages().stream().map(o -> new long[] {o.fromMillis(), o.toMillis()}).toList();
+    List<List<Double>> split =
+        ProviderLedger.fetchLagsByOutage(run.tasks(), run.requests(), outages);
+    for (int i = 0; i < 2; i++) {
+      List<Double> l = split.get(i);
+      String key = i == 0 ? "outside" : "during";
+      double mean = l.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+      double p95 = Percentiles.of(l, 0.95);
+      put("fetch_lag_" + key + "_mean", mean);
+      put("fetch_lag_" + key + "_p95", p95);
+      put("fetch_lag_" + key + "_n", l.size());
+      boolean judged = i == 0 && run.options().push();
+      row(
+          "fetch lag, answers ready " + key + " outages, mean / p95 (ready → delivered, simulator)",
+          fmt(mean, 2) + " s / " + fmt(p95, 2) + " s (n=" + l.size() + ")",
+          judged ? "mean ≤ 1.0 s with push" : "(outages left to the fallback)",
+          judged ? ok(mean, v -> v <= 1.0) : null);
+    }
   }
 
   private void throughput(List<Rows.Solve> solves, long solved, double meanSolve) {
@@ -576,6 +606,7 @@ public final class Figures {
             + " s",
         "longest ≤ 5 s",
         ok(occ.longestIdleCap(), v -> v <= 5.0));
+    idleCauses(occ);
     List<Chaos.Kill> kills = run.chaos().kills();
     if (!kills.isEmpty()) {
       long from = kills.get(0).atMillis();
@@ -601,6 +632,71 @@ public final class Figures {
           "(≥ 85 % of C with push)",
           null);
     }
+  }
+
+  /**
+   * Where the idle paid threads' seconds went ({@link IdleCauses}): over the whole run and over its
+   * longest stretch, from the provider's side and the harness's kill and outage times.
+   */
+  private void idleCauses(ProviderLedger.Occupancy occ) {
+    Chaos.Events e = run.chaos();
+    List<Long> kills = e.kills().stream().map(Chaos.Kill::atMillis).toList();
+    List<Long> dbBack = new ArrayList<>();
+    List<Long> providerBack = new ArrayList<>();
+    e.postgresRestarts().forEach(r -> dbBack.add(r[1]));
+    for (Chaos.Outage o : e.outages()) {
+      (Chaos.Outage.DATABASE.equals(o.kind()) ? dbBack : providerBack).add(o.toMillis());
+    }
+    IdleCauses.Events events = new IdleCauses.Events(kills, dbBack, providerBack);
+    long hold = lostSubmitHold().toMillis();
+    IdleCauses.Breakdown all =
+        IdleCauses.of(
+            occ.idle(), run.tasks(), run.requests(), run.pushes(), events, hold, run.endMillis());
+    List<long[]> longest = longestStretch(occ.idle());
+    IdleCauses.Breakdown worst =
+        IdleCauses.of(
+            longest, run.tasks(), run.requests(), run.pushes(), events, hold, run.endMillis());
+    put("idle_thread_s", all.threadSeconds());
+    all.byCause().forEach((c, v) -> put("idle_thread_s_" + c.name().toLowerCase(), v));
+    row(
+        "idle paid threads by cause (thread-seconds; simulator's logs, the harness's kill and"
+            + " outage times)",
+        all.threadSeconds() == 0 ? "none" : all.describe(),
+        "(each cause shrinks)",
+        null);
+    if (!longest.isEmpty()) {
+      row(
+          "idle paid threads by cause, longest stretch (t="
+              + fmt((longest.get(0)[0] - run.startMillis()) / 1000.0, 1)
+              + " s to t="
+              + fmt((longest.get(longest.size() - 1)[1] - run.startMillis()) / 1000.0, 1)
+              + " s)",
+          worst.describe(),
+          "(no stretch over 5 s)",
+          null);
+    }
+  }
+
+  /** The idle stretches that touch one another and make the longest run of them. */
+  static List<long[]> longestStretch(List<long[]> idle) {
+    List<long[]> best = List.of();
+    List<long[]> cur = new ArrayList<>();
+    for (long[] seg : idle) {
+      if (!cur.isEmpty() && cur.get(cur.size() - 1)[1] != seg[0]) {
+        cur = new ArrayList<>();
+      }
+      cur.add(seg);
+      long len = seg[1] - cur.get(0)[0];
+      if (best.isEmpty() || len > best.get(best.size() - 1)[1] - best.get(0)[0]) {
+        best = List.copyOf(cur);
+      }
+    }
+    return best;
+  }
+
+  private java.time.Duration lostSubmitHold() {
+    String v = run.options().workerProps().get("captchaai.lost-submit-hold");
+    return v == null ? new CaptchaAiProperties().getLostSubmitHold() : DurationConverter.parse(v);
   }
 
   private void stuck() {
@@ -738,6 +834,88 @@ public final class Figures {
             + " cores",
         "(no target)",
         null);
+  }
+
+  /**
+   * The first moments the provider had more than C tasks in flight, each with the tasks then in
+   * flight that the engine may not have known or may have taken for ended: never asked about (no
+   * get named it, no push of it accepted), its in.php reply lost, a push of it refused, or its
+   * answer ready and not yet delivered. Provider's side and harness only; printed, not judged.
+   */
+  private void overCap() {
+    java.util.Set<Long> askedAbout = ProviderLedger.askedAbout(run.requests(), run.pushes());
+    java.util.Set<Long> lostReply = new java.util.HashSet<>();
+    run.requests().stream()
+        .filter(r -> "LOST_RESPONSE".equals(r.fault()) && r.taskId() != 0)
+        .forEach(r -> lostReply.add(r.taskId()));
+    java.util.Set<Long> refused = new java.util.HashSet<>();
+    run.pushes().stream()
+        .filter(p -> p.status() != 0 && (p.status() < 200 || p.status() >= 300))
+        .forEach(p -> refused.add(p.taskId()));
+    List<String> out = new ArrayList<>();
+    for (long at : overCapMoments(run.tasks(), cap, 3)) {
+      List<String> odd = new ArrayList<>();
+      for (TaskRecord t : run.tasks()) {
+        if (t.startedAt() <= 0 || at < t.startedAt() || at >= t.readyAt()) {
+          continue;
+        }
+        List<String> why = new ArrayList<>();
+        if (!askedAbout.contains(t.id())) {
+          why.add("never asked about");
+        }
+        if (lostReply.contains(t.id())) {
+          why.add("in.php reply lost");
+        }
+        if (refused.contains(t.id())) {
+          why.add("a push refused");
+        }
+        if (!why.isEmpty()) {
+          odd.add(
+              "task "
+                  + t.id()
+                  + " accepted t="
+                  + fmt((t.acceptedAt() - run.startMillis()) / 1000.0, 1)
+                  + " s ("
+                  + String.join(", ", why)
+                  + ")");
+        }
+      }
+      long kills =
+          run.chaos().kills().stream()
+              .filter(k -> k.atMillis() <= at && k.atMillis() > at - 20_000)
+              .count();
+      out.add(
+          "t="
+              + fmt((at - run.startMillis()) / 1000.0, 1)
+              + " s: "
+              + (odd.isEmpty() ? "every task in flight known" : String.join("; ", odd))
+              + "; "
+              + kills
+              + " kill(s) in the 20 s before");
+    }
+    row("over the cap (provider's side, diagnostic)", String.join(" | ", out), "(none)", null);
+  }
+
+  /** The first {@code limit} instants at which more than {@code cap} tasks were in flight. */
+  static List<Long> overCapMoments(List<TaskRecord> tasks, int cap, int limit) {
+    List<long[]> events = new ArrayList<>();
+    for (TaskRecord t : tasks) {
+      if (t.startedAt() > 0) {
+        events.add(new long[] {t.startedAt(), 1});
+        events.add(new long[] {t.readyAt(), -1});
+      }
+    }
+    events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    int now = 0;
+    List<Long> out = new ArrayList<>();
+    for (long[] e : events) {
+      int before = now;
+      now += (int) e[1];
+      if (now > cap && before <= cap && out.size() < limit) {
+        out.add(e[0]);
+      }
+    }
+    return out;
   }
 
   /** Highest number of tasks holding a thread at once (start → ready). */

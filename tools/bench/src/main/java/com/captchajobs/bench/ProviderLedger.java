@@ -342,6 +342,37 @@ final class ProviderLedger {
     return out;
   }
 
+  /**
+   * Ready → first delivery of every solved task's answer, seconds, split by whether the answer
+   * became ready inside one of {@code outages} ({@code [from, to)}, the harness's provider and
+   * database outage windows) or outside them.
+   *
+   * @return {@code [0]} the lags of answers ready outside every outage, {@code [1]} inside one
+   */
+  static List<List<Double>> fetchLagsByOutage(
+      List<TaskRecord> tasks, List<RequestRecord> requests, List<long[]> outages) {
+    Map<Long, List<RequestRecord>> gets = new HashMap<>();
+    for (RequestRecord r : requests) {
+      if (r.resGet() && r.taskId() != 0) {
+        gets.computeIfAbsent(r.taskId(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    List<Double> outside = new ArrayList<>();
+    List<Double> inside = new ArrayList<>();
+    for (TaskRecord t : tasks) {
+      if (t.readyAt() == TaskRecord.NOT_STARTED || !"SOLVED".equals(t.outcome())) {
+        continue;
+      }
+      long d = firstDelivery(t, gets.getOrDefault(t.id(), List.of()), List.of());
+      if (d <= 0) {
+        continue;
+      }
+      boolean during = outages.stream().anyMatch(o -> t.readyAt() >= o[0] && t.readyAt() < o[1]);
+      (during ? inside : outside).add((d - t.readyAt()) / 1000.0);
+    }
+    return List.of(outside, inside);
+  }
+
   // ---- provider threads: utilisation and idle paid threads ----
 
   /**
@@ -357,6 +388,8 @@ final class ProviderLedger {
    * @param longestIdleCapFrom where it began, epoch millis (0 when none)
    * @param idlePlanSeconds time with work waiting and fewer than the plan's threads in flight
    * @param longestIdlePlan the longest stretch of it, seconds
+   * @param idle the stretches counted in {@code idleCapSeconds}, in time order: {@code {from, to,
+   *     idle threads}} (C minus the tasks in flight), for {@link IdleCauses}
    */
   record Occupancy(
       double waitingSeconds,
@@ -366,7 +399,8 @@ final class ProviderLedger {
       double longestIdleCap,
       long longestIdleCapFrom,
       double idlePlanSeconds,
-      double longestIdlePlan) {}
+      double longestIdlePlan,
+      List<long[]> idle) {}
 
   /**
    * A solve the harness enqueued at {@code enqueuedAt}: it waits from then until the last of its
@@ -436,6 +470,7 @@ final class ProviderLedger {
     long bestCapFrom = 0;
     long runCapFrom = 0;
     double bestPlan = 0;
+    List<long[]> idle = new ArrayList<>();
     Long prev = null;
     for (long cut : cuts.subSet(start, true, end, true)) {
       if (prev != null) {
@@ -466,6 +501,7 @@ final class ProviderLedger {
         }
         if (counts && inFlight < cap) {
           idleCap += len;
+          idle.add(new long[] {a, cut, cap - inFlight});
           if (runCap == 0) {
             runCapFrom = a;
           }
@@ -495,7 +531,8 @@ final class ProviderLedger {
         bestCap / 1000,
         bestCapFrom,
         idlePlan / 1000,
-        bestPlan / 1000);
+        bestPlan / 1000,
+        List.copyOf(idle));
   }
 
   // ---- outages ----

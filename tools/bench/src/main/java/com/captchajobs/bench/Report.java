@@ -151,6 +151,19 @@ final class Report {
           .append((long) f.value("permanent_retried"))
           .append('\n');
     }
+    for (String key : List.of("outside", "during")) {
+      if (!Double.isNaN(f.value("fetch_lag_" + key + "_n"))) {
+        sb.append("fetch lag, ")
+            .append(key)
+            .append(" outages: mean ")
+            .append(Figures.fmt(f.value("fetch_lag_" + key + "_mean"), 2))
+            .append(" s, p95 ")
+            .append(Figures.fmt(f.value("fetch_lag_" + key + "_p95"), 2))
+            .append(" s (n=")
+            .append((long) f.value("fetch_lag_" + key + "_n"))
+            .append(")\n");
+      }
+    }
     for (Figures.Row r : f.rows()) {
       sb.append(r.name()).append(": ").append(r.value());
       if (!r.target().startsWith("(")) {

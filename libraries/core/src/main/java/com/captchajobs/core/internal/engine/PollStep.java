@@ -13,6 +13,7 @@ import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.OptionalInt;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,7 +170,11 @@ public final class PollStep {
     } catch (CaptchaAiException e) {
       record(solve, poll, earliest, called, e.errorCode());
       Step step = outcomes.taskError(solve, request.submitNo(), e);
-      return step instanceof Step.Retry ? Step.DONE : step; // transient: the fallback polls go on
+      if (step instanceof Step.Retry) {
+        ringAgain(solve, request.submitNo());
+        return Step.DONE;
+      }
+      return step;
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, poll, earliest, called, "SOLVED");
@@ -186,6 +191,38 @@ public final class PollStep {
     }
     record(solve, poll, earliest, called, "CAPCHA_NOT_READY");
     return Step.DONE;
+  }
+
+  /**
+   * The call a push rang for failed without an answer (a fault, an outage): the push still says the
+   * answer is ready, so the fetch is rung again for 5 s after that call (the provider's rule after
+   * a failed call), rather than leave a ready answer, and its thread at the provider, to the
+   * fallback poll, which may be a solve time away. It takes the failed call's ring, as a push after
+   * that call would, so it is one job and such a push adds nothing; a poll calling meanwhile ends
+   * it ({@link #noCallSince}), and the deadline still bounds the solve.
+   */
+  private void ringAgain(Solve solve, int submitNo) {
+    try {
+      OptionalInt callNo = transitions.pushRings().ring(solve.id(), submitNo);
+      if (callNo.isEmpty()) {
+        return; // a push rang since the failed call, or the solve moved on: that fetch stands
+      }
+      transitions
+          .lastPoll(solve.id(), submitNo)
+          .ifPresent(
+              last ->
+                  jobs.pushedPoll(
+                      solve,
+                      submitNo,
+                      callNo.getAsInt(),
+                      last.calledAt().toEpochMilli(),
+                      nextCallAfter(last.calledAt(), settings)));
+    } catch (RuntimeException e) {
+      log.info(
+          "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",
+          solve.id(),
+          e.toString());
+    }
   }
 
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */

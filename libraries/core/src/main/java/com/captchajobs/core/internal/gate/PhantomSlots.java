@@ -39,11 +39,13 @@ public final class PhantomSlots {
    * running at the provider when it was taken. A known task counts only with evidence that its
    * answer was not ready then: its task id was stored before the reading, and either a call made
    * after the reading was answered "not ready", or its in.php asked for a pingback and its answer
-   * is still awaited (its slot held) or was pushed more than {@link #ANSWER_LAG} after the reading
-   * (a pushed answer arrives within that of being ready). A task answered at the provider but not
-   * yet here when the reading was judged, or answered here just after the reading, counts as not
-   * running; so does a task that ended otherwise (an error, given up) without a "not ready" call
-   * after the reading, whatever its time.
+   * is still awaited (its slot held, and no push rang for the submission) or was pushed more than
+   * {@link #ANSWER_LAG} after the reading (a pushed answer arrives within that of being ready). A
+   * task answered at the provider but not yet here when the reading was judged, or answered here
+   * just after the reading, counts as not running; so does a task whose push rang but whose fetch
+   * has not stored the answer (waiting out the 5-second rule, or failed), whenever the push came,
+   * since the ring is not timed; and so does a task that ended otherwise (an error, given up)
+   * without a "not ready" call after the reading, whatever its time.
    */
   public record Evidence(int phantoms, int knownRunning) {}
 
@@ -66,7 +68,9 @@ public final class PhantomSlots {
                 + " (SELECT count(*) FROM captchajobs.gate_slot g JOIN captchajobs.solve s"
                 + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.lease_until > now()"
                 + "   AND s.status = 'SUBMITTED' AND s.task_stored_at <= ?"
-                + "   AND (s.push_expected OR EXISTS (SELECT 1 FROM captchajobs.poll p"
+                // a push that rang for the submission says its answer is ready: not awaited
+                + "   AND ((s.push_expected AND s.rung_submit IS DISTINCT FROM s.submits)"
+                + "     OR EXISTS (SELECT 1 FROM captchajobs.poll p"
                 + "     WHERE p.solve_id = s.id AND p.submit_no = s.submits"
                 + "     AND p.outcome = 'CAPCHA_NOT_READY' AND p.called_at >= ?)))"
                 // ended since: solved by a pushed answer that arrived well after the reading, or

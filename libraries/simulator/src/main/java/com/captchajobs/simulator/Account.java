@@ -36,17 +36,19 @@ final class Account {
   private final ArrayDeque<Task> queued = new ArrayDeque<>();
   private int threads;
   private KeyStats stats;
+  private final KeyBilling billing;
   private final Set<String> pingbackHosts = ConcurrentHashMap.newKeySet();
 
   Account(
       String key,
-      int threads,
+      KeyPlan plan,
       SimClock clock,
       ObjLongConsumer<Account> wakeAt,
       Consumer<Task> onReady) {
     this.key = key;
+    this.billing = new KeyBilling(plan);
     this.onReady = onReady;
-    this.threads = threads;
+    this.threads = plan.threads();
     this.clock = clock;
     this.wakeAt = wakeAt;
     this.stats = new KeyStats(clock.nowMillis());
@@ -75,6 +77,11 @@ final class Account {
   /** Only under {@link #withSettled}. */
   KeyStats stats() {
     return stats;
+  }
+
+  /** Only under {@link #withSettled}. */
+  KeyBilling billing() {
+    return billing;
   }
 
   /** Only under {@link #withSettled}. */
@@ -112,6 +119,7 @@ final class Account {
           running.clear();
           queued.clear();
           stats = new KeyStats(now);
+          billing.reset();
           return null;
         });
   }

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * {@code GET /stats[?key=]}, {@code GET /pushes} (the pingback log), {@code GET /requests} (the
- * request log), {@code GET /tasks} (the task records), {@code POST /reset}, {@code GET /health},
- * and 404 for the rest.
+ * request log), {@code GET /tasks} (the task records), {@code GET /spend[?key=]} (spend per key,
+ * UTC day and type), {@code POST /reset}, {@code GET /health}, and 404 for the rest.
  */
 final class AdminHandler implements HttpHandler {
   private final SimulatorEngine engine;
@@ -31,6 +31,7 @@ final class AdminHandler implements HttpHandler {
               method.equals("GET") ? HttpReply.json(Json.write(engine.pushes())) : notAllowed();
           case "/requests" ->
               method.equals("GET") ? HttpReply.json(Json.write(engine.requests())) : notAllowed();
+          case "/spend" -> method.equals("GET") ? spend(exchange) : notAllowed();
           case "/tasks" ->
               method.equals("GET") ? HttpReply.json(Json.write(engine.tasks())) : notAllowed();
           default ->
@@ -43,6 +44,11 @@ final class AdminHandler implements HttpHandler {
   private HttpReply stats(HttpExchange exchange) {
     String key = RequestParser.parseQuery(exchange.getRequestURI().getRawQuery()).get("key");
     return HttpReply.json(Json.write(key == null ? engine.stats() : engine.stats(key)));
+  }
+
+  private HttpReply spend(HttpExchange exchange) {
+    String key = RequestParser.parseQuery(exchange.getRequestURI().getRawQuery()).get("key");
+    return HttpReply.json(Json.write(key == null ? engine.spend() : engine.spend(key)));
   }
 
   private HttpReply reset() {

@@ -3,9 +3,11 @@ package com.captchajobs.simulator;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +96,10 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     server.createContext("/", new AdminHandler(engine));
     server.start();
     log.info(
-        "CaptchaAI simulator listening on {} with {} key(s)", baseUrl(), config.accounts().size());
+        "CaptchaAI simulator {} listening on {} with {} key(s)",
+        config.name(),
+        baseUrl(),
+        config.accounts().size());
     return this;
   }
 
@@ -129,6 +134,47 @@ public final class CaptchaAiSimulator implements AutoCloseable {
    */
   public List<TaskRecord> tasks() {
     return engine.tasks();
+  }
+
+  /** The tasks of one key ({@link #tasks()}); empty for a key the simulator does not know. */
+  public List<TaskRecord> tasks(String key) {
+    return engine.tasks(key);
+  }
+
+  /**
+   * The provider this simulator plays ({@link Builder#name}), for logs and reports; default {@value
+   * Builder#DEFAULT_NAME}.
+   */
+  public String name() {
+    return config.name();
+  }
+
+  /**
+   * What every key spent since start or {@link #reset}, one row per key, UTC day and captcha type,
+   * sorted by key fingerprint, day and type. Only priced types ({@link KeyPlan#price}) show: a key
+   * billed by threads has no rows. Also {@code GET /spend}.
+   */
+  public List<SpendRecord> spend() {
+    return engine.spend();
+  }
+
+  /** One key's rows of {@link #spend()}, by day and type; also {@code GET /spend?key=}. */
+  public List<SpendRecord> spend(String key) {
+    return engine.spend(key);
+  }
+
+  /** What one key spent on the UTC {@code day} over all types; 0 when billed by threads. */
+  public BigDecimal spentOn(String key, LocalDate day) {
+    return engine.spentOn(key, Objects.requireNonNull(day, "day"));
+  }
+
+  /**
+   * Sets a key's balance at runtime, e.g. to 0 to make it answer {@code ERROR_ZERO_BALANCE} to
+   * every submit, or higher again to top it up ({@link KeyPlan#balance}). {@link #reset} restores
+   * the plan's balance.
+   */
+  public void setBalance(String key, BigDecimal amount) {
+    engine.setBalance(key, amount);
   }
 
   /**
@@ -255,6 +301,7 @@ public final class CaptchaAiSimulator implements AutoCloseable {
 
   /** Settings for a {@link CaptchaAiSimulator}; every default is listed here. */
   public static final class Builder {
+    public static final String DEFAULT_NAME = "captchaai";
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
     public static final int DEFAULT_THREADS = 5;
     public static final long DEFAULT_SEED = 1;
@@ -265,7 +312,8 @@ public final class CaptchaAiSimulator implements AutoCloseable {
 
     private String address = DEFAULT_ADDRESS;
     private int port = 0;
-    private final Map<String, Integer> accounts = new LinkedHashMap<>();
+    private String name = DEFAULT_NAME;
+    private final Map<String, KeyPlan> accounts = new LinkedHashMap<>();
     private double timeScale = 1.0;
     private final Map<String, SolveTimes.Range> solveTimes = new LinkedHashMap<>();
     private long seed = DEFAULT_SEED;
@@ -354,14 +402,35 @@ public final class CaptchaAiSimulator implements AutoCloseable {
 
     /** Adds a key (32 characters) with its plan's threads; without any, SANDBOX_KEY with 5. */
     public Builder account(String key, int threads) {
+      if (threads < 0) {
+        throw new IllegalArgumentException("account threads must be >= 0, got " + threads);
+      }
+      return account(key, KeyPlan.threads(threads));
+    }
+
+    /**
+     * Adds a key (32 characters) with its whole plan: threads, prices per 1,000 solves by type,
+     * balance and over-cap answer ({@link KeyPlan}). Adding the same key again replaces its plan.
+     */
+    public Builder account(String key, KeyPlan plan) {
       if (key == null || key.length() != 32) {
         throw new IllegalArgumentException(
             "account key must be 32 characters, got " + (key == null ? "null" : key.length()));
       }
-      if (threads < 0) {
-        throw new IllegalArgumentException("account threads must be >= 0, got " + threads);
+      accounts.put(key, Objects.requireNonNull(plan, "plan"));
+      return this;
+    }
+
+    /**
+     * The provider this simulator plays, shown in its log lines ({@code captchaai}, {@code backup},
+     * ...); default {@value #DEFAULT_NAME}. Several simulators in one JVM (a primary and a backup,
+     * each on its own port) share one clock, so their records can be merged.
+     */
+    public Builder name(String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("name must not be blank, got " + name);
       }
-      accounts.put(key, threads);
+      this.name = name.strip();
       return this;
     }
 
@@ -451,12 +520,13 @@ public final class CaptchaAiSimulator implements AutoCloseable {
     }
 
     public CaptchaAiSimulator build() {
-      Map<String, Integer> keys = new LinkedHashMap<>(accounts);
+      Map<String, KeyPlan> keys = new LinkedHashMap<>(accounts);
       if (keys.isEmpty()) {
-        keys.put(SANDBOX_KEY, DEFAULT_THREADS);
+        keys.put(SANDBOX_KEY, KeyPlan.threads(DEFAULT_THREADS));
       }
       return new CaptchaAiSimulator(
           new SimulatorConfig(
+              name,
               address,
               port,
               Map.copyOf(keys),

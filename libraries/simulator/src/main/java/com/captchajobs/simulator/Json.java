@@ -8,7 +8,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * inside a Spring Boot 3.5 application's tests as well as a Boot 4 one's.
  */
 final class Json {
-  static final JsonMapper MAPPER = JsonMapper.builder().build();
+  static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .enable(com.fasterxml.jackson.core.StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .build();
 
   private Json() {}
 

@@ -5,9 +5,10 @@ import java.util.Map;
 
 /** The immutable settings a {@link CaptchaAiSimulator.Builder} collected. */
 record SimulatorConfig(
+    String name,
     String address,
     int port,
-    Map<String, Integer> accounts,
+    Map<String, KeyPlan> accounts,
     double timeScale,
     Map<String, SolveTimes.Range> solveTimes,
     long seed,

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * stats. Every method is thread-safe; per-key state is guarded by the {@link Account}'s lock.
  */
 final class SimulatorEngine {
-  static final String BALANCE = "15.50";
+  static final String BALANCE = KeyBilling.UNLIMITED_BALANCE;
 
   /** A pageurl containing this makes every task for it end ERROR_CAPTCHA_UNSOLVABLE. */
   static final String UNSOLVABLE = "unsolvable";
@@ -74,7 +74,7 @@ final class SimulatorEngine {
     this.pushes = new PushSender(config.pushFaults(), pushRandom, timer, clock);
     this.ttlMillis = config.taskTtl().toMillis();
     this.unknownKeyStats = new KeyStats(clock.nowMillis());
-    config.accounts().forEach(this::setThreads);
+    config.accounts().forEach(this::addAccount);
     long sweepEvery = Math.max(1000, Math.min(60_000, ttlMillis / 4));
     timer.scheduleWithFixedDelay(this::sweepExpired, sweepEvery, sweepEvery, TimeUnit.MILLISECONDS);
   }
@@ -93,13 +93,15 @@ final class SimulatorEngine {
   }
 
   private ApiAnswer admit(Account account, Submission submission, String pingbackUrl) {
-    boolean queue = config.overCapMode() == OverCapMode.QUEUE;
     Task task =
         account.withSettled(
             now -> {
-              if (!queue && !account.hasFreeThread()) {
+              KeyBilling billing = account.billing();
+              billing.checkFunds(submission.type());
+              OverCapMode whenFull = billing.overCapMode(config.overCapMode());
+              if (whenFull != OverCapMode.QUEUE && !account.hasFreeThread()) {
                 String code =
-                    config.overCapMode() == OverCapMode.NO_SLOT_AVAILABLE
+                    whenFull == OverCapMode.NO_SLOT_AVAILABLE
                         ? "ERROR_NO_SLOT_AVAILABLE"
                         : "ERROR_ZERO_BALANCE";
                 throw new ApiError(code);
@@ -113,9 +115,10 @@ final class SimulatorEngine {
                       answers.answerFor(submission, now),
                       now,
                       solveTimes.draw(submission, solveRandom),
-                      pingbackUrl);
+                      pingbackUrl,
+                      billing.charge(submission.type(), now));
               tasks.put(t.id, t);
-              account.admit(t, now, queue);
+              account.admit(t, now, whenFull == OverCapMode.QUEUE);
               account.stats().accept(submission);
               return t;
             });
@@ -246,7 +249,8 @@ final class SimulatorEngine {
         case "add_pingback", "get_pingback", "del_pingback" -> pingbackAddresses(account, p);
         case "get" -> get(account, p);
         case "threadsinfo" -> threadsInfo(account);
-        case "getbalance" -> ApiAnswer.value(BALANCE);
+        case "getbalance" ->
+            account.withSettled(now -> ApiAnswer.value(account.billing().balanceText()));
         case "reportbad", "reportgood" -> report(account, p);
         default -> throw new ApiError("ERROR_BAD_PARAMETERS");
       };
@@ -429,9 +433,63 @@ final class SimulatorEngine {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be >= 0, got " + threads);
     }
-    accounts
-        .computeIfAbsent(key, k -> new Account(k, 0, clock, this::wakeAt, this::push))
-        .setThreads(threads);
+    accounts.computeIfAbsent(key, k -> newAccount(k, KeyPlan.threads(0))).setThreads(threads);
+  }
+
+  private void addAccount(String key, KeyPlan plan) {
+    accounts.put(key, newAccount(key, plan));
+  }
+
+  private Account newAccount(String key, KeyPlan plan) {
+    return new Account(key, plan, clock, this::wakeAt, this::push);
+  }
+
+  /** Sets a key's balance at runtime (0 = every submit refused with ERROR_ZERO_BALANCE). */
+  void setBalance(String key, java.math.BigDecimal amount) {
+    Account account = knownAccount(key);
+    account.withSettled(
+        now -> {
+          account.billing().setBalance(amount);
+          return null;
+        });
+  }
+
+  private Account knownAccount(String key) {
+    Account account = key == null ? null : accounts.get(key);
+    if (account == null) {
+      throw new IllegalArgumentException(
+          "unknown key " + ApiHandler.fingerprint(key) + ": add it with account(key, plan)");
+    }
+    return account;
+  }
+
+  /** Every key's spend rows, by key fingerprint, day and type. */
+  List<SpendRecord> spend() {
+    List<SpendRecord> rows = new ArrayList<>();
+    accounts.values().forEach(a -> rows.addAll(spendOf(a)));
+    rows.sort(
+        java.util.Comparator.comparing(SpendRecord::keyFingerprint)
+            .thenComparing(SpendRecord::day)
+            .thenComparing(SpendRecord::type));
+    return rows;
+  }
+
+  /** One key's spend rows (none for a key the simulator does not know). */
+  List<SpendRecord> spend(String key) {
+    Account account = key == null ? null : accounts.get(key);
+    return account == null ? List.of() : spendOf(account);
+  }
+
+  /** What one key spent on a UTC day over all types (0 for a key the simulator does not know). */
+  java.math.BigDecimal spentOn(String key, java.time.LocalDate day) {
+    Account account = key == null ? null : accounts.get(key);
+    return account == null
+        ? java.math.BigDecimal.ZERO
+        : account.withSettled(now -> account.billing().spentOn(day));
+  }
+
+  private static List<SpendRecord> spendOf(Account a) {
+    return a.withSettled(now -> a.billing().spend(ApiHandler.fingerprint(a.key)));
   }
 
   private void wakeAt(Account account, long epochMillis) {
@@ -472,8 +530,21 @@ final class SimulatorEngine {
    * order; each read under its account's lock.
    */
   List<TaskRecord> tasks() {
+    return tasksOf(null);
+  }
+
+  /** The tasks of one key ({@link #tasks()}); none for a key the simulator does not know. */
+  List<TaskRecord> tasks(String key) {
+    Account account = key == null ? null : accounts.get(key);
+    return account == null ? List.of() : tasksOf(account);
+  }
+
+  private List<TaskRecord> tasksOf(Account only) {
     List<TaskRecord> out = new ArrayList<>();
     for (Task t : List.copyOf(tasks.values())) {
+      if (only != null && t.account != only) {
+        continue;
+      }
       out.add(t.account.withSettled(now -> TaskRecord.of(t)));
     }
     out.sort(java.util.Comparator.comparingLong(TaskRecord::id));

@@ -25,4 +25,19 @@ record Submission(
   String fingerprint() {
     return method + '\u0000' + pageUrl + '\u0000' + siteKey + '\u0000' + bodyHash;
   }
+
+  /** The engine's captcha type name, the one prices are given by ({@link KeyPlan#TYPES}). */
+  String type() {
+    return switch (method) {
+      case "userrecaptcha" ->
+          enterprise
+              ? "RECAPTCHA_ENTERPRISE"
+              : "userrecaptcha:v3".equals(variant) ? "RECAPTCHA_V3" : "RECAPTCHA_V2";
+      case "turnstile" -> "TURNSTILE";
+      case "cloudflare_challenge" -> "CLOUDFLARE_CHALLENGE";
+      case "base64", "post" -> "IMAGE";
+      case "geetest" -> geetestV4 ? "GEETEST_V4" : "GEETEST";
+      default -> method.toUpperCase(java.util.Locale.ROOT);
+    };
+  }
 }

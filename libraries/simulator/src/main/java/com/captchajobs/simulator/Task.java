@@ -18,6 +18,9 @@ final class Task {
   /** Where the answer is pushed when ready ({@code pingback=}), or null. */
   final String pingbackUrl;
 
+  /** What its key was charged for it at acceptance; 0 when billed by threads. */
+  final java.math.BigDecimal price;
+
   long startedAt = NOT_STARTED;
   long readyAt = NOT_STARTED;
   long polls;
@@ -32,8 +35,10 @@ final class Task {
       Answer answer,
       long acceptedAt,
       long solveMillis,
-      String pingbackUrl) {
+      String pingbackUrl,
+      java.math.BigDecimal price) {
     this.id = id;
+    this.price = price;
     this.account = account;
     this.submission = submission;
     this.outcome = outcome;

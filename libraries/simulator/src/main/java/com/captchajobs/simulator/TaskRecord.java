@@ -1,5 +1,7 @@
 package com.captchajobs.simulator;
 
+import java.math.BigDecimal;
+
 /**
  * One accepted {@code in.php} call as the simulator saw it, for tests and the bench. Instants are
  * epoch milliseconds on the simulator's clock; {@link #NOT_STARTED} marks one that has not come.
@@ -17,6 +19,10 @@ package com.captchajobs.simulator;
  *     {@code sha256:<hex>} of its image for image methods
  * @param outcome {@code SOLVED}, or the error code its answer is (e.g. {@code
  *     ERROR_CAPTCHA_UNSOLVABLE})
+ * @param keyFingerprint the first four characters of the key that submitted it, never the key
+ * @param type its captcha type as prices name it ({@link KeyPlan#TYPES}), e.g. {@code TURNSTILE}
+ * @param price what its key was charged for it at acceptance ({@link KeyPlan#price}); 0 when the
+ *     key is billed by threads
  */
 public record TaskRecord(
     long id,
@@ -29,7 +35,40 @@ public record TaskRecord(
     long polls,
     boolean fetched,
     String subject,
-    String outcome) {
+    String outcome,
+    String keyFingerprint,
+    String type,
+    BigDecimal price) {
+
+  /** A task record without key, type and price (none, its method upper-cased, 0). */
+  public TaskRecord(
+      long id,
+      String method,
+      String pageUrl,
+      long acceptedAt,
+      long startedAt,
+      long readyAt,
+      long solveMillis,
+      long polls,
+      boolean fetched,
+      String subject,
+      String outcome) {
+    this(
+        id,
+        method,
+        pageUrl,
+        acceptedAt,
+        startedAt,
+        readyAt,
+        solveMillis,
+        polls,
+        fetched,
+        subject,
+        outcome,
+        null,
+        method == null ? null : method.toUpperCase(java.util.Locale.ROOT),
+        BigDecimal.ZERO);
+  }
 
   /** A task record without subject and outcome (its page URL, or none, and SOLVED). */
   public TaskRecord(
@@ -86,6 +125,14 @@ public record TaskRecord(
         t.submission.pageUrl() != null
             ? t.submission.pageUrl()
             : "sha256:" + t.submission.bodyHash(),
-        t.outcome == Outcome.SOLVED ? "SOLVED" : t.outcome.errorCode);
+        t.outcome == Outcome.SOLVED ? "SOLVED" : t.outcome.errorCode,
+        ApiHandler.fingerprint(t.account.key),
+        t.submission.type(),
+        t.price);
+  }
+
+  /** Whether its key was charged for it (a priced type). */
+  public boolean charged() {
+    return price != null && price.signum() > 0;
   }
 }

@@ -187,7 +187,30 @@ final class SimulatorArgs {
       description = "push only to hosts registered with res.php?action=add_pingback")
   Boolean pingbackRegistration;
 
-  @Option(names = "--help", order = 18, usageHelp = true, description = "this text")
+  @Option(
+      names = "--name",
+      order = 18,
+      paramLabel = "NAME",
+      description = "the provider it plays, in its log lines (default captchaai)")
+  String name;
+
+  @Option(
+      names = "--price",
+      order = 18,
+      paramLabel = "TYPE=P",
+      description =
+          "price per 1,000 solves of a type for each --key (repeatable), e.g. TURNSTILE=1.45;"
+              + " default none: billed by threads")
+  final Map<String, String> prices = new LinkedHashMap<>();
+
+  @Option(
+      names = "--balance",
+      order = 18,
+      paramLabel = "AMOUNT",
+      description = "balance of each --key; 0 refuses every submit (default: unlimited)")
+  String balance;
+
+  @Option(names = "--help", order = 19, usageHelp = true, description = "this text")
   boolean help;
 
   /** The simulator these options describe (not started). */
@@ -247,9 +270,31 @@ final class SimulatorArgs {
     apply("--pingback-delay", pingbackDelay, builder::pingbackDelay);
     apply("--pingback-method", pingbackMethod, builder::pingbackMethod);
     apply("--pingback-registration", pingbackRegistration, builder::pingbackRegistration);
-    keys.forEach(key -> builder.account(key, threads));
+    apply("--name", name, builder::name);
+    KeyPlan plan = KeyPlan.threads(threads);
+    for (Map.Entry<String, String> price : prices.entrySet()) {
+      plan = applied("--price", price.getKey() + "=" + price.getValue(), plan, price);
+    }
+    if (balance != null) {
+      plan = applied("--balance", balance, plan, null);
+    }
+    KeyPlan each = plan;
+    keys.forEach(key -> builder.account(key, each));
     if (keys.isEmpty()) {
-      builder.account(CaptchaAiSimulator.SANDBOX_KEY, threads);
+      builder.account(CaptchaAiSimulator.SANDBOX_KEY, each);
+    }
+  }
+
+  /** Adds a price (or, without one, the balance) to the plan, naming the option when invalid. */
+  private KeyPlan applied(
+      String option, String value, KeyPlan plan, Map.Entry<String, String> price) {
+    try {
+      return price == null
+          ? plan.balance(value)
+          : plan.price(price.getKey().strip().toUpperCase(java.util.Locale.ROOT), price.getValue());
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(
+          "Invalid value '" + value + "' for " + option + ": " + e.getMessage());
     }
   }
 

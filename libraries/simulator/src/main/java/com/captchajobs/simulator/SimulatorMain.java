@@ -63,7 +63,7 @@ public final class SimulatorMain {
     return parsed.builder.build().start();
   }
 
-  /** The one line operators read: base URL, key(s) and threads. */
+  /** The one line operators read: base URL, key(s), threads and, when not the default, name. */
   static String startLine(CaptchaAiSimulator simulator, SimulatorArgs parsed) {
     String keys =
         parsed.keys.isEmpty()
@@ -74,6 +74,9 @@ public final class SimulatorMain {
         + " key="
         + keys
         + " threads="
-        + parsed.threads;
+        + parsed.threads
+        + (CaptchaAiSimulator.Builder.DEFAULT_NAME.equals(simulator.name())
+            ? ""
+            : " name=" + simulator.name());
   }
 }

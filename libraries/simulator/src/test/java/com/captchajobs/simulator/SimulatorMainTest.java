@@ -110,6 +110,49 @@ class SimulatorMainTest {
   }
 
   @Test
+  void aSimulatorStartedFromTheCommandLinePlaysANamedPricedProvider() {
+    SimulatorArgs args =
+        SimulatorArgs.parse(
+            "--name",
+            "backup",
+            "--key",
+            KEY,
+            "--threads",
+            "2",
+            "--price",
+            "turnstile=1.45",
+            "--price",
+            "RECAPTCHA_V2=2.99",
+            "--balance",
+            "3");
+    try (CaptchaAiSimulator sim = args.builder.build().start()) {
+      assertThat(sim.name()).isEqualTo("backup");
+      assertThat(SimulatorMain.startLine(sim, args)).endsWith("threads=2 name=backup");
+      ApiClient client = new ApiClient(sim.baseUrl());
+      assertThat(client.resJson(KEY, "action", "getbalance").get("request").asString())
+          .isEqualTo("3");
+      client.submitJson(KEY, "method", "turnstile", "sitekey", "0x4", "pageurl", "https://m/1");
+      assertThat(sim.spend(KEY))
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.type()).isEqualTo("TURNSTILE");
+                assertThat(r.amount()).isEqualByComparingTo("0.00145");
+              });
+      assertThat(client.resJson(KEY, "action", "getbalance").get("request").asString())
+          .isEqualTo("2.99855");
+    }
+    assertThatThrownBy(() -> SimulatorArgs.parse("--price", "HCAPTCHA=1"))
+        .hasMessageContaining("--price")
+        .hasMessageContaining("HCAPTCHA");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--price", "TURNSTILE=cheap"))
+        .hasMessageContaining("--price");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--balance", "-1"))
+        .hasMessageContaining("--balance");
+    assertThatThrownBy(() -> SimulatorArgs.parse("--name", " ")).hasMessageContaining("--name");
+  }
+
+  @Test
   void durationsAcceptShortAndIsoForms() {
     assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
     assertThat(DurationConverter.parse("2s")).isEqualTo(Duration.ofSeconds(2));
@@ -162,6 +205,9 @@ class SimulatorMainTest {
             "--task-ttl",
             "--ip-ban",
             "--string-ids",
+            "--name",
+            "--price",
+            "--balance",
             "--help");
   }
 

@@ -220,8 +220,9 @@ public final class CaptchaAiSimulator implements AutoCloseable {
   }
 
   /**
-   * Clears stats and tasks (accounts stay), plus scripted state ({@code unsolvable-once}), IP bans
-   * and pending {@link #injectNext} faults, and re-seeds all randomness.
+   * Clears stats, tasks and spend (accounts and their plans stay; balances go back to the plan's),
+   * plus scripted state ({@code unsolvable-once}), IP bans and pending {@link #injectNext} faults,
+   * and re-seeds all randomness.
    */
   public void reset() {
     engine.reset();

@@ -18,8 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * stats. Every method is thread-safe; per-key state is guarded by the {@link Account}'s lock.
  */
 final class SimulatorEngine {
-  static final String BALANCE = KeyBilling.UNLIMITED_BALANCE;
-
   /** A pageurl containing this makes every task for it end ERROR_CAPTCHA_UNSOLVABLE. */
   static final String UNSOLVABLE = "unsolvable";
 

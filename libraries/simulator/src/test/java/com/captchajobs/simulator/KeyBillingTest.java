@@ -2,6 +2,7 @@ package com.captchajobs.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -35,9 +36,9 @@ class KeyBillingTest {
     assertThat(rows)
         .extracting(SpendRecord::day, SpendRecord::type, SpendRecord::tasks)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("2026-12-05", "RECAPTCHA_V2", 1L),
-            org.assertj.core.groups.Tuple.tuple("2026-12-05", "TURNSTILE", 3L),
-            org.assertj.core.groups.Tuple.tuple("2026-12-06", "TURNSTILE", 2L));
+            tuple("2026-12-05", "RECAPTCHA_V2", 1L),
+            tuple("2026-12-05", "TURNSTILE", 3L),
+            tuple("2026-12-06", "TURNSTILE", 2L));
     assertThat(rows.get(0).amount()).isEqualByComparingTo("0.00299");
     assertThat(rows.get(1).amount()).isEqualByComparingTo("0.00435");
     assertThat(rows.get(2).amount()).isEqualByComparingTo("0.0029");

@@ -2,6 +2,7 @@ package com.captchajobs.simulator;
 
 import static com.captchajobs.simulator.ApiClient.params;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
@@ -13,6 +14,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -208,7 +214,7 @@ class TwoProvidersTest {
                       t -> KeyBilling.dayOf(t.acceptedAt()) + " " + t.type(),
                       TaskRecord::price,
                       BigDecimal::add,
-                      java.util.TreeMap::new));
+                      TreeMap::new));
       Map<String, BigDecimal> actual =
           backup.spend(BACKUP_KEY).stream()
               .collect(
@@ -216,7 +222,7 @@ class TwoProvidersTest {
                       r -> r.day() + " " + r.type(),
                       SpendRecord::amount,
                       BigDecimal::add,
-                      java.util.TreeMap::new));
+                      TreeMap::new));
       assertThat(actual).isEqualTo(expected);
       assertThat(backup.spend(BACKUP_KEY).stream().mapToLong(SpendRecord::tasks).sum())
           .isEqualTo(5);
@@ -268,9 +274,7 @@ class TwoProvidersTest {
 
       assertThat(sim.tasks(PRIMARY_KEY))
           .extracting(TaskRecord::subject, TaskRecord::keyFingerprint)
-          .containsExactly(
-              org.assertj.core.groups.Tuple.tuple("https://a/1", "prim…"),
-              org.assertj.core.groups.Tuple.tuple("https://a/2", "prim…"));
+          .containsExactly(tuple("https://a/1", "prim…"), tuple("https://a/2", "prim…"));
       assertThat(sim.tasks(POOL_KEY))
           .extracting(TaskRecord::subject)
           .containsExactly("https://b/1");
@@ -321,6 +325,75 @@ class TwoProvidersTest {
       }
       assertThat(primary.name()).isEqualTo("captchaai");
       assertThat(backup.name()).isEqualTo("backup");
+    }
+  }
+
+  @Test
+  void aPricedKeysSpendMatchesItsAcceptedTasksExactlyUnderFiftyConcurrentSubmitters()
+      throws Exception {
+    try (CaptchaAiSimulator backup =
+        CaptchaAiSimulator.builder()
+            .account(BACKUP_KEY, KeyPlan.threads(7).price("TURNSTILE", "1.45"))
+            .solveTime("turnstile", Duration.ofMillis(20), Duration.ofMillis(20))
+            .build()
+            .start()) {
+      ApiClient client = new ApiClient(backup.baseUrl());
+      ExecutorService pool = Executors.newFixedThreadPool(50);
+      try {
+        List<Callable<Integer>> submitters = new ArrayList<>();
+        for (int s = 0; s < 50; s++) {
+          int submitter = s;
+          submitters.add(
+              () -> {
+                int accepted = 0;
+                for (int i = 0; i < 6; i++) {
+                  accepted +=
+                      turnstile(client, BACKUP_KEY, "https://c/" + submitter + "/" + i)
+                          .get("status")
+                          .asInt();
+                }
+                return accepted;
+              });
+        }
+        long accepted = 0;
+        for (Future<Integer> f : pool.invokeAll(submitters)) {
+          accepted += f.get();
+        }
+        assertThat(accepted).isPositive();
+        assertThat(backup.stats().acceptedSubmits()).isEqualTo(accepted);
+        assertThat(backup.stats().maxInFlight()).isEqualTo(7);
+        List<SpendRecord> rows = backup.spend(BACKUP_KEY);
+        assertThat(rows.stream().mapToLong(SpendRecord::tasks).sum()).isEqualTo(accepted);
+        assertThat(rows.stream().map(SpendRecord::amount).reduce(BigDecimal.ZERO, BigDecimal::add))
+            .isEqualByComparingTo(
+                KeyBilling.perTask(bd("1.45")).multiply(BigDecimal.valueOf(accepted)));
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void aKeyOfItsOwnQueueModeQueuesWhileAnotherKeyOfTheSameSimulatorRefuses() {
+    try (CaptchaAiSimulator sim =
+        CaptchaAiSimulator.builder()
+            .account(PRIMARY_KEY, 1)
+            .account(POOL_KEY, KeyPlan.threads(1).overCapMode(OverCapMode.QUEUE))
+            .solveTime("turnstile", LONG, LONG)
+            .build()
+            .start()) {
+      ApiClient client = new ApiClient(sim.baseUrl());
+      turnstile(client, PRIMARY_KEY, "https://a/1");
+      assertThat(code(turnstile(client, PRIMARY_KEY, "https://a/2")))
+          .isEqualTo("ERROR_ZERO_BALANCE");
+      turnstile(client, POOL_KEY, "https://b/1");
+      assertThat(turnstile(client, POOL_KEY, "https://b/2").get("status").asInt()).isEqualTo(1);
+      assertThat(sim.tasks(POOL_KEY))
+          .extracting(TaskRecord::workedOn)
+          .containsExactly(true, false); // the second waits for the key's one thread
+      assertThat(sim.stats(POOL_KEY).maxInFlight()).isEqualTo(1);
+      assertThat(client.resJson(POOL_KEY, "action", "threadsinfo").get("threads").asString())
+          .isEqualTo("1");
     }
   }
 

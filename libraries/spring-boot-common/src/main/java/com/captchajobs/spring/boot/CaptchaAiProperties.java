@@ -2,8 +2,7 @@ package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.pingback.PingbackRules;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.PingbackSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -16,8 +15,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * settings map into one {@link SolveSettings} ({@link #toSettings()}), and {@link #validate()}
  * rejects bad values at startup with a message naming the key.
  */
-@ConfigurationProperties("captchaai")
+@ConfigurationProperties(CaptchaAiProperties.PREFIX)
 public class CaptchaAiProperties {
+
+  /** The prefix of these properties. */
+  public static final String PREFIX = "captchaai";
 
   /**
    * CaptchaAI API key (32 characters), used by workers only. Also read from the CAPTCHAAI_API_KEY
@@ -130,7 +132,7 @@ public class CaptchaAiProperties {
    * at startup ({@code res.php?action=add_pingback}, then {@code get_pingback}). Whatever the
    * provider answers is logged once and never stops the node.
    */
-  private boolean pingbackRegister = true;
+  private boolean pingbackRegister = PingbackSettings.DEFAULT_REGISTER;
 
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
@@ -138,13 +140,22 @@ public class CaptchaAiProperties {
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
-    try {
-      PingbackRules.check(
-          pingbackUrl == null || pingbackUrl.isBlank() ? null : pingbackUrl,
-          hasPingbackSecret() ? pingbackSecret : null);
-    } catch (InvalidSettingException e) {
-      throw PropertyNames.named(e);
-    }
+    toPingbacks();
+  }
+
+  /**
+   * The pushes of answers, every one of their settings mapped here and nowhere else.
+   *
+   * @throws IllegalStateException naming the key of a value that cannot work
+   */
+  public PingbackSettings toPingbacks() {
+    return PropertyNames.build(
+        () ->
+            PingbackSettings.builder()
+                .url(pingbackUrl)
+                .secret(pingbackSecret)
+                .register(pingbackRegister)
+                .build());
   }
 
   private static void require(boolean ok, String message) {
@@ -181,11 +192,7 @@ public class CaptchaAiProperties {
             .providerCheckInterval(providerCheckInterval);
     firstPollWait.forEach(settings::firstPollWait);
     tokenTtl.forEach(settings::tokenTtl);
-    try {
-      return settings.build();
-    } catch (InvalidSettingException e) {
-      throw PropertyNames.named(e);
-    }
+    return PropertyNames.build(settings::build);
   }
 
   @Override
@@ -204,8 +211,7 @@ public class CaptchaAiProperties {
   }
 
   /** The shortest {@code captchaai.pingback-secret} accepted. */
-  public static final int MIN_PINGBACK_SECRET_CHARS =
-      com.captchajobs.core.pingback.PingbackReceiver.MIN_SECRET_CHARS;
+  public static final int MIN_PINGBACK_SECRET_CHARS = PingbackSettings.MIN_SECRET_CHARS;
 
   /** Whether a pingback secret is set. */
   public boolean hasPingbackSecret() {

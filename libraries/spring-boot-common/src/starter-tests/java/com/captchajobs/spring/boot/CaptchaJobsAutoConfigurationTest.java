@@ -11,6 +11,10 @@ import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.node.EngineParts;
+import com.captchajobs.core.settings.DashboardSettings;
+import com.captchajobs.core.settings.RetentionSettings;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.spring.boot.actuate.BreakerEndpoint;
@@ -1002,28 +1006,27 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(captchaJobs.isEnabled()).isTrue();
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
     assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
-    assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getRetention()).isEqualTo(RetentionSettings.DEFAULT_RETENTION);
     assertThat(captchaJobs.getReportWindow()).isEqualTo(CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW);
     assertThat(captchaJobs.getRetentionInterval())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
+        .isEqualTo(RetentionSettings.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();
     assertThat(captchaJobs.getWorker().getName()).isNull();
     assertThat(captchaJobs.getWorker().getWorkerCount())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_WORKER_COUNT);
+        .isEqualTo(WorkerSettings.DEFAULT_WORKER_COUNT);
     assertThat(captchaJobs.getWorker().getPollInterval())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL);
+        .isEqualTo(WorkerSettings.DEFAULT_POLL_INTERVAL);
     assertThat(captchaJobs.getWorker().getShutdownWait())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT);
+        .isEqualTo(WorkerSettings.DEFAULT_SHUTDOWN_WAIT);
     assertThat(captchaJobs.getDashboard().isEnabled()).isFalse();
-    assertThat(captchaJobs.getDashboard().getPort())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT);
+    assertThat(captchaJobs.getDashboard().getPort()).isEqualTo(DashboardSettings.DEFAULT_PORT);
     assertThat(captchaJobs.getDashboard().getUsername()).isNull();
     assertThat(captchaJobs.getDashboard().getPassword()).isNull();
-    assertThat(webhook.getTimeout()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT);
-    assertThat(webhook.getRetries()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES);
-    assertThat(webhook.getThreads()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS);
-    assertThat(webhook.getBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF);
-    assertThat(webhook.getMaxBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF);
+    assertThat(webhook.getTimeout()).isEqualTo(WebhookSettings.DEFAULT_TIMEOUT);
+    assertThat(webhook.getRetries()).isEqualTo(WebhookSettings.DEFAULT_RETRIES);
+    assertThat(webhook.getThreads()).isEqualTo(WebhookSettings.DEFAULT_THREADS);
+    assertThat(webhook.getBackoff()).isEqualTo(WebhookSettings.DEFAULT_BACKOFF);
+    assertThat(webhook.getMaxBackoff()).isEqualTo(WebhookSettings.DEFAULT_MAX_BACKOFF);
     assertThat(webhook.isIncludeToken()).isFalse();
     assertThat(webhook.hasSecret()).isFalse();
   }

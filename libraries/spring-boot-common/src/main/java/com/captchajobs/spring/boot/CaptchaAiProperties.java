@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 
 /**
  * Settings of the CaptchaAI side, under {@code captchaai.*}: the one place they are bound. Defaults
@@ -141,6 +143,16 @@ public class CaptchaAiProperties {
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
     toPingbacks();
+  }
+
+  /**
+   * These properties as {@code environment} sets them, for code that runs before the application's
+   * beans exist (an {@code EnvironmentPostProcessor}, a banner).
+   */
+  public static CaptchaAiProperties of(Environment environment) {
+    return Binder.get(environment)
+        .bind(PREFIX, CaptchaAiProperties.class)
+        .orElseGet(CaptchaAiProperties::new);
   }
 
   /**

@@ -696,6 +696,21 @@ class CaptchaJobsAutoConfigurationTest {
               assertThat(context).hasNotFailed();
               assertThat(context).hasSingleBean(CaptchaJobs.class);
               assertThat(output).contains("captchaai.resume-window is ignored: nothing reads it");
+              assertThat(output.getOut().split("captchaai.resume-window is ignored", -1))
+                  .as("warned once, naming the key")
+                  .hasSize(2);
+            });
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void aNodeThatDoesNotSetTheResumeWindowHearsNothingAboutIt(CapturedOutput output) {
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(output).doesNotContain("captchaai.resume-window");
             });
   }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -147,12 +148,18 @@ public class CaptchaAiProperties {
 
   /**
    * These properties as {@code environment} sets them, for code that runs before the application's
-   * beans exist (an {@code EnvironmentPostProcessor}, a banner).
+   * beans exist (an {@code EnvironmentPostProcessor}, a banner); the defaults when a value does not
+   * convert.
    */
   public static CaptchaAiProperties of(Environment environment) {
-    return Binder.get(environment)
-        .bind(PREFIX, CaptchaAiProperties.class)
-        .orElseGet(CaptchaAiProperties::new);
+    try {
+      return Binder.get(environment)
+          .bind(PREFIX, CaptchaAiProperties.class)
+          .orElseGet(CaptchaAiProperties::new);
+    } catch (BindException e) {
+      // a value that does not convert: the node's start refuses it, naming the key, as usual
+      return new CaptchaAiProperties();
+    }
   }
 
   /**

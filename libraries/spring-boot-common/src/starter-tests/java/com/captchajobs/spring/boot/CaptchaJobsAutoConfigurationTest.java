@@ -399,6 +399,39 @@ class CaptchaJobsAutoConfigurationTest {
   // --- 6. metrics ---------------------------------------------------------------------------
 
   @Test
+  void theWorkersPingbackGaugeReadsThePingbackGroupWhereABlankUrlAsksForNoPushes() {
+    aWorker(
+        r ->
+            r.withUserConfiguration(MeterRegistryConfiguration.class)
+                .withPropertyValues(
+                    "captchaai.pingback-url= ", "captchaai.pingback-secret=" + "p".repeat(32)),
+        context ->
+            assertThat(
+                    context
+                        .getBean(MeterRegistry.class)
+                        .get("captchajobs.pingback.configured")
+                        .gauge()
+                        .value())
+                .as("a blank URL is no URL, as the node itself takes it")
+                .isEqualTo(0.0));
+    aWorker(
+        r ->
+            r.withUserConfiguration(MeterRegistryConfiguration.class)
+                .withPropertyValues(
+                    "captchaai.pingback-url=http://127.0.0.1:9/captchaai/pingback",
+                    "captchaai.pingback-register=false",
+                    "captchaai.pingback-secret=" + "p".repeat(32)),
+        context ->
+            assertThat(
+                    context
+                        .getBean(MeterRegistry.class)
+                        .get("captchajobs.pingback.configured")
+                        .gauge()
+                        .value())
+                .isEqualTo(1.0));
+  }
+
+  @Test
   void withAMeterRegistryTheEngineEventsAreMetered() {
     runner
         .withUserConfiguration(MeterRegistryConfiguration.class)

@@ -54,8 +54,9 @@ public class CaptchaJobsMetricsAutoConfiguration {
                       worker -> {
                         new EngineGauges(operations, worker).bindTo(registry);
                         // read from the pingback group, as the node was built from it
+                        CaptchaAiProperties properties = captchaAi.getIfAvailable();
                         boolean pushConfigured =
-                            captchaAi.getObject().toPingbacks().asksForPushes();
+                            properties != null && properties.toPingbacks().asksForPushes();
                         Gauge.builder(
                                 "captchajobs.pingback.configured", () -> pushConfigured ? 1 : 0)
                             .description(

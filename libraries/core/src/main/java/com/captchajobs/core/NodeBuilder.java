@@ -96,31 +96,31 @@ final class NodeBuilder implements CaptchaJobs.Builder {
 
   @Override
   public CaptchaJobs.Builder worker(WorkerSettings worker) {
-    this.worker = worker.toBuilder();
+    this.worker = Objects.requireNonNull(worker, "worker").toBuilder();
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhooks(WebhookSettings webhooks) {
-    this.webhooks = webhooks.toBuilder();
+    this.webhooks = Objects.requireNonNull(webhooks, "webhooks").toBuilder();
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder retention(RetentionSettings retention) {
-    this.retention = retention.toBuilder();
+    this.retention = Objects.requireNonNull(retention, "retention").toBuilder();
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder pingbacks(PingbackSettings pingbacks) {
-    this.pingbacks = pingbacks.toBuilder();
+    this.pingbacks = Objects.requireNonNull(pingbacks, "pingbacks").toBuilder();
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder dashboard(DashboardSettings dashboard) {
-    this.dashboard = dashboard.toBuilder();
+    this.dashboard = Objects.requireNonNull(dashboard, "dashboard").toBuilder();
     this.servesDashboard = true;
     return this;
   }

@@ -34,6 +34,14 @@ final class PropertyNames {
           PingbackSettings.class.getSimpleName(),
           CaptchaAiProperties.PREFIX + ".pingback-");
 
+  /**
+   * The builder method that turns a group on names the property that does: the one switch of a
+   * group the starter binds ({@code dashboard(int, String, String)} when no dashboard can be
+   * served).
+   */
+  private static final Map<String, String> SWITCHES =
+      Map.of("dashboard", CaptchaJobsProperties.DASHBOARD_PREFIX + ".enabled");
+
   private PropertyNames() {}
 
   /**
@@ -43,6 +51,9 @@ final class PropertyNames {
    */
   static String of(String setting) {
     int dot = setting.lastIndexOf('.');
+    if (dot < 0 && SWITCHES.containsKey(setting)) {
+      return SWITCHES.get(setting);
+    }
     if (dot < 0) {
       return setting.equals("dataSource")
           ? null

@@ -51,6 +51,11 @@ class PropertyNamesTest {
   }
 
   @Test
+  void theBuilderMethodThatTurnsTheDashboardOnNamesItsSwitch() {
+    assertThat(PropertyNames.of("dashboard")).isEqualTo("captchajobs.dashboard.enabled");
+  }
+
+  @Test
   void aSettingOfNoGroupTheStarterBindsNamesNoProperty() {
     assertThat(PropertyNames.of("NoSuchSettings.timeout")).isNull();
     assertThat(PropertyNames.of("dataSource")).isNull();

@@ -1,5 +1,7 @@
 package com.captchajobs.app.sandbox;
 
+import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.spring.boot.CaptchaAiProperties;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,7 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
 
   static String text(ConfigurableEnvironment env) {
     PropertySource<?> generated = env.getPropertySources().get(SandboxEnvironment.SOURCE);
+    PingbackSettings pingbacks = CaptchaAiProperties.of(env).toPingbacks();
     String address = env.getProperty("server.address");
     String host =
         address == null || address.isBlank() || address.equals("0.0.0.0") ? "localhost" : address;
@@ -99,8 +102,8 @@ final class SandboxBanner implements ApplicationListener<ApplicationReadyEvent> 
             : "none (start a worker node)")
         + "\n"
         + "  answers      "
-        + (env.getProperty("captchaai.pingback-url") != null
-            ? "pushed to " + env.getProperty("captchaai.pingback-url") + "/... (polls: fallback)"
+        + (pingbacks.asksForPushes()
+            ? "pushed to " + pingbacks.url() + "/... (polls: fallback)"
             : "polled every 5 s (no captchaai.pingback-url)")
         + "\n"
         + "  API token    "

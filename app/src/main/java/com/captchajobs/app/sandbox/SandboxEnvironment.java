@@ -2,6 +2,7 @@ package com.captchajobs.app.sandbox;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.spring.boot.CaptchaAiProperties;
 import com.captchajobs.spring.boot.MissingPropertyException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -177,7 +178,7 @@ public class SandboxEnvironment
    */
   private void pushAnswers(ConfigurableEnvironment env, Map<String, Object> props) {
     String port = env.getProperty("server.port", "8080");
-    if (has(env, "captchaai.pingback-url") || "0".equals(port.trim())) {
+    if (CaptchaAiProperties.of(env).toPingbacks().asksForPushes() || "0".equals(port.trim())) {
       return;
     }
     String address = env.getProperty("server.address", "127.0.0.1");

@@ -3,7 +3,7 @@ package com.captchajobs.console;
 import com.captchajobs.console.server.DashboardLimits;
 import com.captchajobs.console.server.DashboardServer;
 import com.captchajobs.core.internal.dashboard.DashboardServing;
-import com.captchajobs.core.internal.node.DashboardSettings;
+import com.captchajobs.core.settings.DashboardSettings;
 import java.util.List;
 import org.jobrunr.dashboard.server.HttpExchangeHandler;
 

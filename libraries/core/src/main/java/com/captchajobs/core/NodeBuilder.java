@@ -6,86 +6,45 @@ import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.EngineAssembly;
 import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
-import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.store.SolveReports;
-import com.captchajobs.core.internal.webhook.WebhookDeliveries;
+import com.captchajobs.core.settings.DashboardSettings;
+import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.SolveSettings;
-import java.net.InetAddress;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The {@link CaptchaJobs.Builder}: plain settings, each starting at its default, checked by {@link
- * NodeChecks} and handed to the engine's assembly as one {@link NodeSettings} ({@link NodePlan}).
+ * The {@link CaptchaJobs.Builder}: the node's own settings, each starting at its default, and one
+ * builder of each group of settings, which the shortcuts fill value by value. {@link #build} builds
+ * the groups (each refuses what cannot work), checks what spans them ({@link NodeChecks}) and hands
+ * the engine's assembly one {@link NodeSettings} ({@link NodePlan}).
  */
 final class NodeBuilder implements CaptchaJobs.Builder {
 
-  private static final Logger log = LoggerFactory.getLogger(NodeBuilder.class);
-
-  DataSource dataSource;
+  DataSource dataSource = null; // required
   String schema = DEFAULT_SCHEMA;
-  String apiKey;
+  String apiKey = null; // none: this node only enqueues
   String baseUrl = CaptchaAiClient.DEFAULT_BASE_URL;
   Duration connectTimeout = CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT;
   Duration readTimeout = CaptchaAiClient.DEFAULT_READ_TIMEOUT;
-  CaptchaAiClient client;
+  CaptchaAiClient client = null; // none: built from the key, base URL and timeouts
   SolveSettings settings = SolveSettings.defaults();
-  // The deprecated second route of six SolveSettings: set here, they win over the same settings in
-  // `settings`, whatever the order of the calls (each call WARNs).
-  Integer threads;
-  Integer threadsReserve;
-  Boolean preflight;
-  Duration maxBackoff;
-  Duration reconcileInterval;
-  Duration providerCheckInterval;
-  final OwnJobRunr.ServerSettings.Builder server =
-      new OwnJobRunr.ServerSettings.Builder()
-          .name(DEFAULT_NODE_PREFIX + host() + "-" + ProcessHandle.current().pid())
-          .pollInterval(DEFAULT_JOB_POLL_INTERVAL)
-          .workerCount(DEFAULT_WORKER_COUNT)
-          .shutdownWait(DEFAULT_SHUTDOWN_WAIT);
-  String pingbackSecret;
-  String pingbackUrl;
-  boolean pingbackRegister = true;
-  String webhookSecret;
-  final Map<String, String> webhookClientSecrets = new LinkedHashMap<>();
-  final Set<String> webhookAllowedHosts = new LinkedHashSet<>();
-  boolean webhookIncludeToken = false;
-  // Filled here and read by the deliveries as built: the settings record holds their rules.
-  final WebhookDeliveries.Settings.Builder webhookDeliveries =
-      new WebhookDeliveries.Settings.Builder()
-          .attemptTimeout(DEFAULT_WEBHOOK_TIMEOUT)
-          .retries(DEFAULT_WEBHOOK_RETRIES)
-          .threads(DEFAULT_WEBHOOK_THREADS)
-          .backoff(DEFAULT_WEBHOOK_BACKOFF)
-          .maxBackoff(DEFAULT_WEBHOOK_MAX_BACKOFF);
-  final NodeSettings.Retention.Builder retention =
-      new NodeSettings.Retention.Builder()
-          .age(DEFAULT_RETENTION)
-          .interval(DEFAULT_RETENTION_INTERVAL);
+  WorkerSettings.Builder worker = WorkerSettings.builder();
+  WebhookSettings.Builder webhooks = WebhookSettings.builder();
+  RetentionSettings.Builder retention = RetentionSettings.builder();
+  PingbackSettings.Builder pingbacks = PingbackSettings.builder();
+  DashboardSettings.Builder dashboard = DashboardSettings.builder();
+  boolean servesDashboard = false;
   Duration reportWindow = DEFAULT_REPORT_WINDOW;
-  Integer dashboardPort;
-  String dashboardAddress;
-  String dashboardUsername;
-  String dashboardPassword;
   EngineListener events = EngineListener.NONE;
   Clock clock = Clock.systemUTC();
-
-  @Override
-  public CaptchaJobs.Builder settings(SolveSettings settings) {
-    this.settings = Objects.requireNonNull(settings, "settings");
-    return this;
-  }
 
   @Override
   public CaptchaJobs.Builder dataSource(DataSource dataSource) {
@@ -130,164 +89,45 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder threads(int threads) {
-    warnSecondRoute("threads(int)");
-    this.threads = threads;
+  public CaptchaJobs.Builder settings(SolveSettings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
     return this;
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder threadsReserve(int threadsReserve) {
-    warnSecondRoute("threadsReserve(int)");
-    this.threadsReserve = threadsReserve;
+  public CaptchaJobs.Builder worker(WorkerSettings worker) {
+    this.worker = Objects.requireNonNull(worker, "worker").toBuilder();
     return this;
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder preflight(boolean preflight) {
-    warnSecondRoute("preflight(boolean)");
-    this.preflight = preflight;
+  public CaptchaJobs.Builder webhooks(WebhookSettings webhooks) {
+    this.webhooks = Objects.requireNonNull(webhooks, "webhooks").toBuilder();
     return this;
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder maxBackoff(Duration maxBackoff) {
-    warnSecondRoute("maxBackoff(Duration)");
-    this.maxBackoff = maxBackoff;
+  public CaptchaJobs.Builder retention(RetentionSettings retention) {
+    this.retention = Objects.requireNonNull(retention, "retention").toBuilder();
     return this;
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder reconcileInterval(Duration reconcileInterval) {
-    warnSecondRoute("reconcileInterval(Duration)");
-    this.reconcileInterval = reconcileInterval;
+  public CaptchaJobs.Builder pingbacks(PingbackSettings pingbacks) {
+    this.pingbacks = Objects.requireNonNull(pingbacks, "pingbacks").toBuilder();
     return this;
   }
 
   @Override
-  @Deprecated
-  public CaptchaJobs.Builder providerCheckInterval(Duration providerCheckInterval) {
-    warnSecondRoute("providerCheckInterval(Duration)");
-    this.providerCheckInterval = providerCheckInterval;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder nodeName(String nodeName) {
-    server.name(nodeName);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder jobPollInterval(Duration jobPollInterval) {
-    server.pollInterval(jobPollInterval);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder workerCount(int workerCount) {
-    server.workerCount(workerCount);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder shutdownWait(Duration shutdownWait) {
-    server.shutdownWait(shutdownWait);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder pingbackSecret(String pingbackSecret) {
-    this.pingbackSecret = pingbackSecret;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder pingbackUrl(String pingbackUrl) {
-    this.pingbackUrl = pingbackUrl;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder pingbackRegister(boolean pingbackRegister) {
-    this.pingbackRegister = pingbackRegister;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookSecret(String webhookSecret) {
-    this.webhookSecret = webhookSecret;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookIncludeToken(boolean webhookIncludeToken) {
-    this.webhookIncludeToken = webhookIncludeToken;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookTimeout(Duration webhookTimeout) {
-    webhookDeliveries.attemptTimeout(webhookTimeout);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookRetries(int webhookRetries) {
-    webhookDeliveries.retries(webhookRetries);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookThreads(int webhookThreads) {
-    webhookDeliveries.threads(webhookThreads);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
-    webhookDeliveries.threadsPerClient(webhookThreadsPerClient);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder retention(Duration retention) {
-    this.retention.age(retention);
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder retentionInterval(Duration retentionInterval) {
-    this.retention.interval(retentionInterval);
+  public CaptchaJobs.Builder dashboard(DashboardSettings dashboard) {
+    this.dashboard = Objects.requireNonNull(dashboard, "dashboard").toBuilder();
+    this.servesDashboard = true;
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder reportWindow(Duration reportWindow) {
     this.reportWindow = reportWindow;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder dashboardAddress(String dashboardAddress) {
-    this.dashboardAddress = dashboardAddress;
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookBackoff(Duration webhookBackoff) {
-    webhookDeliveries.backoff(Objects.requireNonNull(webhookBackoff, "webhookBackoff"));
-    return this;
-  }
-
-  @Override
-  public CaptchaJobs.Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
-    webhookDeliveries.maxBackoff(Objects.requireNonNull(webhookMaxBackoff, "webhookMaxBackoff"));
     return this;
   }
 
@@ -304,30 +144,136 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   }
 
   @Override
+  public CaptchaJobs.Builder nodeName(String nodeName) {
+    worker.name(nodeName);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder jobPollInterval(Duration jobPollInterval) {
+    worker.pollInterval(jobPollInterval);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder workerCount(int workerCount) {
+    worker.workerCount(workerCount);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder shutdownWait(Duration shutdownWait) {
+    worker.shutdownWait(shutdownWait);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackSecret(String pingbackSecret) {
+    pingbacks.secret(pingbackSecret);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackUrl(String pingbackUrl) {
+    pingbacks.url(pingbackUrl);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder pingbackRegister(boolean pingbackRegister) {
+    pingbacks.register(pingbackRegister);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookSecret(String webhookSecret) {
+    webhooks.secret(webhookSecret);
+    return this;
+  }
+
+  @Override
   public CaptchaJobs.Builder webhookClientSecret(String client, String secret) {
-    webhookClientSecrets.put(client, secret);
+    webhooks.clientSecret(client, secret);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder webhookAllowedHosts(Collection<String> hosts) {
-    webhookAllowedHosts.addAll(hosts);
+    webhooks.allowedHosts(hosts);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookIncludeToken(boolean webhookIncludeToken) {
+    webhooks.includeToken(webhookIncludeToken);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookTimeout(Duration webhookTimeout) {
+    webhooks.timeout(webhookTimeout);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookRetries(int webhookRetries) {
+    webhooks.retries(webhookRetries);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookThreads(int webhookThreads) {
+    webhooks.threads(webhookThreads);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookThreadsPerClient(Integer webhookThreadsPerClient) {
+    webhooks.threadsPerClient(webhookThreadsPerClient);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookBackoff(Duration webhookBackoff) {
+    webhooks.backoff(webhookBackoff);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder webhookMaxBackoff(Duration webhookMaxBackoff) {
+    webhooks.maxBackoff(webhookMaxBackoff);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder retention(Duration retention) {
+    this.retention.retention(retention);
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder retentionInterval(Duration retentionInterval) {
+    this.retention.retentionInterval(retentionInterval);
     return this;
   }
 
   @Override
   public CaptchaJobs.Builder dashboard(int port, String username, String password) {
-    this.dashboardPort = port;
-    this.dashboardUsername = username;
-    this.dashboardPassword = password;
+    dashboard.port(port).username(username).password(password);
+    servesDashboard = true;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder dashboardAddress(String dashboardAddress) {
+    dashboard.address(dashboardAddress);
     return this;
   }
 
   @Override
   public CaptchaJobs build() {
-    SolveSettings solve = NodePlan.solveSettings(this);
-    NodeChecks.check(this, solve);
-    Engine engine = EngineAssembly.start(NodePlan.nodeSettings(this, solve));
+    NodeSettings node = NodePlan.nodeSettings(this);
+    Engine engine = EngineAssembly.start(node);
     return new CaptchaJobs(
         engine,
         new Solves(
@@ -343,28 +289,8 @@ final class NodeBuilder implements CaptchaJobs.Builder {
                 reportWindow)));
   }
 
-  /**
-   * A setting of {@link SolveSettings} set on the builder itself, its second route: still applied
-   * (and it still wins over {@code settings(..)}), with a WARN naming the one route to use.
-   */
-  private static void warnSecondRoute(String method) {
-    log.warn(
-        "CaptchaJobs.Builder.{} is deprecated: set it with settings(SolveSettings.builder().{}),"
-            + " where every engine setting is (it still wins over settings(..) for now)",
-        method,
-        method);
-  }
-
   /** Whether this node runs a worker: it was given a key or a client. */
   boolean runsWorker() {
     return client != null || apiKey != null;
-  }
-
-  private static String host() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (Exception e) {
-      return "localhost";
-    }
   }
 }

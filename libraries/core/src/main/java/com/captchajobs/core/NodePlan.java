@@ -1,53 +1,42 @@
 package com.captchajobs.core;
 
 import com.captchajobs.core.client.CaptchaAiClient;
-import com.captchajobs.core.internal.node.DashboardSettings;
 import com.captchajobs.core.internal.node.NodeSettings;
-import com.captchajobs.core.internal.node.PingbackSettings;
-import com.captchajobs.core.internal.node.WebhookSettings;
-import com.captchajobs.core.settings.SolveSettings;
-import java.util.Optional;
+import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 
 /** What a {@link NodeBuilder}'s values make: the settings the engine's assembly starts from. */
 final class NodePlan {
 
   private NodePlan() {}
 
-  /** The builder's {@code settings} with the values set on the builder itself. */
-  static SolveSettings solveSettings(NodeBuilder n) {
-    SolveSettings.Builder b = n.settings.toBuilder();
-    Optional.ofNullable(n.threads).ifPresent(b::threads);
-    Optional.ofNullable(n.threadsReserve).ifPresent(b::threadsReserve);
-    Optional.ofNullable(n.preflight).ifPresent(b::preflight);
-    Optional.ofNullable(n.maxBackoff).ifPresent(b::maxBackoff);
-    Optional.ofNullable(n.reconcileInterval).ifPresent(b::reconcileInterval);
-    Optional.ofNullable(n.providerCheckInterval).ifPresent(b::providerCheckInterval);
-    return b.build();
-  }
-
-  static NodeSettings nodeSettings(NodeBuilder n, SolveSettings solve) {
-    return new NodeSettings(
-        n.dataSource,
-        n.schema,
-        solve,
-        n.runsWorker() ? captchaAi(n) : null,
-        n.pingbackSecret == null
-            ? null
-            : new PingbackSettings(n.pingbackUrl, n.pingbackSecret, n.pingbackRegister),
-        n.server.build(),
-        new WebhookSettings(
-            n.webhookSecret,
-            n.webhookClientSecrets,
-            n.webhookAllowedHosts,
-            n.webhookIncludeToken,
-            n.webhookDeliveries.build()),
-        n.retention.build(),
-        n.dashboardPort == null
-            ? null
-            : new DashboardSettings(
-                n.dashboardPort, n.dashboardAddress, n.dashboardUsername, n.dashboardPassword),
-        n.events,
-        n.clock);
+  /**
+   * Builds every group (each refuses a value that cannot work, naming its method), checks what
+   * spans them ({@link NodeChecks}), and puts them together.
+   *
+   * @throws com.captchajobs.core.settings.InvalidSettingException naming the builder method
+   */
+  static NodeSettings nodeSettings(NodeBuilder n) {
+    NodeChecks.checkNode(n);
+    WorkerSettings worker = n.worker.build();
+    WebhookSettings webhooks = n.webhooks.build();
+    PingbackSettings pingbacks = n.pingbacks.build();
+    NodeSettings settings =
+        new NodeSettings(
+            n.dataSource,
+            n.schema,
+            n.settings,
+            n.runsWorker() ? captchaAi(n) : null,
+            pingbacks.receives() ? pingbacks : null,
+            worker,
+            webhooks,
+            n.retention.build(),
+            n.servesDashboard ? n.dashboard.build() : null,
+            n.events,
+            n.clock);
+    NodeChecks.checkAcrossGroups(settings);
+    return settings;
   }
 
   private static CaptchaAiClient captchaAi(NodeBuilder n) {

@@ -58,9 +58,9 @@ class CaptchaJobsInPlainJavaTest {
                 .dataSource(dataSource)
                 .apiKey(KEY)
                 .baseUrl(simulator.baseUrl())
-                .threads(3)
                 .settings(
                     SolveSettings.builder()
+                        .threads(3)
                         .firstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1))
                         .build())
                 .nodeName("plain-worker")
@@ -120,9 +120,8 @@ class CaptchaJobsInPlainJavaTest {
                     .build())
         .isInstanceOf(InvalidSettingException.class)
         .hasMessage(
-            "jobPollInterval(Duration) must be at least 5s (JobRunr's minimum on SQL storage)");
-    assertThatThrownBy(() -> CaptchaJobs.builder().dataSource(dataSource).threads(0).build())
-        .hasMessage("threads(int) must be at least 1");
+            "WorkerSettings.pollInterval(Duration) must be at least 5s (JobRunr's minimum on SQL"
+                + " storage)");
     assertThatThrownBy(
             () ->
                 CaptchaJobs.builder()
@@ -130,7 +129,8 @@ class CaptchaJobsInPlainJavaTest {
                     .dashboard(0, "ops", "eleven-char")
                     .build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessage("dashboard(int, String, String) needs a password of at least 12 characters");
+        .hasMessage(
+            "DashboardSettings.password(String) must be at least 12 characters (it has 11)");
     assertThatThrownBy(
             () ->
                 CaptchaJobs.builder()
@@ -138,7 +138,7 @@ class CaptchaJobsInPlainJavaTest {
                     .webhookAllowedHosts(java.util.List.of("recv:http"))
                     .build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("webhookAllowedHosts(Collection)")
+        .hasMessageContaining("WebhookSettings.allowedHosts(Collection)")
         .hasMessageContaining("recv:http")
         .hasMessageNotContaining("captchajobs.webhook.allowed-hosts");
     assertThatThrownBy(
@@ -153,22 +153,8 @@ class CaptchaJobsInPlainJavaTest {
                             .build())
                     .build())
         .hasMessage(
-            "retention(Duration) (PT1H) must be longer than"
+            "RetentionSettings.retention(Duration) (PT1H) must be longer than"
                 + " tokenTtl(CaptchaType, Duration).TURNSTILE (PT2H)");
-  }
-
-  @Test
-  void aSettingSetOnTheBuilderWinsOverTheSettingsValueWhateverTheOrder() {
-    NodeBuilder threadsFirst =
-        (NodeBuilder) CaptchaJobs.builder().threads(3).maxBackoff(Duration.ofSeconds(9));
-    threadsFirst.settings(
-        SolveSettings.builder().threads(8).threadWait(Duration.ofSeconds(7)).build());
-
-    SolveSettings solve = NodePlan.solveSettings(threadsFirst);
-
-    assertThat(solve.threads()).isEqualTo(3);
-    assertThat(solve.maxBackoff()).isEqualTo(Duration.ofSeconds(9));
-    assertThat(solve.threadWait()).isEqualTo(Duration.ofSeconds(7));
   }
 
   @Test

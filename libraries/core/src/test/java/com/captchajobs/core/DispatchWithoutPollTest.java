@@ -66,10 +66,10 @@ class DispatchWithoutPollTest {
                 .dataSource(dataSource)
                 .apiKey(KEY)
                 .baseUrl(simulator.baseUrl())
-                .threads(3)
                 .jobPollInterval(JOBRUNR_POLL)
                 .settings(
                     SolveSettings.builder()
+                        .threads(3)
                         .firstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(1))
                         .build())
                 .nodeName("dispatch-worker")

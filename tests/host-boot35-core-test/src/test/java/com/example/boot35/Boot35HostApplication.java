@@ -2,6 +2,7 @@ package com.example.boot35;
 
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
+import com.captchajobs.core.settings.SolveSettings;
 import com.example.hostcontract.RecordOrderHandler;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -30,7 +31,10 @@ public class Boot35HostApplication {
       builder
           .apiKey(env.getRequiredProperty("captchaai.api-key"))
           .baseUrl(env.getRequiredProperty("captchaai.base-url"))
-          .threads(env.getRequiredProperty("captchaai.threads", Integer.class))
+          .settings(
+              SolveSettings.builder()
+                  .threads(env.getRequiredProperty("captchaai.threads", Integer.class))
+                  .build())
           .nodeName(env.getRequiredProperty("captchajobs.worker.name"));
     }
     return builder.build();

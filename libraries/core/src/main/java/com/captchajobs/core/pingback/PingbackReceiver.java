@@ -20,7 +20,7 @@ public interface PingbackReceiver {
   String PATH = "/captchaai/pingback";
 
   /** The shortest {@code captchaai.pingback-secret} accepted. */
-  int MIN_SECRET_CHARS = 32;
+  int MIN_SECRET_CHARS = com.captchajobs.core.settings.PingbackSettings.MIN_SECRET_CHARS;
 
   /** What a push did. */
   enum Verdict {

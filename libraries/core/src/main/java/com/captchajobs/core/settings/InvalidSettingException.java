@@ -15,8 +15,11 @@ public final class InvalidSettingException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
 
-  /** A setting in a template: <code>{pollInterval(Duration)}</code>. */
-  private static final Pattern SETTING = Pattern.compile("\\{(\\w+)(\\([^)]*\\))}");
+  /**
+   * A setting in a template: <code>{pollInterval(Duration)}</code>, or with the group that holds
+   * it, <code>{WebhookSettings.timeout(Duration)}</code>.
+   */
+  private static final Pattern SETTING = Pattern.compile("\\{((?:\\w+\\.)*\\w+)(\\([^)]*\\))}");
 
   private final String template;
 
@@ -37,7 +40,10 @@ public final class InvalidSettingException extends IllegalArgumentException {
     }
   }
 
-  /** The builder methods of the settings the message names, in order. */
+  /**
+   * The builder methods of the settings the message names, in order, each with its group where the
+   * template names one ({@code "WebhookSettings.timeout"}).
+   */
   public List<String> settings() {
     List<String> names = new ArrayList<>();
     Matcher m = SETTING.matcher(template);
@@ -49,7 +55,8 @@ public final class InvalidSettingException extends IllegalArgumentException {
 
   /**
    * The message with each setting named by {@code name} from its builder method ({@code
-   * "pollInterval"}); where {@code name} gives null, the builder method stays.
+   * "pollInterval"}, {@code "WebhookSettings.timeout"}); where {@code name} gives null, the builder
+   * method stays.
    */
   public String message(Function<String, String> name) {
     Matcher m = SETTING.matcher(template);

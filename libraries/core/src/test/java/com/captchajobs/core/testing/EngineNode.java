@@ -9,7 +9,10 @@ import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.node.EngineParts;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
+import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.SolveSettings;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
@@ -165,46 +168,33 @@ public final class EngineNode implements AutoCloseable {
             duration(p, "captchaai.connect-timeout", CaptchaAiClient.DEFAULT_CONNECT_TIMEOUT))
         .readTimeout(duration(p, "captchaai.read-timeout", CaptchaAiClient.DEFAULT_READ_TIMEOUT))
         .jobPollInterval(
-            duration(
-                p,
-                "captchajobs.worker.poll-interval",
-                CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL))
+            duration(p, "captchajobs.worker.poll-interval", WorkerSettings.DEFAULT_POLL_INTERVAL))
         .workerCount(
             Integer.parseInt(
                 take(
                     p,
                     "captchajobs.worker.worker-count",
-                    "" + CaptchaJobs.Builder.DEFAULT_WORKER_COUNT)))
+                    "" + WorkerSettings.DEFAULT_WORKER_COUNT)))
         .shutdownWait(
-            duration(
-                p, "captchajobs.worker.shutdown-wait", CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT))
+            duration(p, "captchajobs.worker.shutdown-wait", WorkerSettings.DEFAULT_SHUTDOWN_WAIT))
         .webhookIncludeToken(
             Boolean.parseBoolean(take(p, "captchajobs.webhook.include-token", "false")))
-        .webhookTimeout(
-            duration(p, "captchajobs.webhook.timeout", CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT))
+        .webhookTimeout(duration(p, "captchajobs.webhook.timeout", WebhookSettings.DEFAULT_TIMEOUT))
         .webhookRetries(
             Integer.parseInt(
-                take(
-                    p,
-                    "captchajobs.webhook.retries",
-                    "" + CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES)))
+                take(p, "captchajobs.webhook.retries", "" + WebhookSettings.DEFAULT_RETRIES)))
         .webhookThreads(
             Integer.parseInt(
-                take(
-                    p,
-                    "captchajobs.webhook.threads",
-                    "" + CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS)))
+                take(p, "captchajobs.webhook.threads", "" + WebhookSettings.DEFAULT_THREADS)))
         .webhookThreadsPerClient(
             threadsPerClient == null ? null : Integer.valueOf(threadsPerClient))
-        .webhookBackoff(
-            duration(p, "captchajobs.webhook.backoff", CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF))
+        .webhookBackoff(duration(p, "captchajobs.webhook.backoff", WebhookSettings.DEFAULT_BACKOFF))
         .webhookMaxBackoff(
+            duration(p, "captchajobs.webhook.max-backoff", WebhookSettings.DEFAULT_MAX_BACKOFF))
+        .retention(duration(p, "captchajobs.retention", RetentionSettings.DEFAULT_RETENTION))
+        .retentionInterval(
             duration(
-                p,
-                "captchajobs.webhook.max-backoff",
-                CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF))
-        .retention(duration(p, "captchajobs.retention", Duration.ofDays(7)))
-        .retentionInterval(duration(p, "captchajobs.retention-interval", Duration.ofHours(1)))
+                p, "captchajobs.retention-interval", RetentionSettings.DEFAULT_RETENTION_INTERVAL))
         .reportWindow(
             duration(p, "captchajobs.report-window", CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW));
     if (allowedHosts != null) {

@@ -2,13 +2,15 @@ package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.pingback.PingbackRules;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.PingbackSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 
 /**
  * Settings of the CaptchaAI side, under {@code captchaai.*}: the one place they are bound. Defaults
@@ -16,8 +18,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * settings map into one {@link SolveSettings} ({@link #toSettings()}), and {@link #validate()}
  * rejects bad values at startup with a message naming the key.
  */
-@ConfigurationProperties("captchaai")
+@ConfigurationProperties(CaptchaAiProperties.PREFIX)
 public class CaptchaAiProperties {
+
+  /** The prefix of these properties. */
+  public static final String PREFIX = "captchaai";
 
   /**
    * CaptchaAI API key (32 characters), used by workers only. Also read from the CAPTCHAAI_API_KEY
@@ -130,7 +135,7 @@ public class CaptchaAiProperties {
    * at startup ({@code res.php?action=add_pingback}, then {@code get_pingback}). Whatever the
    * provider answers is logged once and never stops the node.
    */
-  private boolean pingbackRegister = true;
+  private boolean pingbackRegister = PingbackSettings.DEFAULT_REGISTER;
 
   /** Rejects bad values naming the key and the limit. */
   public void validate() {
@@ -138,13 +143,38 @@ public class CaptchaAiProperties {
     require(
         baseUrl != null && (baseUrl.startsWith("http://") || baseUrl.startsWith("https://")),
         "captchaai.base-url must be an absolute http(s) URL");
+    toPingbacks();
+  }
+
+  /**
+   * These properties as {@code environment} sets them, for code that runs before the application's
+   * beans exist (an {@code EnvironmentPostProcessor}, a banner); the defaults when a value does not
+   * convert.
+   */
+  public static CaptchaAiProperties of(Environment environment) {
     try {
-      PingbackRules.check(
-          pingbackUrl == null || pingbackUrl.isBlank() ? null : pingbackUrl,
-          hasPingbackSecret() ? pingbackSecret : null);
-    } catch (InvalidSettingException e) {
-      throw PropertyNames.named(e);
+      return Binder.get(environment)
+          .bind(PREFIX, CaptchaAiProperties.class)
+          .orElseGet(CaptchaAiProperties::new);
+    } catch (BindException e) {
+      // a value that does not convert: the node's start refuses it, naming the key, as usual
+      return new CaptchaAiProperties();
     }
+  }
+
+  /**
+   * The pushes of answers, every one of their settings mapped here and nowhere else.
+   *
+   * @throws IllegalStateException naming the key of a value that cannot work
+   */
+  public PingbackSettings toPingbacks() {
+    return PropertyNames.build(
+        () ->
+            PingbackSettings.builder()
+                .url(pingbackUrl)
+                .secret(pingbackSecret)
+                .register(pingbackRegister)
+                .build());
   }
 
   private static void require(boolean ok, String message) {
@@ -181,11 +211,7 @@ public class CaptchaAiProperties {
             .providerCheckInterval(providerCheckInterval);
     firstPollWait.forEach(settings::firstPollWait);
     tokenTtl.forEach(settings::tokenTtl);
-    try {
-      return settings.build();
-    } catch (InvalidSettingException e) {
-      throw PropertyNames.named(e);
-    }
+    return PropertyNames.build(settings::build);
   }
 
   @Override
@@ -204,8 +230,7 @@ public class CaptchaAiProperties {
   }
 
   /** The shortest {@code captchaai.pingback-secret} accepted. */
-  public static final int MIN_PINGBACK_SECRET_CHARS =
-      com.captchajobs.core.pingback.PingbackReceiver.MIN_SECRET_CHARS;
+  public static final int MIN_PINGBACK_SECRET_CHARS = PingbackSettings.MIN_SECRET_CHARS;
 
   /** Whether a pingback secret is set. */
   public boolean hasPingbackSecret() {

@@ -4,7 +4,9 @@ import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.PingbackSettings;
 import java.time.Clock;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -63,6 +65,8 @@ public class CaptchaJobsAutoConfiguration {
     captchaAi.validate();
     webhook.validate();
     warnIfIgnoredPropertiesAreSet(environment);
+    CaptchaJobsProperties.Worker worker = captchaJobs.getWorker();
+    PingbackSettings pingbacks = captchaAi.toPingbacks();
     CaptchaJobs.Builder builder =
         CaptchaJobs.builder()
             .dataSource(dataSource)
@@ -70,27 +74,21 @@ public class CaptchaJobsAutoConfiguration {
             .settings(captchaAi.toSettings())
             .listener(listener.getIfAvailable(() -> EngineListener.NONE))
             .clock(clock.getIfUnique(Clock::systemUTC))
-            .reportWindow(captchaJobs.getReportWindow());
-    webhook.applyTo(builder);
-    if (captchaAi.hasPingbackSecret()) {
-      builder.pingbackSecret(captchaAi.getPingbackSecret());
-    }
-    CaptchaJobsProperties.Worker worker = captchaJobs.getWorker();
+            .reportWindow(captchaJobs.getReportWindow())
+            // an app node receives pushes (the secret); only a worker asks for them (the URL)
+            .pingbacks(worker.isEnabled() ? pingbacks : pingbacks.toBuilder().url(null).build());
     if (worker.isEnabled()) {
-      String pingbackUrl = captchaAi.getPingbackUrl();
-      if (pingbackUrl != null && !pingbackUrl.isBlank()) {
-        builder.pingbackUrl(pingbackUrl).pingbackRegister(captchaAi.isPingbackRegister());
-      }
       builder
           .apiKey(requireApiKey(captchaAi, environment))
           .baseUrl(captchaAi.getBaseUrl())
           .connectTimeout(captchaAi.getConnectTimeout())
-          .readTimeout(captchaAi.getReadTimeout());
-      captchaJobs.applyWorkerTo(builder);
-      WebhookProperties.clientSecrets(environment).forEach(builder::webhookClientSecret);
-      if (webhook.hasSecret()) {
-        builder.webhookSecret(webhook.getSecret());
-      }
+          .readTimeout(captchaAi.getReadTimeout())
+          .worker(worker.toSettings())
+          .retention(captchaJobs.toRetention())
+          .webhooks(webhook.toSettings(WebhookProperties.clientSecrets(environment)));
+    } else {
+      // checked on every node, so a value that cannot work is refused wherever it is set
+      builder.webhooks(webhook.toSettings(Map.of()));
     }
     CaptchaJobsProperties.Dashboard dashboard = captchaJobs.getDashboard();
     if (dashboard.isEnabled()) {
@@ -99,21 +97,8 @@ public class CaptchaJobsAutoConfiguration {
       if (!hasUsername || !hasPassword) {
         throw new MissingDashboardCredentialsException(hasUsername, hasPassword);
       }
-      if (dashboard.getPassword().length() < CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD) {
-        throw new IllegalStateException(
-            MissingDashboardCredentialsException.PASSWORD_PROPERTY
-                + " must be at least "
-                + CaptchaJobs.Builder.MIN_DASHBOARD_PASSWORD
-                + " characters (it has "
-                + dashboard.getPassword().length()
-                + ")");
-      }
-      builder.dashboard(dashboard.getPort(), dashboard.getUsername(), dashboard.getPassword());
       // A node told where to listen (server.address) is not meant to open the dashboard elsewhere.
-      builder.dashboardAddress(
-          has(dashboard.getAddress())
-              ? dashboard.getAddress()
-              : environment.getProperty("server.address"));
+      builder.dashboard(dashboard.toSettings(environment.getProperty("server.address")));
     }
     try {
       return builder.build();

@@ -1,15 +1,30 @@
 package com.captchajobs.spring.boot;
 
 import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.settings.DashboardSettings;
+import com.captchajobs.core.settings.RetentionSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of CaptchaJobs itself under {@code captchajobs.*}: where its tables live, whether this
- * node runs a worker, and its dashboard. Defaults are {@link CaptchaJobs.Builder}'s constants.
+ * Settings of CaptchaJobs itself under {@code captchajobs.*}: where its tables live, and the one
+ * binding of three groups of settings, {@link RetentionSettings} ({@code captchajobs.retention*}),
+ * {@link WorkerSettings} ({@code captchajobs.worker.*}) and {@link DashboardSettings} ({@code
+ * captchajobs.dashboard.*}). Defaults are the groups' constants; each field is named like its
+ * group's builder method, so that a refusal names the property ({@link PropertyNames}).
  */
-@ConfigurationProperties("captchajobs")
+@ConfigurationProperties(CaptchaJobsProperties.PREFIX)
 public class CaptchaJobsProperties {
+
+  /** The prefix of these properties. */
+  public static final String PREFIX = "captchajobs";
+
+  /** The prefix of {@link Worker}. */
+  public static final String WORKER_PREFIX = PREFIX + ".worker";
+
+  /** The prefix of {@link Dashboard}. */
+  public static final String DASHBOARD_PREFIX = PREFIX + ".dashboard";
 
   /** Whether CaptchaJobs is wired at all when a DataSource exists. */
   private boolean enabled = true;
@@ -24,10 +39,10 @@ public class CaptchaJobsProperties {
    * Age after which worker nodes delete final solves, poll timings and slot hand-off rows (one node
    * at a time, hourly).
    */
-  private Duration retention = CaptchaJobs.Builder.DEFAULT_RETENTION;
+  private Duration retention = RetentionSettings.DEFAULT_RETENTION;
 
   /** How often a worker node runs the retention pass. */
-  private Duration retentionInterval = CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL;
+  private Duration retentionInterval = RetentionSettings.DEFAULT_RETENTION_INTERVAL;
 
   /**
    * How long after its claim a solve's answer may be reported as BAD or GOOD (1s to 1h); checked by
@@ -40,21 +55,17 @@ public class CaptchaJobsProperties {
   private final Dashboard dashboard = new Dashboard();
 
   /**
-   * Sets a worker's settings of this class on the builder, every one of them mapped here and
-   * nowhere else (the builder refuses a value that cannot work, and the starter names the property
-   * then).
+   * The retention pass, mapped here and nowhere else.
+   *
+   * @throws IllegalStateException naming the key of a value that cannot work
    */
-  public CaptchaJobs.Builder applyWorkerTo(CaptchaJobs.Builder builder) {
-    builder
-        .jobPollInterval(worker.getPollInterval())
-        .workerCount(worker.getWorkerCount())
-        .shutdownWait(worker.getShutdownWait())
-        .retention(retention)
-        .retentionInterval(retentionInterval);
-    if (worker.getName() != null && !worker.getName().isBlank()) {
-      builder.nodeName(worker.getName());
-    }
-    return builder;
+  public RetentionSettings toRetention() {
+    return PropertyNames.build(
+        () ->
+            RetentionSettings.builder()
+                .retention(retention)
+                .retentionInterval(retentionInterval)
+                .build());
   }
 
   public boolean isEnabled() {
@@ -115,13 +126,31 @@ public class CaptchaJobsProperties {
     private String name;
 
     /** Threads of our JobRunr server on this node. */
-    private int workerCount = CaptchaJobs.Builder.DEFAULT_WORKER_COUNT;
+    private int workerCount = WorkerSettings.DEFAULT_WORKER_COUNT;
 
     /** How often our JobRunr server looks for due jobs; at least 5s. */
-    private Duration pollInterval = CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL;
+    private Duration pollInterval = WorkerSettings.DEFAULT_POLL_INTERVAL;
 
     /** How long a stopping worker waits for running jobs before interrupting them. */
-    private Duration shutdownWait = CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT;
+    private Duration shutdownWait = WorkerSettings.DEFAULT_SHUTDOWN_WAIT;
+
+    /**
+     * This node's JobRunr server, mapped here and nowhere else; without a name, the group's
+     * default.
+     *
+     * @throws IllegalStateException naming the key of a value that cannot work
+     */
+    public WorkerSettings toSettings() {
+      return PropertyNames.build(
+          () -> {
+            WorkerSettings.Builder b =
+                WorkerSettings.builder()
+                    .pollInterval(pollInterval)
+                    .workerCount(workerCount)
+                    .shutdownWait(shutdownWait);
+            return name == null || name.isBlank() ? b.build() : b.name(name).build();
+          });
+    }
 
     public boolean isEnabled() {
       return enabled;
@@ -171,7 +200,7 @@ public class CaptchaJobsProperties {
     private boolean enabled = false;
 
     /** Port of the dashboard. */
-    private int port = CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT;
+    private int port = DashboardSettings.DEFAULT_PORT;
 
     /**
      * Network address the dashboard binds, e.g. 0.0.0.0 behind a TLS reverse proxy. Unset: {@code
@@ -187,6 +216,23 @@ public class CaptchaJobsProperties {
      * environment.
      */
     private String password;
+
+    /**
+     * The dashboard, mapped here and nowhere else.
+     *
+     * @param serverAddress {@code server.address}, the address when none is set here, or null
+     * @throws IllegalStateException naming the key of a value that cannot work
+     */
+    public DashboardSettings toSettings(String serverAddress) {
+      return PropertyNames.build(
+          () ->
+              DashboardSettings.builder()
+                  .port(port)
+                  .address(address != null && !address.isBlank() ? address : serverAddress)
+                  .username(username)
+                  .password(password)
+                  .build());
+    }
 
     public boolean isEnabled() {
       return enabled;

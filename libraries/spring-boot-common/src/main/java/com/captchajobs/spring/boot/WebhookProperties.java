@@ -1,6 +1,6 @@
 package com.captchajobs.spring.boot;
 
-import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.settings.WebhookSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,11 +12,15 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Webhooks to a solve's {@code callbackUrl}, under {@code captchajobs.webhook.*}. Read on worker
- * nodes, which deliver them.
+ * Webhooks to a solve's {@code callbackUrl}, under {@code captchajobs.webhook.*}: the one binding
+ * of {@link WebhookSettings}, whose constants are the defaults and whose builder methods name the
+ * fields. Read on worker nodes, which deliver them.
  */
-@ConfigurationProperties("captchajobs.webhook")
+@ConfigurationProperties(WebhookProperties.PREFIX)
 public class WebhookProperties {
+
+  /** The prefix of these properties. */
+  public static final String PREFIX = "captchajobs.webhook";
 
   /**
    * Node secret of the HMAC-SHA256 signatures (at least 16 characters). It signs the Java API's
@@ -28,32 +32,32 @@ public class WebhookProperties {
   /**
    * Whether the token is part of the webhook body (it is then not claimed: claim still works once).
    */
-  private boolean includeToken = false;
+  private boolean includeToken = WebhookSettings.DEFAULT_INCLUDE_TOKEN;
 
   /** Connect and read timeout of one delivery. */
-  private Duration timeout = CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT;
+  private Duration timeout = WebhookSettings.DEFAULT_TIMEOUT;
 
   /**
    * Retries of a delivery that got no 2xx answer (a refused callback URL is not retried). Apart
    * from the solve retries: a delivery makes at most {@code retries + 1} attempts.
    */
-  private int retries = CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES;
+  private int retries = WebhookSettings.DEFAULT_RETRIES;
 
   /**
    * Deliveries in flight on one worker node: the threads of the deliveries' own JobRunr server. A
    * receiver that answers slowly or never holds one of these, never a thread that submits or polls.
    */
-  private int threads = CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS;
+  private int threads = WebhookSettings.DEFAULT_THREADS;
 
   /**
    * Wait before the first retry of a delivery (whole seconds, at least 1s), doubled for each
    * further retry up to {@code max-backoff}, with ±25 % jitter. Apart from the solve retries'
    * backoff.
    */
-  private Duration backoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF;
+  private Duration backoff = WebhookSettings.DEFAULT_BACKOFF;
 
   /** Upper bound of one wait between delivery retries. */
-  private Duration maxBackoff = CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF;
+  private Duration maxBackoff = WebhookSettings.DEFAULT_MAX_BACKOFF;
 
   /**
    * Deliveries of one API client in flight on one worker node, at most; the other threads stay free
@@ -71,31 +75,33 @@ public class WebhookProperties {
   private List<String> allowedHosts = new ArrayList<>();
 
   /**
-   * Rejects a secret that is too short, naming the key; the other rules are the builder's ({@link
-   * #applyTo}).
+   * The webhooks, every one of their settings mapped here and nowhere else.
+   *
+   * @param clientSecrets the own secrets of API clients ({@link #clientSecrets}), on a worker
+   * @throws IllegalStateException naming the key of a value that cannot work
    */
-  public void validate() {
-    if (secret != null && !secret.isEmpty() && secret.length() < 16) {
-      throw new IllegalStateException("captchajobs.webhook.secret must be at least 16 characters");
-    }
+  public WebhookSettings toSettings(Map<String, String> clientSecrets) {
+    return PropertyNames.build(
+        () -> {
+          WebhookSettings.Builder b =
+              WebhookSettings.builder()
+                  .secret(hasSecret() ? secret : null)
+                  .includeToken(includeToken)
+                  .timeout(timeout)
+                  .retries(retries)
+                  .threads(threads)
+                  .threadsPerClient(threadsPerClient)
+                  .backoff(backoff)
+                  .maxBackoff(maxBackoff)
+                  .allowedHosts(allowedHosts == null ? List.of() : allowedHosts);
+          clientSecrets.forEach(b::clientSecret);
+          return b.build();
+        });
   }
 
-  /**
-   * Sets the deliveries' settings on the builder, every one of them mapped here and nowhere else;
-   * the builder refuses a value that cannot work, and the starter names the property then. Applied
-   * on every node, so a value that cannot work is refused wherever it is set. The secrets are set
-   * on workers only, by the auto-configuration.
-   */
-  public CaptchaJobs.Builder applyTo(CaptchaJobs.Builder builder) {
-    return builder
-        .webhookIncludeToken(includeToken)
-        .webhookTimeout(timeout)
-        .webhookRetries(retries)
-        .webhookThreads(threads)
-        .webhookThreadsPerClient(threadsPerClient)
-        .webhookBackoff(backoff)
-        .webhookMaxBackoff(maxBackoff)
-        .webhookAllowedHosts(allowedHosts == null ? List.of() : allowedHosts);
+  /** Rejects a value that cannot work, naming the key. */
+  public void validate() {
+    toSettings(Map.of());
   }
 
   public boolean hasSecret() {
@@ -152,11 +158,13 @@ public class WebhookProperties {
                 clients.forEach(
                     (name, c) -> {
                       if (c.getWebhookSecret() != null && !c.getWebhookSecret().isEmpty()) {
-                        if (c.getWebhookSecret().length() < 16) {
+                        if (c.getWebhookSecret().length() < WebhookSettings.MIN_SECRET_CHARS) {
                           throw new IllegalStateException(
                               "captchajobs.api.clients."
                                   + name
-                                  + ".webhook-secret must be at least 16 characters");
+                                  + ".webhook-secret must be at least "
+                                  + WebhookSettings.MIN_SECRET_CHARS
+                                  + " characters");
                         }
                         secrets.put(name, c.getWebhookSecret());
                       }

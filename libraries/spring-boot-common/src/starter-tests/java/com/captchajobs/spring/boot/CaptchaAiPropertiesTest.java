@@ -161,11 +161,14 @@ class CaptchaAiPropertiesTest {
 
   @Test
   void theBuildersSettingsOutsideCaptchaaiHaveTheirKeys() {
-    assertThat(PropertyNames.of("jobPollInterval")).isEqualTo("captchajobs.worker.poll-interval");
-    assertThat(PropertyNames.of("webhookThreadsPerClient"))
+    assertThat(PropertyNames.of("WorkerSettings.pollInterval"))
+        .isEqualTo("captchajobs.worker.poll-interval");
+    assertThat(PropertyNames.of("WebhookSettings.threadsPerClient"))
         .isEqualTo("captchajobs.webhook.threads-per-client");
-    assertThat(PropertyNames.of("retention")).isEqualTo("captchajobs.retention");
-    assertThat(PropertyNames.of("reportWindow")).isEqualTo("captchajobs.report-window");
-    assertThat(PropertyNames.of("pingbackSecret")).isEqualTo("captchaai.pingback-secret");
+    assertThat(PropertyNames.of("RetentionSettings.retention")).isEqualTo("captchajobs.retention");
+    assertThat(PropertyNames.of("CaptchaJobs.Builder.reportWindow"))
+        .isEqualTo("captchajobs.report-window");
+    assertThat(PropertyNames.of("PingbackSettings.secret")).isEqualTo("captchaai.pingback-secret");
+    assertThat(PropertyNames.of("pollInterval")).isEqualTo("captchaai.poll-interval");
   }
 }

@@ -11,6 +11,10 @@ import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.node.EngineParts;
+import com.captchajobs.core.settings.DashboardSettings;
+import com.captchajobs.core.settings.RetentionSettings;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import com.captchajobs.spring.boot.actuate.BreakerEndpoint;
@@ -395,6 +399,31 @@ class CaptchaJobsAutoConfigurationTest {
   // --- 6. metrics ---------------------------------------------------------------------------
 
   @Test
+  void theWorkersPingbackGaugeReadsThePingbackGroupWhereABlankUrlAsksForNoPushes() {
+    aWorker(
+        r ->
+            r.withPropertyValues(
+                "captchaai.pingback-url= ", "captchaai.pingback-secret=" + "p".repeat(32)),
+        context ->
+            assertThat(pingbackGauge(context))
+                .as("a blank URL is no URL, as the node itself takes it")
+                .isEqualTo(0.0));
+    aWorker(
+        r ->
+            r.withPropertyValues(
+                "captchaai.pingback-url=http://127.0.0.1:9/captchaai/pingback",
+                "captchaai.pingback-register=false",
+                "captchaai.pingback-secret=" + "p".repeat(32)),
+        context -> assertThat(pingbackGauge(context)).isEqualTo(1.0));
+  }
+
+  private static double pingbackGauge(AssertableApplicationContext context) {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    context.getBean("captchaJobsGauges", MeterBinder.class).bindTo(registry);
+    return registry.get("captchajobs.pingback.configured").gauge().value();
+  }
+
+  @Test
   void withAMeterRegistryTheEngineEventsAreMetered() {
     runner
         .withUserConfiguration(MeterRegistryConfiguration.class)
@@ -692,6 +721,21 @@ class CaptchaJobsAutoConfigurationTest {
               assertThat(context).hasNotFailed();
               assertThat(context).hasSingleBean(CaptchaJobs.class);
               assertThat(output).contains("captchaai.resume-window is ignored: nothing reads it");
+              assertThat(output.getOut().split("captchaai.resume-window is ignored", -1))
+                  .as("warned once, naming the key")
+                  .hasSize(2);
+            });
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void aNodeThatDoesNotSetTheResumeWindowHearsNothingAboutIt(CapturedOutput output) {
+    runner
+        .withPropertyValues(database())
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(output).doesNotContain("captchaai.resume-window");
             });
   }
 
@@ -1002,28 +1046,27 @@ class CaptchaJobsAutoConfigurationTest {
     assertThat(captchaJobs.isEnabled()).isTrue();
     assertThat(captchaJobs.getSchema()).isEqualTo("captchajobs");
     assertThat(captchaJobs.getSchema()).isEqualTo(CaptchaJobs.Builder.DEFAULT_SCHEMA);
-    assertThat(captchaJobs.getRetention()).isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION);
+    assertThat(captchaJobs.getRetention()).isEqualTo(RetentionSettings.DEFAULT_RETENTION);
     assertThat(captchaJobs.getReportWindow()).isEqualTo(CaptchaJobs.Builder.DEFAULT_REPORT_WINDOW);
     assertThat(captchaJobs.getRetentionInterval())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_RETENTION_INTERVAL);
+        .isEqualTo(RetentionSettings.DEFAULT_RETENTION_INTERVAL);
     assertThat(captchaJobs.getWorker().isEnabled()).isFalse();
     assertThat(captchaJobs.getWorker().getName()).isNull();
     assertThat(captchaJobs.getWorker().getWorkerCount())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_WORKER_COUNT);
+        .isEqualTo(WorkerSettings.DEFAULT_WORKER_COUNT);
     assertThat(captchaJobs.getWorker().getPollInterval())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_JOB_POLL_INTERVAL);
+        .isEqualTo(WorkerSettings.DEFAULT_POLL_INTERVAL);
     assertThat(captchaJobs.getWorker().getShutdownWait())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_SHUTDOWN_WAIT);
+        .isEqualTo(WorkerSettings.DEFAULT_SHUTDOWN_WAIT);
     assertThat(captchaJobs.getDashboard().isEnabled()).isFalse();
-    assertThat(captchaJobs.getDashboard().getPort())
-        .isEqualTo(CaptchaJobs.Builder.DEFAULT_DASHBOARD_PORT);
+    assertThat(captchaJobs.getDashboard().getPort()).isEqualTo(DashboardSettings.DEFAULT_PORT);
     assertThat(captchaJobs.getDashboard().getUsername()).isNull();
     assertThat(captchaJobs.getDashboard().getPassword()).isNull();
-    assertThat(webhook.getTimeout()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_TIMEOUT);
-    assertThat(webhook.getRetries()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_RETRIES);
-    assertThat(webhook.getThreads()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_THREADS);
-    assertThat(webhook.getBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_BACKOFF);
-    assertThat(webhook.getMaxBackoff()).isEqualTo(CaptchaJobs.Builder.DEFAULT_WEBHOOK_MAX_BACKOFF);
+    assertThat(webhook.getTimeout()).isEqualTo(WebhookSettings.DEFAULT_TIMEOUT);
+    assertThat(webhook.getRetries()).isEqualTo(WebhookSettings.DEFAULT_RETRIES);
+    assertThat(webhook.getThreads()).isEqualTo(WebhookSettings.DEFAULT_THREADS);
+    assertThat(webhook.getBackoff()).isEqualTo(WebhookSettings.DEFAULT_BACKOFF);
+    assertThat(webhook.getMaxBackoff()).isEqualTo(WebhookSettings.DEFAULT_MAX_BACKOFF);
     assertThat(webhook.isIncludeToken()).isFalse();
     assertThat(webhook.hasSecret()).isFalse();
   }

@@ -5,7 +5,6 @@ import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
-import com.captchajobs.core.internal.node.DashboardSettings;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
 import com.captchajobs.core.internal.notify.DedicatedConnections;
@@ -19,6 +18,7 @@ import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;
+import com.captchajobs.core.settings.DashboardSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import javax.sql.DataSource;
 

@@ -3,10 +3,10 @@ package com.captchajobs.core.internal.assembly;
 import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
-import com.captchajobs.core.internal.node.WebhookSettings;
 import com.captchajobs.core.internal.webhook.WebhookDeliveries;
 import com.captchajobs.core.internal.webhook.WebhookJob;
 import com.captchajobs.core.internal.webhook.WebhookSigner;
+import com.captchajobs.core.settings.WebhookSettings;
 import okhttp3.Dns;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
@@ -44,7 +44,7 @@ final class WebhookAssembly {
             settings.nodeName(),
             settings.server().pollInterval(),
             settings.server().shutdownWait(),
-            settings.webhooks().deliveries(),
+            settings.webhooks(),
             job,
             s.repository(),
             s.clock());
@@ -54,6 +54,6 @@ final class WebhookAssembly {
   }
 
   private static OkHttpClient http(WebhookSettings webhooks) {
-    return WebhookJob.httpClient(webhooks.deliveries().attemptTimeout());
+    return WebhookJob.httpClient(webhooks.timeout());
   }
 }

@@ -89,8 +89,8 @@ final class WorkerAssembly {
             .start());
     Retention retention =
         parts.stopLater(
-            new Retention(settings.dataSource(), s.schema(), settings.retention().age())
-                .schedule(settings.retention().interval()));
+            new Retention(settings.dataSource(), s.schema(), settings.retention().retention())
+                .schedule(settings.retention().retentionInterval()));
     ReportSweep reportSweep =
         parts.stopLater(
             new ReportSweep(reports, s.jobs(), s.jobRunr().storage())

@@ -1,11 +1,8 @@
 package com.captchajobs.core.internal.jobrunr;
 
-import static com.captchajobs.core.settings.InvalidSettingException.require;
-
 import com.captchajobs.core.internal.store.Schema;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.WorkerSettings;
 import java.lang.reflect.Field;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -130,7 +127,7 @@ public final class OwnJobRunr implements AutoCloseable {
    * replace JobRunr's default retry filter.
    */
   public synchronized BackgroundJobServer startServer(
-      ServerSettings settings, Map<Class<?>, Object> handlers, List<JobFilter> filters) {
+      WorkerSettings settings, Map<Class<?>, Object> handlers, List<JobFilter> filters) {
     JobActivator activator =
         new JobActivator() {
           @Override
@@ -163,60 +160,6 @@ public final class OwnJobRunr implements AutoCloseable {
    */
   public UUID serverId() {
     return startedServerId;
-  }
-
-  /**
-   * The background job server's settings, filled by {@code CaptchaJobs.Builder} through {@link
-   * Builder} and refused here when they cannot work (the one place of these rules; the messages
-   * name the builder methods, the starter names its {@code captchajobs.worker.*} properties).
-   *
-   * @throws InvalidSettingException naming the builder method of a value that cannot work
-   */
-  public record ServerSettings(
-      String name, Duration pollInterval, int workerCount, Duration shutdownWait) {
-
-    public ServerSettings {
-      require(
-          pollInterval != null && pollInterval.compareTo(Duration.ofSeconds(5)) >= 0,
-          "{jobPollInterval(Duration)} must be at least 5s (JobRunr's minimum on SQL storage)");
-      require(workerCount >= 1, "{workerCount(int)} must be at least 1");
-      require(name != null && !name.isBlank(), "{nodeName(String)} must not be empty");
-    }
-
-    /** The settings as the builder sets them one by one; {@link #build} checks them. */
-    public static final class Builder {
-      private String name;
-      private Duration pollInterval;
-      private int workerCount;
-      private Duration shutdownWait;
-
-      public Builder name(String name) {
-        this.name = name;
-        return this;
-      }
-
-      public Builder pollInterval(Duration pollInterval) {
-        this.pollInterval = pollInterval;
-        return this;
-      }
-
-      public Builder workerCount(int workerCount) {
-        this.workerCount = workerCount;
-        return this;
-      }
-
-      public Builder shutdownWait(Duration shutdownWait) {
-        this.shutdownWait = shutdownWait;
-        return this;
-      }
-
-      /**
-       * @throws InvalidSettingException naming the builder method of a value that cannot work
-       */
-      public ServerSettings build() {
-        return new ServerSettings(name, pollInterval, workerCount, shutdownWait);
-      }
-    }
   }
 
   /** Stops the background job server, if one runs; the storage stays open. */

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.settings.WebhookSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -111,7 +112,7 @@ public final class ClientLanes {
 
   /** {@code (threads - 1) / 2}, at least 1: no two clients hold every thread when threads > 2. */
   public static int defaultShare(int threads) {
-    return Math.max(1, (threads - 1) / 2);
+    return WebhookSettings.defaultThreadsPerClient(threads);
   }
 
   /** The label a delivery job of this client carries (JobRunr allows 45 characters). */

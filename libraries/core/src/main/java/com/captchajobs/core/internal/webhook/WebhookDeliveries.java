@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.webhook;
 
-import static com.captchajobs.core.settings.InvalidSettingException.require;
-
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.WebhookSettings;
+import com.captchajobs.core.settings.WorkerSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -26,107 +25,6 @@ import org.jobrunr.storage.StorageProvider;
  * least once.
  */
 public final class WebhookDeliveries implements AutoCloseable {
-
-  /**
-   * How a worker delivers webhooks, filled by {@code CaptchaJobs.Builder} through {@link Builder}
-   * and refused here when it cannot work: the one place of these rules (the messages name the
-   * builder methods; the starter names its {@code captchajobs.webhook.*} properties instead).
-   *
-   * @param threads deliveries in flight on this node
-   * @param retries retries of a delivery without a 2xx answer
-   * @param backoff wait before the first retry, doubled for each further one
-   * @param maxBackoff upper bound of one wait
-   * @param threadsPerClient deliveries of one client in flight on this node ({@link ClientLanes})
-   * @param attemptTimeout longest one attempt may take
-   * @throws InvalidSettingException naming the builder method of a value that cannot work
-   */
-  public record Settings(
-      int threads,
-      int retries,
-      Duration backoff,
-      Duration maxBackoff,
-      int threadsPerClient,
-      Duration attemptTimeout) {
-
-    public Settings {
-      require(
-          attemptTimeout != null && !attemptTimeout.isNegative() && !attemptTimeout.isZero(),
-          "{webhookTimeout(Duration)} must be positive");
-      require(retries >= 0, "{webhookRetries(int)} must not be negative");
-      require(threads >= 1, "{webhookThreads(int)} must be at least 1");
-      require(
-          backoff != null && backoff.compareTo(Duration.ofSeconds(1)) >= 0,
-          "{webhookBackoff(Duration)} must be at least 1s");
-      require(
-          maxBackoff != null && maxBackoff.compareTo(backoff) >= 0,
-          "{webhookMaxBackoff(Duration)} must not be shorter than {webhookBackoff(Duration)}");
-      require(
-          threadsPerClient >= 1 && threadsPerClient <= threads,
-          "{webhookThreadsPerClient(Integer)} must be between 1 and {webhookThreads(int)}");
-    }
-
-    /**
-     * {@code (threads - 1) / 2}, at least 1: the default share of one client, so that no two
-     * clients can hold every thread ({@link ClientLanes#defaultShare}).
-     */
-    public static int defaultThreadsPerClient(int threads) {
-      return ClientLanes.defaultShare(threads);
-    }
-
-    /** The settings as the builder sets them one by one; {@link #build} checks them. */
-    public static final class Builder {
-      private int threads;
-      private int retries;
-      private Duration backoff;
-      private Duration maxBackoff;
-      private Integer threadsPerClient;
-      private Duration attemptTimeout;
-
-      public Builder threads(int threads) {
-        this.threads = threads;
-        return this;
-      }
-
-      public Builder retries(int retries) {
-        this.retries = retries;
-        return this;
-      }
-
-      public Builder backoff(Duration backoff) {
-        this.backoff = backoff;
-        return this;
-      }
-
-      public Builder maxBackoff(Duration maxBackoff) {
-        this.maxBackoff = maxBackoff;
-        return this;
-      }
-
-      /** Null: {@link #defaultThreadsPerClient} of the threads. */
-      public Builder threadsPerClient(Integer threadsPerClient) {
-        this.threadsPerClient = threadsPerClient;
-        return this;
-      }
-
-      public Builder attemptTimeout(Duration attemptTimeout) {
-        this.attemptTimeout = attemptTimeout;
-        return this;
-      }
-
-      /**
-       * @throws InvalidSettingException naming the builder method of a value that cannot work
-       */
-      public Settings build() {
-        return new Settings(
-            threads,
-            retries,
-            backoff,
-            maxBackoff,
-            threadsPerClient != null ? threadsPerClient : defaultThreadsPerClient(threads),
-            attemptTimeout);
-      }
-    }
-  }
 
   private final OwnJobRunr jobRunr;
   private final BackgroundJobServer server;
@@ -163,7 +61,7 @@ public final class WebhookDeliveries implements AutoCloseable {
       String nodeName,
       Duration pollInterval,
       Duration shutdownWait,
-      Settings settings,
+      WebhookSettings settings,
       WebhookJob job,
       SolveRepository repository,
       Clock clock) {
@@ -180,7 +78,7 @@ public final class WebhookDeliveries implements AutoCloseable {
           new ClientLanes(
               settings.threadsPerClient(),
               ClientLanes.DEFAULT_FALLBACK,
-              settings.attemptTimeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
+              settings.timeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
               clock,
               dispatcher::pollReady,
               id -> {
@@ -191,7 +89,7 @@ public final class WebhookDeliveries implements AutoCloseable {
               });
       BackgroundJobServer server =
           jobRunr.startServer(
-              new OwnJobRunr.ServerSettings(
+              new WorkerSettings(
                   nodeName + "-webhooks", pollInterval, settings.threads(), shutdownWait),
               Map.of(WebhookJob.class, job),
               List.of(

@@ -72,7 +72,7 @@ class PingbackUrlsTest {
                     .pingbackUrl("http://127.0.0.1.nip.example/captchaai/pingback")
                     .build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("pingbackUrl")
+        .hasMessageContaining("PingbackSettings.url(String)")
         .hasMessageContaining("must be https");
   }
 
@@ -94,7 +94,7 @@ class PingbackUrlsTest {
                     .pingbackUrl("http://solves.example.com/captchaai/pingback")
                     .build())
         .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("pingbackUrl")
+        .hasMessageContaining("PingbackSettings.url(String)")
         .hasMessageContaining("must be https");
   }
 }

@@ -165,7 +165,7 @@ class WebhooksCannotSnowballTest {
     assertThat(after).isLessThanOrEqualTo(before + before / 10);
     assertThat(p95).isLessThanOrEqualTo(2_000);
     assertThat(deliveries.lanes().inFlight("hanger"))
-        .isEqualTo(WebhookDeliveries.Settings.defaultThreadsPerClient(4));
+        .isEqualTo(com.captchajobs.core.settings.WebhookSettings.defaultThreadsPerClient(4));
   }
 
   private static void outcome(

@@ -3,6 +3,7 @@ package com.captchajobs.spring.boot.metrics;
 import com.captchajobs.core.CaptchaJobs;
 import com.captchajobs.core.Operations;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.spring.boot.CaptchaAiProperties;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 /**
  * Micrometer meters under {@code captchajobs.*}, only where Micrometer is on the class path: the
@@ -43,9 +43,7 @@ public class CaptchaJobsMetricsAutoConfiguration {
 
   @Bean
   public MeterBinder captchaJobsGauges(
-      ObjectProvider<CaptchaJobs> captchaJobs, Environment environment) {
-    String pingbackUrl = environment.getProperty("captchaai.pingback-url");
-    boolean pushConfigured = pingbackUrl != null && !pingbackUrl.isBlank();
+      ObjectProvider<CaptchaJobs> captchaJobs, ObjectProvider<CaptchaAiProperties> captchaAi) {
     return registry ->
         captchaJobs.ifAvailable(
             instance -> {
@@ -55,6 +53,10 @@ public class CaptchaJobsMetricsAutoConfiguration {
                   .ifPresent(
                       worker -> {
                         new EngineGauges(operations, worker).bindTo(registry);
+                        // read from the pingback group, as the node was built from it
+                        CaptchaAiProperties properties = captchaAi.getIfAvailable();
+                        boolean pushConfigured =
+                            properties != null && properties.toPingbacks().asksForPushes();
                         Gauge.builder(
                                 "captchajobs.pingback.configured", () -> pushConfigured ? 1 : 0)
                             .description(

@@ -1,15 +1,14 @@
-package com.captchajobs.core.internal.node;
+package com.captchajobs.core.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-import java.util.Set;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A node's settings may end up in a log line or an exception: their text never holds a secret. */
 @Tag("unit")
-class NodeSettingsSecretsTest {
+class NodeSettingGroupsSecretsTest {
 
   static final String SECRET = "s3cr3t-pingback-key-0123456789abcdef";
 
@@ -25,12 +24,11 @@ class NodeSettingsSecretsTest {
   @Test
   void theWebhookSettingsNameTheClientsWithASecretAndShowNoSecret() {
     String text =
-        new WebhookSettings(
-                SECRET,
-                Map.of("shop", "client-secret-of-the-shop-0123456789"),
-                Set.of("https://hooks.example.test"),
-                false,
-                null)
+        WebhookSettings.builder()
+            .secret(SECRET)
+            .clientSecret("shop", "client-secret-of-the-shop-0123456789")
+            .allowedHosts(List.of("https://hooks.example.test"))
+            .build()
             .toString();
 
     assertThat(text)

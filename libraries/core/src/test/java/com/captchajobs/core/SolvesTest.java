@@ -2,6 +2,7 @@ package com.captchajobs.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.model.ClaimedToken;
@@ -10,9 +11,11 @@ import com.captchajobs.core.model.SolveStatusView;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +43,29 @@ class SolvesTest {
     app = CaptchaJobs.builder().dataSource(dataSource).nodeName("solves-test").build();
     solves = app.solves();
     sql = new Sql(dataSource);
+    listening();
+  }
+
+  /**
+   * Returns once the node's notification listener hears the database: a probe solve's status is set
+   * again until a watcher of it is told, so no test waits on a notification sent too early.
+   */
+  static void listening() {
+    UUID probe = solves.enqueue(turnstile("listening-probe"));
+    List<SolveStatus> heard = new CopyOnWriteArrayList<>();
+    AutoCloseable watch = solves.watch(probe, heard::add);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              sql.update("UPDATE captchajobs.solve SET status = status WHERE id = ?", probe);
+              assertThat(heard).isNotEmpty();
+            });
+    try {
+      watch.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @AfterAll

@@ -86,13 +86,19 @@ class OwnJobRunrTest {
   @Test
   void aHostsStaticSchedulerIsLeftAsItWas() throws Exception {
     synchronized (BackgroundJobRequest.class) { // the lock OwnJobRunr takes around the facade
-      JobRequestScheduler host = new JobRequestScheduler(new InMemoryStorageProvider(), List.of());
-      assertThat(staticScheduler()).isSameAs(host); // what JobRunr's constructor does
+      Object before = staticScheduler();
+      try {
+        JobRequestScheduler host =
+            new JobRequestScheduler(new InMemoryStorageProvider(), List.of());
+        assertThat(staticScheduler()).isSameAs(host); // what JobRunr's constructor does
 
-      OwnJobRunr ours = OwnJobRunr.open(dataSource, Schema.named("captchajobs"));
+        OwnJobRunr ours = OwnJobRunr.open(dataSource, Schema.named("captchajobs"));
 
-      assertThat(staticScheduler()).isSameAs(host);
-      assertThat(ours.scheduler()).isNotSameAs(host);
+        assertThat(staticScheduler()).isSameAs(host);
+        assertThat(ours.scheduler()).isNotSameAs(host);
+      } finally {
+        BackgroundJobRequest.setJobRequestScheduler((JobRequestScheduler) before);
+      }
     }
   }
 

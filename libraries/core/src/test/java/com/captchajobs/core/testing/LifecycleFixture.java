@@ -5,10 +5,11 @@ import java.util.Map;
 
 /**
  * A worker node on a fresh database and a fast simulator (solve times × 0.05, 5 threads), set up as
- * the tests of a solve's life share it: quick first polls for Turnstile and reCAPTCHA v2, long ones
- * for reCAPTCHA v3 and images (so that their first poll is a job of its own a crash test can
- * remove), no periodic {@code threadsinfo} call (it would take a fault injected for a poll), and a
- * repair pass that calls a solve stuck after 3 s.
+ * the tests of a solve's life share it: quick first polls for Turnstile and reCAPTCHA v2, longer
+ * ones (8 s) for reCAPTCHA v3 and images: beyond the 6 s poll lead, so that their first poll is a
+ * job of its own a crash test can remove, and each of those tests checks it removed it in time, no
+ * periodic {@code threadsinfo} call (it would take a fault injected for a poll), and a repair pass
+ * that calls a solve stuck after 3 s.
  *
  * @param sim the simulator
  * @param node the worker node
@@ -22,8 +23,8 @@ public record LifecycleFixture(CaptchaAiSimulator sim, EngineNode node, SolvePro
       Map.of(
           "captchaai.first-poll-wait.TURNSTILE", "1s",
           "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
-          "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
-          "captchaai.first-poll-wait.IMAGE", "15s",
+          "captchaai.first-poll-wait.RECAPTCHA_V3", "8s",
+          "captchaai.first-poll-wait.IMAGE", "8s",
           "captchaai.provider-check-interval", "1h",
           "captchaai.stuck-after", "3s",
           "logging.level.com.captchajobs", "DEBUG");

@@ -137,6 +137,9 @@ class SubmitJobTest {
     Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     // The crash: the poll job is lost, the row keeps the task id committed before it.
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    assertThat(solves.get(id).status())
+        .as("removed before it polled")
+        .isEqualTo(SolveStatus.SUBMITTED);
 
     node.part(SubmitJob.class).submit(id, 0); // what a rerun of the orphaned submit job does
     Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
@@ -152,6 +155,9 @@ class SubmitJobTest {
   private Solve lostForThreeMinutes(UUID id) {
     Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    assertThat(solves.get(id).status())
+        .as("removed before it polled")
+        .isEqualTo(SolveStatus.SUBMITTED);
     await() // the answer waits at the provider, as it would after minutes
         .until(
             () ->
@@ -225,6 +231,9 @@ class SubmitJobTest {
                 SolveProbe.pageUrl("lifecycle-forgotten")));
     solves.awaitStatus(id, SolveStatus.SUBMITTED);
     node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+    assertThat(solves.get(id).status())
+        .as("removed before it polled")
+        .isEqualTo(SolveStatus.SUBMITTED);
     // a task id the provider does not know (any more): res.php answers ERROR_WRONG_CAPTCHA_ID
     solves.jdbc().update("UPDATE captchajobs.solve SET task_id = '73999999999' WHERE id = ?", id);
 

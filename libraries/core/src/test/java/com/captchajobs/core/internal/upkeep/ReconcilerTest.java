@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EngineNode;
+import com.captchajobs.core.testing.LifecycleFixture;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
 import java.time.Duration;
@@ -313,22 +314,9 @@ class ReconcilerTest {
 
   @Test
   void aSolveACrashLeftWithoutAnyJobIsResumedByTheRepairPass() {
-    try (CaptchaAiSimulator sim =
-            CaptchaAiSimulator.builder().account(LIFECYCLE_KEY, 5).timeScale(0.05).build().start();
-        EngineNode node =
-            EngineNode.onFreshDatabase(
-                sim,
-                LIFECYCLE_KEY,
-                Map.of(
-                    "captchaai.first-poll-wait.TURNSTILE", "1s",
-                    "captchaai.first-poll-wait.RECAPTCHA_V2", "1s",
-                    // long, so that the first poll is a job of its own the crash tests can remove
-                    "captchaai.first-poll-wait.RECAPTCHA_V3", "15s",
-                    "captchaai.first-poll-wait.IMAGE", "15s",
-                    // no periodic threadsinfo call to take a fault injected for a poll
-                    "captchaai.provider-check-interval", "1h",
-                    "captchaai.stuck-after", "3s",
-                    "logging.level.com.captchajobs", "DEBUG"))) {
+    try (LifecycleFixture fixture = LifecycleFixture.start(LIFECYCLE_KEY)) {
+      CaptchaAiSimulator sim = fixture.sim();
+      EngineNode node = fixture.node();
       SolveProbe solves = node.probe();
       UUID id =
           solves.enqueue(
@@ -342,6 +330,9 @@ class ReconcilerTest {
       Solve submitted = solves.awaitStatus(id, SolveStatus.SUBMITTED);
       // The crash: the poll job is gone and nobody reruns the submit job.
       node.part(StorageProvider.class).deletePermanently(SolveJobs.pollJobId(id, 1, 1));
+      assertThat(solves.get(id).status())
+          .as("removed before it polled")
+          .isEqualTo(SolveStatus.SUBMITTED);
 
       Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED);
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -51,8 +52,7 @@ class DispatcherTest {
     assertThat(dispatcher.threadToSpare()).isFalse(); // no server yet
     server =
         jobRunr.startServer(
-            new OwnJobRunr.ServerSettings(
-                "dispatcher-test", NEVER_WITHIN_THE_TEST, 2, Duration.ZERO),
+            new WorkerSettings("dispatcher-test", NEVER_WITHIN_THE_TEST, 2, Duration.ZERO),
             Map.of(OwnJobRunrTest.WorkHandler.class, handler),
             List.of());
     dispatcher.fetchInto(server, null);

@@ -1,11 +1,10 @@
 package com.captchajobs.core.internal.jobrunr;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Schema;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
@@ -124,7 +123,7 @@ class OwnJobRunrTest {
     WorkHandler handler = new WorkHandler();
     assertThat(jobRunr.serverId()).isNull();
     jobRunr.startServer(
-        new OwnJobRunr.ServerSettings("own-jobrunr-test", Duration.ofSeconds(5), 2, Duration.ZERO),
+        new WorkerSettings("own-jobrunr-test", Duration.ofSeconds(5), 2, Duration.ZERO),
         Map.of(WorkHandler.class, handler),
         List.of(new RetryFilter(0))); // JobRunr's default would schedule ten retries
     UUID serverId = jobRunr.serverId();
@@ -163,24 +162,5 @@ class OwnJobRunrTest {
         .stream()
         .findFirst()
         .orElse("none");
-  }
-
-  @Test
-  void serverSettingsThatCannotWorkAreRefusedNamingTheBuilderMethod() {
-    OwnJobRunr.ServerSettings.Builder good =
-        new OwnJobRunr.ServerSettings.Builder()
-            .name("n")
-            .pollInterval(Duration.ofSeconds(5))
-            .workerCount(1)
-            .shutdownWait(Duration.ZERO);
-    assertThat(good.build().workerCount()).isEqualTo(1);
-
-    assertThatThrownBy(() -> good.pollInterval(Duration.ofMillis(4999)).build())
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("jobPollInterval(Duration)");
-    assertThatThrownBy(() -> good.pollInterval(Duration.ofSeconds(5)).workerCount(0).build())
-        .hasMessageContaining("workerCount(int)");
-    assertThatThrownBy(() -> good.workerCount(1).name(" ").build())
-        .hasMessageContaining("nodeName(String)");
   }
 }

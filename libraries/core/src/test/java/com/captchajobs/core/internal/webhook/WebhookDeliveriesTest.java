@@ -1,14 +1,13 @@
 package com.captchajobs.core.internal.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;
-import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.WebhookSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.sun.net.httpserver.HttpServer;
@@ -80,13 +79,13 @@ class WebhookDeliveriesTest {
             new WebhookEgress(Set.of(origin()), Dns.SYSTEM),
             false,
             Clock.systemUTC());
-    WebhookDeliveries.Settings settings =
-        new WebhookDeliveries.Settings.Builder()
+    WebhookSettings settings =
+        WebhookSettings.builder()
             .threads(2)
             .retries(3)
             .backoff(Duration.ofSeconds(1))
             .maxBackoff(Duration.ofSeconds(1))
-            .attemptTimeout(Duration.ofSeconds(5))
+            .timeout(Duration.ofSeconds(5))
             .build();
     return WebhookDeliveries.start(
         dataSource,
@@ -179,33 +178,5 @@ class WebhookDeliveriesTest {
 
     assertThat(second.server().isRunning()).isFalse();
     assertThat(deliveries.server().isRunning()).isTrue();
-  }
-
-  @Test
-  void settingsThatCannotWorkAreRefusedNamingTheBuilderMethod() {
-    WebhookDeliveries.Settings.Builder good =
-        new WebhookDeliveries.Settings.Builder()
-            .threads(9)
-            .retries(0)
-            .backoff(Duration.ofSeconds(1))
-            .maxBackoff(Duration.ofSeconds(1))
-            .attemptTimeout(Duration.ofSeconds(1));
-    assertThat(good.build().threadsPerClient()).isEqualTo(4); // (9 - 1) / 2
-    assertThat(good.threads(2).build().threadsPerClient()).isEqualTo(1);
-
-    assertThatThrownBy(() -> good.threads(0).build())
-        .isInstanceOf(InvalidSettingException.class)
-        .hasMessageContaining("webhookThreads(int)");
-    assertThatThrownBy(() -> good.threads(2).retries(-1).build())
-        .hasMessageContaining("webhookRetries(int)");
-    assertThatThrownBy(() -> good.retries(0).backoff(Duration.ofMillis(999)).build())
-        .hasMessageContaining("webhookBackoff(Duration)");
-    assertThatThrownBy(
-            () -> good.backoff(Duration.ofSeconds(2)).maxBackoff(Duration.ofSeconds(1)).build())
-        .hasMessageContaining("webhookMaxBackoff(Duration)");
-    assertThatThrownBy(() -> good.maxBackoff(Duration.ofSeconds(2)).threadsPerClient(3).build())
-        .hasMessageContaining("webhookThreadsPerClient(Integer)");
-    assertThatThrownBy(() -> good.threadsPerClient(null).attemptTimeout(Duration.ZERO).build())
-        .hasMessageContaining("webhookTimeout(Duration)");
   }
 }

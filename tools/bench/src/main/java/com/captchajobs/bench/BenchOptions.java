@@ -128,16 +128,6 @@ public record BenchOptions(
   /** The time scale of {@link Mode#VIP}: Turnstile's 3–9 s become 60–180 s. */
   static final double VIP_TIME_SCALE = 20;
 
-  /**
-   * {@code captchajobs.worker.worker-count} of each {@link Mode#VIP} worker. A poll job is
-   * scheduled {@code captchaai.poll-lead} (6 s) before its call and JobRunr enqueues a scheduled
-   * job up to its poll interval (5 s) early, so each poll keeps a worker thread 6–11 s, waiting.
-   * With 5,000 tasks of 60–180 s polled from 100 s on every 15 s (pushes arriving), about 100 polls
-   * a second keep some 900 threads of the fleet waiting: 64 a node would queue every job, the
-   * pushed fetches and hand-offs among them, behind the waiting polls.
-   */
-  static final int VIP_WORKER_COUNT = 400;
-
   /** The connections {@link Mode#VIP} enqueues over ({@code POST /api/solves}, one solve each). */
   static final int VIP_CONNECTIONS = 16;
 
@@ -176,8 +166,8 @@ public record BenchOptions(
         Duration.ofMinutes(4),
         Duration.ofSeconds(60),
         Duration.ofMinutes(30),
-        VIP_WORKER_COUNT,
-        20,
+        64,
+        10,
         "1g",
         props,
         true,
@@ -376,7 +366,7 @@ public record BenchOptions(
         names = "--worker-count",
         paramLabel = "N",
         description =
-            "captchajobs.worker.worker-count (default 64; vip 400; scale: 300, or --threads + 100 when"
+            "captchajobs.worker.worker-count (default 64; scale: 300, or --threads + 100 when"
                 + " more)")
     Integer workerCount;
 
@@ -384,7 +374,7 @@ public record BenchOptions(
         names = "--pool-size",
         paramLabel = "N",
         description =
-            "spring.datasource.hikari.maximum-pool-size on workers (default 10; scale 30; vip 20)")
+            "spring.datasource.hikari.maximum-pool-size on workers (default 10; scale 30)")
     Integer poolSize;
 
     @Option(

@@ -61,8 +61,6 @@ class VipFiguresTest {
     assertThat(vip.workers()).isEqualTo(3);
     assertThat(vip.timeScale()).isEqualTo(20.0);
     assertThat(vip.workerHeap()).isEqualTo("1g");
-    assertThat(vip.workerCount()).isEqualTo(400);
-    assertThat(vip.poolSize()).isEqualTo(20);
     assertThat(vip.push()).isTrue();
     assertThat(vip.mix()).hasToString("TURNSTILE:1.0");
     assertThat(vip.workerProps())

@@ -30,7 +30,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * server on a free loopback port, handing each push to the engine's {@link PingbackReceiver}, as
  * the app's own controller does).
  */
-public final class AppNode implements AutoCloseable {
+public final class AppNode implements AppSide {
 
   private final ConfigurableApplicationContext context;
   private final Solves solves;
@@ -130,6 +130,7 @@ public final class AppNode implements AutoCloseable {
    * The base URL workers give as {@code captchaai.pingback-url}; null when this node has no
    * pingback endpoint.
    */
+  @Override
   public String pingbackUrl() {
     return receiver == null
         ? null
@@ -140,14 +141,21 @@ public final class AppNode implements AutoCloseable {
    * When each solve was stored, by business key: the harness's own clock, read when the enqueue
    * returned (the start of its wait, for the figures counted from the provider's side).
    */
+  @Override
   public Map<String, Long> enqueuedAt() {
     return Map.copyOf(enqueuedAt);
+  }
+
+  @Override
+  public Map<String, Long> sentAt() {
+    return Map.of();
   }
 
   /** One solve to store: its business key, type and whether the provider must reject it. */
   public record Request(String businessKey, CaptchaType type, boolean permanent) {}
 
   /** Stores one request; true when it was created. */
+  @Override
   public boolean enqueue(Request r) {
     boolean created =
         solves
@@ -162,6 +170,7 @@ public final class AppNode implements AutoCloseable {
   }
 
   /** Stores every request with a few threads; returns how many were created. */
+  @Override
   public int enqueueAll(List<Request> requests, int parallelism) {
     ExecutorService pool = Executors.newFixedThreadPool(parallelism);
     AtomicInteger created = new AtomicInteger();

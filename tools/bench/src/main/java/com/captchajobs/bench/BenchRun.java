@@ -76,8 +76,8 @@ public final class BenchRun {
               + (db.restartable() ? " (embedded)" : "")
               + (db.canCutOff() ? "; nodes through the bench's proxy" : ""));
       String secret = o.push() ? pingbackSecret() : null;
-      try (AppNode app =
-          AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads(), secret, sim::nowMillis)) {
+      Path logs = logDir(label);
+      try (AppSide app = appNode(o, db, sim, secret, logs)) {
         Map<String, String> props = new LinkedHashMap<>(o.workerProps());
         if (secret != null) {
           // as the sandbox does: every in.php carries a pingback URL under the app node's endpoint
@@ -98,7 +98,7 @@ public final class BenchRun {
                 o.poolSize(),
                 o.workerHeap(),
                 Map.copyOf(props),
-                logDir(label));
+                logs);
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }
@@ -110,6 +110,31 @@ public final class BenchRun {
       }
     }
   }
+
+  /**
+   * The app node: in vip mode the real one ({@link RestAppNode}, its own JVM, enqueued to over
+   * REST); otherwise this JVM's ({@link AppNode}, the Java API).
+   */
+  private static AppSide appNode(
+      BenchOptions o, Database db, CaptchaAiSimulator sim, String secret, Path logs) {
+    if (o.mode() != BenchOptions.Mode.VIP) {
+      return AppNode.start(db.nodeJdbcUrl(), sim.baseUrl(), o.threads(), secret, sim::nowMillis);
+    }
+    log("app node: java -jar " + o.appJarOrDefault() + " (REST, its own JVM)");
+    return RestAppNode.start(
+        new RestAppNode.Launch(
+            o.appJarOrDefault(),
+            db.nodeJdbcUrl(),
+            "1g",
+            APP_POOL_SIZE,
+            2 * o.solves() + PROBES,
+            secret,
+            logs),
+        sim::nowMillis);
+  }
+
+  /** The REST app node's connection pool: more than the enqueue connections. */
+  static final int APP_POOL_SIZE = 20;
 
   /** The run's worker log folder, emptied of an earlier run's logs (their task ids would mix). */
   private static Path logDir(String label) {
@@ -139,7 +164,7 @@ public final class BenchRun {
       String label,
       CaptchaAiSimulator sim,
       Database db,
-      AppNode app,
+      AppSide app,
       List<WorkerJvm> fleet,
       WorkerJvm.Launch launch) {
     boolean chaosMode = o.mode() == BenchOptions.Mode.CHAOS;
@@ -162,9 +187,18 @@ public final class BenchRun {
               : null;
       boolean timedOut;
       List<Chaos.Kill> kills = new java.util.concurrent.CopyOnWriteArrayList<>();
+      int connections = o.mode() == BenchOptions.Mode.VIP ? BenchOptions.VIP_CONNECTIONS : 4;
+      double enqueueSeconds = Double.NaN;
       if (chaos == null) {
-        int created = app.enqueueAll(requests, 4);
-        log(created + " solves enqueued in " + (sampler.now() - start) + " ms");
+        int created = app.enqueueAll(requests, connections);
+        enqueueSeconds = (sampler.now() - start) / 1000.0;
+        log(
+            created
+                + " solves enqueued in "
+                + (sampler.now() - start)
+                + " ms over "
+                + connections
+                + " connection(s)");
         Thread killer =
             o.killAfterSolves() > 0 ? killAfter(o.killAfterSolves(), fleet, sampler, kills) : null;
         timedOut = !awaitAllFinal(sampler, o.solves(), start, o.timeout());
@@ -209,6 +243,8 @@ public final class BenchRun {
       List<RequestRecord> simRequests = sim.requests();
       List<PushRecord> pushes = sim.pushes();
       Map<String, Long> enqueued = app.enqueuedAt();
+      Map<String, Long> sent = app.sentAt();
+      ProcStats.Reading appJvm = app.pid() == null ? null : ProcStats.read(app.pid());
       Map<String, Long> enqueuedAt = new LinkedHashMap<>();
       Map<String, String> labels = new LinkedHashMap<>();
       long permanentRequests = 0;
@@ -221,6 +257,23 @@ public final class BenchRun {
           enqueuedAt.put(subject, enqueued.get(r.businessKey()));
         }
       }
+      Map<String, AppNode.Request> byKey = new java.util.HashMap<>();
+      requests.forEach(r -> byKey.put(r.businessKey(), r));
+      Map<String, Long> sentAt = new LinkedHashMap<>();
+      sent.forEach(
+          (key, at) -> {
+            AppNode.Request r = byKey.get(key);
+            if (r != null) {
+              sentAt.put(TypeMix.subject(r.type(), key), at);
+            }
+          });
+      RunData.Enqueues enqueues =
+          new RunData.Enqueues(
+              connections,
+              enqueueSeconds,
+              java.util.Collections.unmodifiableMap(sentAt),
+              appJvm == null ? Double.NaN : appJvm.cpuSeconds(),
+              appJvm == null ? Double.NaN : appJvm.peakRssMiB());
       Map<String, String> settings = new LinkedHashMap<>();
       for (String s : List.of("fsync", "synchronous_commit", "full_page_writes")) {
         settings.put(s, db.setting(s));
@@ -275,7 +328,8 @@ public final class BenchRun {
             busy,
             events,
             stuck,
-            settings);
+            settings,
+            enqueues);
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
       }
@@ -326,7 +380,7 @@ public final class BenchRun {
    * task record). They are not counted in any other figure (read after them).
    */
   private static List<Double> probeEnqueueToSubmit(
-      BenchOptions o, String label, AppNode app, CaptchaAiSimulator sim) {
+      BenchOptions o, String label, AppSide app, CaptchaAiSimulator sim) {
     String prefix =
         "probe-"
             + label.replaceAll("[^a-zA-Z0-9-]", "-")
@@ -390,7 +444,7 @@ public final class BenchRun {
    * tried again: the business key makes it idempotent. False on timeout.
    */
   private static boolean enqueueWindowed(
-      AppNode app,
+      AppSide app,
       List<AppNode.Request> requests,
       Sampler sampler,
       int window,

@@ -264,6 +264,9 @@ public final class Figures {
     duplicates();
     permanent();
     nodes();
+    if (run.options().mode() == BenchOptions.Mode.VIP) {
+      VipFigures.add(this);
+    }
   }
 
   private void failuresByCode(List<Rows.Solve> solves) {
@@ -937,11 +940,11 @@ public final class Figures {
     return max;
   }
 
-  private void put(String key, double v) {
+  void put(String key, double v) {
     values.put(key, v);
   }
 
-  private void row(String name, String value, String target, Boolean ok) {
+  void row(String name, String value, String target, Boolean ok) {
     rows.add(new Row(name, value, target, ok));
   }
 

@@ -49,7 +49,23 @@ record RunData(
     double machineBusyShare,
     Chaos.Events chaos,
     List<Rows.Unfinished> stuck,
-    Map<String, String> pgSettings) {
+    Map<String, String> pgSettings,
+    Enqueues enqueues) {
+
+  /**
+   * How the solves were enqueued, the harness's own records: over how many connections, from the
+   * first request sent to the last answered, when each was sent (subject → the simulator's clock,
+   * in the order sent; empty unless the app node is the REST one), and the app node's own JVM (CPU
+   * seconds, peak RSS; NaN when it is the bench's JVM).
+   */
+  record Enqueues(
+      int connections,
+      double seconds,
+      Map<String, Long> sentAt,
+      double appCpuSeconds,
+      double appPeakRssMiB) {
+    static final Enqueues NONE = new Enqueues(0, Double.NaN, Map.of(), Double.NaN, Double.NaN);
+  }
 
   /** A worker node as it ended: killed by the chaos or stopped at the end. */
   record Node(

@@ -69,7 +69,8 @@ class PlotTest {
             0,
             chaos,
             List.of(),
-            Map.of());
+            Map.of(),
+            RunData.Enqueues.NONE);
 
     Path png = out.resolve("default.png");
     Plot.writePng(run, png);

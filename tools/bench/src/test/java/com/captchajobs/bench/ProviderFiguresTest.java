@@ -193,7 +193,8 @@ class ProviderFiguresTest {
         r.machineBusyShare(),
         r.chaos(),
         r.stuck(),
-        r.pgSettings());
+        r.pgSettings(),
+        r.enqueues());
   }
 
   record EngineRows(List<Rows.Solve> solves, List<Rows.Poll> polls) {}
@@ -289,6 +290,7 @@ class ProviderFiguresTest {
         0,
         Chaos.Events.none(),
         List.of(),
-        Map.of());
+        Map.of(),
+        RunData.Enqueues.NONE);
   }
 }

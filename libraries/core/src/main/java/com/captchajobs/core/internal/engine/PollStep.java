@@ -78,27 +78,45 @@ public final class PollStep {
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     waitUntil(notBeforeTheProviderAllows(solve, request, intended));
-    Instant called = clock.instant();
-    // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or be
-    // calling now: the call is reserved first, and else made 5 s after that one.
-    while (!reserve(solve, request.submitNo(), called)) {
-      solve = repository.find(request.solveId()).orElse(null);
-      if (solve == null
-          || solve.status() != SolveStatus.SUBMITTED
-          || solve.submits() != request.submitNo()) {
-        return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
-      }
-      Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
-      called = clock.instant();
-    }
     PollResult result;
-    try {
-      result = call(solve, request.submitNo());
-    } catch (CaptchaAiException e) {
-      record(solve, request, intended, called, e.errorCode());
-      return outcomes.taskError(solve, request.submitNo(), e);
+    Instant called;
+    for (int failed = 0; ; failed++) {
+      called = clock.instant();
+      // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or
+      // be calling now: the call is reserved first, and else made 5 s after that one.
+      while (!reserve(solve, request.submitNo(), called)) {
+        solve = repository.find(request.solveId()).orElse(null);
+        if (solve == null
+            || solve.status() != SolveStatus.SUBMITTED
+            || solve.submits() != request.submitNo()) {
+          return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
+        }
+        Instant blocking =
+            transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+        waitUntil(latest(intended, nextCallAfter(blocking, settings)));
+        called = clock.instant();
+      }
+      try {
+        result = call(solve, request.submitNo());
+        break;
+      } catch (CaptchaAiException e) {
+        record(solve, request, intended, called, e.errorCode());
+        Step step = outcomes.taskError(solve, request.submitNo(), e);
+        if (!(step instanceof Step.Retry) || failed >= QUICK_RETRIES) {
+          return step;
+        }
+        // The answer may be ready and its provider thread idle: call again as soon as the
+        // provider allows, 5 s after the failed call, in this job rather than after JobRunr's
+        // backoff and a scheduler's turn.
+        intended = nextCallAfter(lastCallOr(solve, request.submitNo(), called), settings);
+        waitUntil(intended);
+        solve = repository.find(request.solveId()).orElse(null);
+        if (solve == null
+            || solve.status() != SolveStatus.SUBMITTED
+            || solve.submits() != request.submitNo()) {
+          return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
+        }
+      }
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, request, intended, called, "SOLVED");
@@ -223,6 +241,21 @@ public final class PollStep {
           solve.id(),
           e.toString());
     }
+  }
+
+  /**
+   * How many times in a row a poll whose res.php call failed without an answer (a fault, an outage)
+   * calls again itself, each 5 s after the failed call (the provider's rule, also after a failed
+   * call), before it leaves the next try to JobRunr's backoff. A single fault then costs the answer
+   * 5 s, not JobRunr's 5 to 6.25 s plus the turn of the node that moves scheduled jobs; a provider
+   * that stays away (an outage) is asked more and more rarely.
+   */
+  static final int QUICK_RETRIES = 3;
+
+  /** The task's last call as recorded (timed from its answer), else {@code otherwise}. */
+  private Instant lastCallOr(Solve solve, int submitNo, Instant otherwise) {
+    Instant last = transitions.lastReservedCall(solve.id(), submitNo).orElse(otherwise);
+    return last.isAfter(otherwise) ? last : otherwise;
   }
 
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */

@@ -71,24 +71,20 @@ public final class PollStep {
    */
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
-    if (solve == null
-        || solve.status() != SolveStatus.SUBMITTED
-        || solve.submits() != request.submitNo()) {
+    if (moved(solve, request)) {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     waitUntil(notBeforeTheProviderAllows(solve, request, intended));
     PollResult result;
     Instant called;
-    for (int failed = 0; ; failed++) {
+    while (true) {
       called = clock.instant();
       // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or
       // be calling now: the call is reserved first, and else made 5 s after that one.
       while (!reserve(solve, request.submitNo(), called)) {
         solve = repository.find(request.solveId()).orElse(null);
-        if (solve == null
-            || solve.status() != SolveStatus.SUBMITTED
-            || solve.submits() != request.submitNo()) {
+        if (moved(solve, request)) {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
         Instant blocking =
@@ -102,18 +98,13 @@ public final class PollStep {
       } catch (CaptchaAiException e) {
         record(solve, request, intended, called, e.errorCode());
         Step step = outcomes.taskError(solve, request.submitNo(), e);
-        if (!(step instanceof Step.Retry) || failed >= QUICK_RETRIES) {
-          return step;
+        if (!(step instanceof Step.Retry)) {
+          return step; // an outcome: stored, failed, given up or past the deadline
         }
-        // The answer may be ready and its provider thread idle: call again as soon as the
-        // provider allows, 5 s after the failed call, in this job rather than after JobRunr's
-        // backoff and a scheduler's turn.
-        intended = nextCallAfter(lastCallOr(solve, request.submitNo(), called), settings);
-        waitUntil(intended);
+        // the answer may be ready and its provider thread idle: call again as soon as allowed
+        intended = waitOutFailedCall(solve, request.submitNo(), called);
         solve = repository.find(request.solveId()).orElse(null);
-        if (solve == null
-            || solve.status() != SolveStatus.SUBMITTED
-            || solve.submits() != request.submitNo()) {
+        if (moved(solve, request)) {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
       }
@@ -243,19 +234,29 @@ public final class PollStep {
     }
   }
 
-  /**
-   * How many times in a row a poll whose res.php call failed without an answer (a fault, an outage)
-   * calls again itself, each 5 s after the failed call (the provider's rule, also after a failed
-   * call), before it leaves the next try to JobRunr's backoff. A single fault then costs the answer
-   * 5 s, not JobRunr's 5 to 6.25 s plus the turn of the node that moves scheduled jobs; a provider
-   * that stays away (an outage) is asked more and more rarely.
-   */
-  static final int QUICK_RETRIES = 3;
+  /** Whether the solve no longer waits for the answer of the request's submission. */
+  private static boolean moved(Solve solve, PollJobRequest request) {
+    return solve == null
+        || solve.status() != SolveStatus.SUBMITTED
+        || solve.submits() != request.submitNo();
+  }
 
-  /** The task's last call as recorded (timed from its answer), else {@code otherwise}. */
-  private Instant lastCallOr(Solve solve, int submitNo, Instant otherwise) {
-    Instant last = transitions.lastReservedCall(solve.id(), submitNo).orElse(otherwise);
-    return last.isAfter(otherwise) ? last : otherwise;
+  /**
+   * After a res.php call that failed without an answer (a fault, an outage), the poll calls again
+   * itself 5 s after it (the provider's rule holds after a failed call too), for as long as the
+   * calls fail and the solve is within its deadline ({@link TaskOutcomes#taskError} ends it past
+   * that). A single fault then costs the answer 5 s, not JobRunr's backoff (5 to 6.25 s, then 9, 27
+   * s and more, up to {@code captchaai.max-backoff}) plus the turn of the node that moves scheduled
+   * jobs, and an answer that became ready during a provider outage is fetched within 5 s of its
+   * end. The provider sees one call per task every 5 s, what polling alone sends; the job keeps its
+   * worker thread meanwhile, as a poll within its lead does. Returns the instant of the next call.
+   */
+  private Instant waitOutFailedCall(Solve solve, int submitNo, Instant called)
+      throws InterruptedException {
+    Instant last = transitions.lastReservedCall(solve.id(), submitNo).orElse(called);
+    Instant next = nextCallAfter(last.isAfter(called) ? last : called, settings);
+    waitUntil(next);
+    return next;
   }
 
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */

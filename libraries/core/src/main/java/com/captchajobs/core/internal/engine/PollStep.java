@@ -132,8 +132,10 @@ public final class PollStep {
    * it). A token is stored as after any poll, counted as come by push; an error code is handled
    * exactly like a polled one; "not ready" changes nothing (the fallback polls go on). The call is
    * recorded as a poll of the task before it is made, so the fallback poll keeps its 5 s after it.
+   * With a {@code carrier} (the running job), a token that frees a slot for a waiting solve may
+   * return that hand-off ({@link Step.Carry}), as after a poll.
    */
-  Step pollPushed(PushedPollRequest request) throws InterruptedException {
+  Step pollPushed(PushedPollRequest request, UUID carrier) throws InterruptedException {
     Solve solve = waiting(request.solveId(), request.submitNo());
     if (solve == null || !noCallSince(solve, request)) {
       return Step.DONE;
@@ -194,7 +196,7 @@ public final class PollStep {
               solve.polls(),
               solved.token(),
               solved.userAgent(),
-              null,
+              carrier,
               true)
           .next();
     }

@@ -140,15 +140,24 @@ public final class Reconciler implements Runnable {
    * Every node, every second (run by {@link NodeLiveness}, not only on the node that runs the
    * pass): which registered servers hold their liveness lock. Only a server once seen live can
    * later be judged dead, so a server of an older release, which never takes the lock, is never
-   * taken for dead.
+   * taken for dead. When one seen live holds it no more, its jobs are taken back at once ({@link
+   * #recoverDeadServers}, under the repair pass's lock), up to a pass sooner than the pass would.
    */
   public void observeServers() {
     Set<UUID> registered = registeredServers();
     Instant now = clock.instant();
-    for (UUID live : gate.liveServers(registered)) {
-      seenLive.put(live, now);
+    Set<UUID> live = gate.liveServers(registered);
+    for (UUID server : live) {
+      seenLive.put(server, now);
     }
     seenLive.keySet().retainAll(registered);
+    Set<UUID> gone = new HashSet<>(seenLive.keySet());
+    gone.removeAll(live);
+    gone.remove(liveness.serverId());
+    if (!gone.isEmpty()) {
+      // a server seen live lost its lock: its solves resume now, not at the next repair pass
+      repository.exclusively(this::recoverDeadServers);
+    }
   }
 
   private Set<UUID> registeredServers() {

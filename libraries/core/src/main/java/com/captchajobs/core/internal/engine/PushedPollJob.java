@@ -1,12 +1,15 @@
 package com.captchajobs.core.internal.engine;
 
+import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
+import org.jobrunr.server.runner.ThreadLocalJobContext;
 
 /**
  * The fetch a push rings for (see "Pushed answers" in docs/pingback.md): one res.php call on the
  * task, at once or 5 s after its last call, whose reply is handled as a poll's ({@link
  * PollStep#pollPushed}). It never starts a poll rhythm of its own: when the task is not ready, the
- * fallback polls go on as they were.
+ * fallback polls go on as they were. A slot its answer frees for a waiting solve is submitted in
+ * its thread, as after a poll ({@link SolveLife}).
  */
 public class PushedPollJob implements JobRequestHandler<PushedPollRequest> {
 
@@ -18,6 +21,7 @@ public class PushedPollJob implements JobRequestHandler<PushedPollRequest> {
 
   @Override
   public void run(PushedPollRequest request) throws InterruptedException {
-    life.pushedPollJob(request);
+    JobContext context = ThreadLocalJobContext.getJobContext();
+    life.pushedPollJob(request, context == null ? null : context.getJobId());
   }
 }

@@ -77,14 +77,17 @@ public final class SolveLife {
     goOn(pollStep.poll(request, runningJob), runningJob).endJob();
   }
 
-  /** The run of the fetch a push rang for: it carries nothing on. */
-  void pushedPollJob(PushedPollRequest request) throws InterruptedException {
-    pollPushed(request).endJob();
+  /**
+   * The run of the fetch a push rang for: its call, then, like a poll job, the slot its token freed
+   * for a waiting solve, submitted in this job's thread rather than by a submit job of its own.
+   */
+  void pushedPollJob(PushedPollRequest request, UUID runningJob) throws InterruptedException {
+    goOn(pollStep.pollPushed(request, runningJob), runningJob).endJob();
   }
 
-  /** The call a push rang for, outside a job's run. */
+  /** The call a push rang for, outside a job's run: a freed slot gets a submit job. */
   Step pollPushed(PushedPollRequest request) throws InterruptedException {
-    return pollStep.pollPushed(request);
+    return pollStep.pollPushed(request, null);
   }
 
   /** The submit step outside a job: the first poll is a job of its own. */

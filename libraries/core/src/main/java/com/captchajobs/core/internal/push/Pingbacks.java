@@ -123,13 +123,46 @@ public final class Pingbacks implements PingbackReceiver {
     }
     // One fetch per call made on the task: of all pushes until the next call (the provider's
     // second delivery, a flood on a leaked URL), one wins the ring and creates it.
+    ring(rings, solveId, submitNo, "submission " + submitNo);
+    return Verdict.RANG;
+  }
+
+  /**
+   * Rings the fetch of every submission that waits for a pushed answer and whose task was not
+   * called since {@code since}, as a push would: a push that came while the database was away (an
+   * outage, a restart) was refused, and the provider does not send it again, so its answer would
+   * wait for a fallback poll. Called when this node's database connection is back; the ring makes
+   * it one fetch per task whichever nodes call it, and one that finds the task not ready changes
+   * nothing. Returns how many fetches it rang.
+   */
+  public int ringMissed(Instant since) {
+    PushRings rings = transitions.pushRings();
+    int rang = 0;
+    for (PushRings.Waiting w : rings.waitingNotCalledSince(since)) {
+      String event = "submission " + w.submitNo() + ", rung when the database was back";
+      if (ring(rings, w.id(), w.submitNo(), event)) {
+        rang++;
+      }
+    }
+    if (rang > 0) {
+      log.info(
+          "Rang the fetch of {} waiting task(s) not called since {}: their pushes may have been"
+              + " refused while the database was away",
+          rang,
+          since);
+    }
+    return rang;
+  }
+
+  /** Wins the ring of a submission and creates the fetch it rings for; false when it lost. */
+  private boolean ring(PushRings rings, UUID solveId, int submitNo, String event) {
     OptionalInt callNo = rings.ring(solveId, submitNo);
     if (callNo.isEmpty()) {
-      return Verdict.RANG; // another push won it, or the solve moved on a moment ago
+      return false; // another push won it, or the solve moved on a moment ago
     }
     Optional<Solve> found = repository.find(solveId);
     if (found.isEmpty()) {
-      return Verdict.RANG;
+      return false;
     }
     Optional<Instant> lastCall =
         transitions.lastPoll(solveId, submitNo).map(SolveTransitions.LastPoll::calledAt);
@@ -145,8 +178,8 @@ public final class Pingbacks implements PingbackReceiver {
         callNo.getAsInt(),
         lastCall.map(Instant::toEpochMilli).orElse(0L),
         at);
-    transitions.events().record(solveId, SolveEvents.PUSH, "submission " + submitNo);
-    return Verdict.RANG;
+    transitions.events().record(solveId, SolveEvents.PUSH, event);
+    return true;
   }
 
   private void refused() {

@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.store;
 
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
@@ -50,6 +52,24 @@ public final class PushRings {
             },
             id);
     return state.orElse(State.NOT_WAITING);
+  }
+
+  /** A submission that waits for its pushed answer. */
+  public record Waiting(UUID id, int submitNo) {}
+
+  /**
+   * The submissions that wait for a pushed answer (their in.php asked for one) and whose task has
+   * not been called since {@code since}: a push for them that came while this database was away was
+   * refused, and the provider does not send it again.
+   */
+  public List<Waiting> waitingNotCalledSince(Instant since) {
+    return db.query(
+        "SELECT id, submits FROM captchajobs.solve WHERE status = 'SUBMITTED'"
+            + " AND task_id IS NOT NULL AND push_expected"
+            + " AND (last_call_at IS NULL OR last_call_submit IS DISTINCT FROM submits"
+            + " OR last_call_at < ?)",
+        rs -> new Waiting(UUID.fromString(rs.getString("id")), rs.getInt("submits")),
+        since);
   }
 
   /**

@@ -200,6 +200,16 @@ public final class SolveRepository {
   }
 
   /**
+   * Lets a solve whose submit a dead node may have been making be submitted again at once: its
+   * submit lock is cleared (its slot stays taken by a phantom, so the cap holds).
+   */
+  public void clearSubmitLock(UUID id) {
+    db.update(
+        "UPDATE captchajobs.solve SET submit_lock_until = NULL WHERE id = ? AND task_id IS NULL",
+        id);
+  }
+
+  /**
    * Records a recovery job for a stuck solve, counting the repair: false when another pass or a job
    * moved the solve since it was read ({@code repairs} changed, or it ended).
    */

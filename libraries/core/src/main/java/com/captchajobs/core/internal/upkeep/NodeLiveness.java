@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,8 @@ public final class NodeLiveness implements AutoCloseable {
   private volatile Connection connection;
   private volatile Instant heldSince;
   private volatile boolean retaken;
+  private volatile Instant lostAt;
+  private volatile Consumer<Instant> onRetaken = lost -> {};
 
   public NodeLiveness(Connections connections, Clock clock) {
     this.connections = connections;
@@ -95,6 +98,15 @@ public final class NodeLiveness implements AutoCloseable {
     return !retaken || !since.plus(settle).isAfter(clock.instant());
   }
 
+  /**
+   * Runs {@code action} each time the lock is taken again after it was lost (a database outage or
+   * restart, a broken connection), in the checking thread, with the instant the loss was noticed.
+   */
+  public NodeLiveness onRetaken(Consumer<Instant> action) {
+    this.onRetaken = action;
+    return this;
+  }
+
   /** The server id this node's lock is keyed by. */
   public UUID serverId() {
     return serverId;
@@ -106,14 +118,24 @@ public final class NodeLiveness implements AutoCloseable {
       if (c != null && alive(c)) {
         return;
       }
+      if (c != null && lostAt == null) {
+        lostAt = clock.instant();
+      }
       heldSince = null;
       closeQuietly(c);
       boolean again = c != null || retaken;
       connection = lock(connections.open());
       retaken = again;
       heldSince = clock.instant();
-      if (c != null) {
+      Instant lost = lostAt;
+      lostAt = null;
+      if (lost != null) {
         log.info("Liveness lock of server {} taken again on a new connection", serverId);
+        try {
+          onRetaken.accept(lost);
+        } catch (RuntimeException e) {
+          log.warn("After the liveness lock was taken again: {}", e.toString());
+        }
       }
     } catch (SQLException | RuntimeException e) {
       log.warn("Liveness lock of server {} not held: {}", serverId, e.toString());

@@ -140,15 +140,24 @@ public final class Reconciler implements Runnable {
    * Every node, every second (run by {@link NodeLiveness}, not only on the node that runs the
    * pass): which registered servers hold their liveness lock. Only a server once seen live can
    * later be judged dead, so a server of an older release, which never takes the lock, is never
-   * taken for dead.
+   * taken for dead. When one seen live holds it no more, its jobs are taken back at once ({@link
+   * #recoverDeadServers}, under the repair pass's lock), up to a pass sooner than the pass would.
    */
   public void observeServers() {
     Set<UUID> registered = registeredServers();
     Instant now = clock.instant();
-    for (UUID live : gate.liveServers(registered)) {
-      seenLive.put(live, now);
+    Set<UUID> live = gate.liveServers(registered);
+    for (UUID server : live) {
+      seenLive.put(server, now);
     }
     seenLive.keySet().retainAll(registered);
+    Set<UUID> gone = new HashSet<>(seenLive.keySet());
+    gone.removeAll(live);
+    gone.remove(liveness.serverId());
+    if (!gone.isEmpty()) {
+      // a server seen live lost its lock: its solves resume now, not at the next repair pass
+      repository.exclusively(this::recoverDeadServers);
+    }
   }
 
   private Set<UUID> registeredServers() {
@@ -165,9 +174,9 @@ public final class Reconciler implements Runnable {
    * Their PROCESSING jobs are deleted (nobody runs them any more) and the solves those jobs were
    * moving get a new submit job at once, which resumes a stored task id without a new in.php call;
    * their slots stay with them. A solve that may have been inside in.php when its node died (its
-   * submit lock still runs, no task id stored) is treated as after a lost reply: its slot is held
-   * for {@code captchaai.lost-submit-hold} and no new in.php comes before the lock lapses. Returns
-   * how many solves were given a new job.
+   * submit lock still runs, no task id stored) leaves its slot to a phantom holder for {@code
+   * captchaai.lost-submit-hold}, as after a lost reply, and queues for another slot at once.
+   * Returns how many solves were given a new job.
    */
   int recoverDeadServers() {
     NodeLiveness own = liveness;
@@ -186,7 +195,7 @@ public final class Reconciler implements Runnable {
     if (dead.isEmpty()) {
       return 0;
     }
-    Taken taken = takeBackJobsOf(dead);
+    Taken taken = takeBack(dead, true);
     int unregistered = unregister(dead);
     dead.forEach(seenLive::remove);
     log.warn(
@@ -231,9 +240,19 @@ public final class Reconciler implements Runnable {
    * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
    * is this node whose JobRunr server a database outage stopped), and gives the solves they were
    * moving a new submit job at once: a stored task id is resumed without a new in.php call; a solve
-   * that may have been inside in.php keeps no slot before its lost-submit hold ends.
+   * that may have been inside in.php keeps no slot before its lost-submit hold ends, and, as its
+   * job's thread may still be in the call on this live node, no new in.php before its lock lapses.
    */
   public Taken takeBackJobsOf(Set<UUID> servers) {
+    return takeBack(servers, false);
+  }
+
+  /**
+   * {@link #takeBackJobsOf}; with {@code dead}, the servers' processes are gone (their liveness
+   * locks ended), so a solve they may have been submitting is submitted again at once (its slot
+   * stays with a phantom).
+   */
+  private Taken takeBack(Set<UUID> servers, boolean dead) {
     if (servers.isEmpty()) {
       return new Taken(0, 0);
     }
@@ -254,7 +273,15 @@ public final class Reconciler implements Runnable {
     for (SolveRepository.Stuck stuck : repository.unfinishedWithJobs(taken)) {
       Solve solve = stuck.solve();
       if (solve.taskId() == null && repository.submitLocked(solve.id())) {
+        // The dead node may have been inside in.php (or only about to call it: a hand-off takes
+        // the lock first). Its slot stays with a phantom, so the cap holds whatever it did; the
+        // solve itself is submitted again at once rather than after its lock (the call timeout
+        // and more): a second task only when the dead node's in.php reached the provider, a
+        // duplicate a kill explains.
         gate.holdAfterLostSubmit(solve.id(), lostSubmitHold);
+        if (dead) {
+          repository.clearSubmitLock(solve.id());
+        }
       }
       try {
         if (repair(stuck)) {

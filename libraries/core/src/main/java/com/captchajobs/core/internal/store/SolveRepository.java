@@ -201,11 +201,15 @@ public final class SolveRepository {
 
   /**
    * Lets a solve whose submit a dead node may have been making be submitted again at once: its
-   * submit lock is cleared (its slot stays taken by a phantom, so the cap holds).
+   * submit lock is cleared (its slot stays taken by a phantom, so the cap holds), and the
+   * submission the dead node may have made is counted, so the next in.php carries the next
+   * submission's pingback URL and a push for a task that dead call created is refused as an old
+   * submission's.
    */
   public void clearSubmitLock(UUID id) {
     db.update(
-        "UPDATE captchajobs.solve SET submit_lock_until = NULL WHERE id = ? AND task_id IS NULL",
+        "UPDATE captchajobs.solve SET submit_lock_until = NULL, submits = submits + 1"
+            + " WHERE id = ? AND task_id IS NULL AND submit_lock_until IS NOT NULL",
         id);
   }
 

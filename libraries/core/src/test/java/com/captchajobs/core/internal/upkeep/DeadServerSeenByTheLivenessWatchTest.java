@@ -137,6 +137,8 @@ class DeadServerSeenByTheLivenessWatchTest {
     // the old code left it to its submit lock, 90 s away, and then to the repair pass
     solves.awaitStatus(id, SolveStatus.SUBMITTED, Duration.ofSeconds(20));
     assertThat(solves.phantomSlots()).as("the slot the dead server's in.php may use").isEqualTo(1);
+    // the dead server's possible submission counted: a push for its task is an old submission's
+    assertThat(solves.get(id).submits()).isEqualTo(2);
   }
 
   private static int repairs(UUID id) {

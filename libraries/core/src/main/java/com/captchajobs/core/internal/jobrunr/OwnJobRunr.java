@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.jobrunr;
 
 import static com.captchajobs.core.settings.InvalidSettingException.require;
 
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.settings.InvalidSettingException;
 import java.lang.reflect.Field;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.push;
 
-import com.captchajobs.core.internal.engine.PollStep;
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.steps.PollStep;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;

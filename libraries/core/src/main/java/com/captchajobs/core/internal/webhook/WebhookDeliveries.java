@@ -2,9 +2,11 @@ package com.captchajobs.core.internal.webhook;
 
 import static com.captchajobs.core.settings.InvalidSettingException.require;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.lanes.ClientLanes;
+import com.captchajobs.core.internal.lanes.ParkedDeliveries;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.settings.InvalidSettingException;
 import java.time.Clock;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.CapturedOutput;

@@ -312,8 +312,8 @@ class PingbacksTest {
       if (lose.contains(parseOrNull(parts[0]))) {
         status = 200; // lost on the way: the engine never hears of it
       } else {
-        Pingbacks.Verdict verdict = target.receive(parts[0], parts[1], parts[2]);
-        status = verdict == Pingbacks.Verdict.REFUSED ? 404 : 200;
+        Pingbacks.PushResult verdict = target.receive(parts[0], parts[1], parts[2]);
+        status = verdict == Pingbacks.PushResult.REFUSED ? 404 : 200;
       }
     }
     exchange.sendResponseHeaders(status, -1);

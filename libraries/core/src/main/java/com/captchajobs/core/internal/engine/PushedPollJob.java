@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.internal.steps.PollStep;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
 
 /**
@@ -10,14 +11,19 @@ import org.jobrunr.jobs.lambdas.JobRequestHandler;
  */
 public class PushedPollJob implements JobRequestHandler<PushedPollRequest> {
 
-  private final SolveLife life;
+  private final Runs life;
 
-  public PushedPollJob(SolveLife life) {
+  public PushedPollJob(Runs life) {
     this.life = life;
   }
 
   @Override
   public void run(PushedPollRequest request) throws InterruptedException {
     life.pushedPollJob(request);
+  }
+
+  /** What the fetch a push rang for runs: the solve's life, kept in the steps' package. */
+  public interface Runs {
+    void pushedPollJob(PushedPollRequest request) throws InterruptedException;
   }
 }

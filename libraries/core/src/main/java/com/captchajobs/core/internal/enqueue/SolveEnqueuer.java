@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.enqueue;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveFields;
 import com.captchajobs.core.internal.store.SolveInserts;

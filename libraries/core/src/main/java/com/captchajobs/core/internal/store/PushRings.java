@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.store;
 
+import com.captchajobs.core.internal.db.Db;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;

@@ -3,6 +3,8 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.ClaimedToken;
 import com.captchajobs.core.model.ReportDelivery;
 import com.captchajobs.core.model.SolveStatus;

@@ -1,6 +1,8 @@
 package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -3,6 +3,8 @@ package com.captchajobs.core.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,7 +90,7 @@ public final class Db {
    *
    * @return whether the lock was taken and the body ran
    */
-  boolean exclusively(String name, Runnable body) {
+  public boolean exclusively(String name, Runnable body) {
     long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
@@ -116,7 +116,7 @@ public final class Db {
   }
 
   /** Statements run on the connection of {@link #underLock}, in its transaction. */
-  interface Tx {
+  public interface Tx {
     <T> List<T> query(String sql, RowMapper<T> mapper, Object... args);
   }
 
@@ -126,7 +126,7 @@ public final class Db {
    * lock's previous holders committed (read committed takes a snapshot per statement), so a count
    * followed by an insert under the lock cannot be overtaken by another holder of the same lock.
    */
-  <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
+  public <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
     long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);

@@ -5,7 +5,6 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
 import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
-import com.captchajobs.core.internal.store.SolveFields;
 import com.captchajobs.core.internal.store.SolveInserts;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;

@@ -8,6 +8,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -132,7 +133,7 @@ public final class Pingbacks implements PingbackReceiver {
       return PushResult.RANG;
     }
     Optional<Instant> lastCall =
-        transitions.lastPoll(solveId, submitNo).map(SolveTransitions.LastPoll::calledAt);
+        transitions.calls().lastPoll(solveId, submitNo).map(TaskCalls.LastPoll::calledAt);
     Instant now = clock.instant();
     Instant at =
         lastCall

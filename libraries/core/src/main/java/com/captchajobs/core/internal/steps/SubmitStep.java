@@ -15,6 +15,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.store.SolveTransitions.Submitted;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.internal.time.FirstPollWaits;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
@@ -182,7 +183,7 @@ public final class SubmitStep {
    */
   private void resume(Solve solve, Instant now) {
     int submitNo = solve.submits();
-    Optional<SolveTransitions.LastPoll> last = transitions.lastPoll(solve.id(), submitNo);
+    Optional<TaskCalls.LastPoll> last = transitions.calls().lastPoll(solve.id(), submitNo);
     Instant intended =
         last.map(
                 p ->

@@ -202,7 +202,8 @@ public final class TaskOutcomes {
     if (!solve.submittedAt().plus(late).isBefore(now)) {
       return false; // the usual case: no query
     }
-    Instant notReady = transitions.lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
+    Instant notReady =
+        transitions.calls().lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
     return notReady.plus(late).isBefore(now);
   }
 

@@ -82,8 +82,8 @@ public final class PingbackFilter implements Filter {
       return HttpServletResponse.SC_NOT_FOUND;
     }
     try {
-      PingbackReceiver.Verdict verdict = pingbacks.get().receive(parts[0], parts[1], parts[2]);
-      return verdict == PingbackReceiver.Verdict.RANG
+      PingbackReceiver.PushResult verdict = pingbacks.get().receive(parts[0], parts[1], parts[2]);
+      return verdict == PingbackReceiver.PushResult.RANG
           ? HttpServletResponse.SC_OK
           : HttpServletResponse.SC_NOT_FOUND;
     } catch (RuntimeException e) {

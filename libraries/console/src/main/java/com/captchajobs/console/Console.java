@@ -1,8 +1,8 @@
 package com.captchajobs.console;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jobrunr.dashboard.server.HttpExchangeHandler;

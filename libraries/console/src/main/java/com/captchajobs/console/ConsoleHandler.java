@@ -1,8 +1,8 @@
 package com.captchajobs.console;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.model.Requeued;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;

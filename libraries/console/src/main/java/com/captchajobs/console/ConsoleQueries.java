@@ -1,7 +1,7 @@
 package com.captchajobs.console;
 
-import com.captchajobs.core.internal.store.Db;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -54,9 +54,9 @@ class ConsoleArchitectureTest {
                             "com.captchajobs.core.internal.dashboard",
                             "com.captchajobs.core.internal.node",
                             "com.captchajobs.core.internal.ops",
-                            "com.captchajobs.core.internal.engine",
+                            "com.captchajobs.core.internal.steps",
                             "com.captchajobs.core.internal.provider",
-                            "com.captchajobs.core.internal.store"))))
+                            "com.captchajobs.core.internal.db"))))
         .check(CONSOLE);
   }
 

@@ -2,8 +2,8 @@ package com.captchajobs.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.stats.Percentiles;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.fasterxml.jackson.databind.json.JsonMapper;

@@ -3,8 +3,8 @@ package com.captchajobs.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.console.server.DashboardServer;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.testing.CapturedOutput;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.OutputCapture;

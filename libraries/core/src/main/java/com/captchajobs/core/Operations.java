@@ -2,9 +2,9 @@ package com.captchajobs.core;
 
 import com.captchajobs.core.internal.assembly.Engine;
 import com.captchajobs.core.internal.assembly.WorkerParts;
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.ops.OperatorQueries;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.model.BatchSummary;
 import com.captchajobs.core.model.BreakerRow;
 import com.captchajobs.core.model.Gate;

@@ -3,7 +3,7 @@ package com.captchajobs.core;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.InvalidTaskException;
-import com.captchajobs.core.internal.store.SolveFields;
+import com.captchajobs.core.internal.enqueue.SolveFields;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.Map;

@@ -59,28 +59,6 @@ public final class Solves {
       EngineListener events,
       OperatorQueries operatorQueries,
       AnswerReports reports) {
-    this(
-        enqueuer,
-        repository,
-        notifications,
-        clock,
-        events,
-        operatorQueries,
-        reports,
-        SolveRepository.JAVA_API_CLIENT,
-        true);
-  }
-
-  private Solves(
-      SolveEnqueuer enqueuer,
-      SolveRepository repository,
-      SolveNotifications notifications,
-      Clock clock,
-      EngineListener events,
-      OperatorQueries operatorQueries,
-      AnswerReports reports,
-      String client,
-      boolean trusted) {
     this.operatorQueries = operatorQueries;
     this.reports = reports;
     this.enqueuer = enqueuer;
@@ -88,8 +66,21 @@ public final class Solves {
     this.notifications = notifications;
     this.clock = clock;
     this.events = events;
+    this.client = SolveRepository.JAVA_API_CLIENT;
+    this.trusted = true;
+  }
+
+  /** The same parts, acting for an untrusted API client. */
+  private Solves(Solves parts, String client) {
+    this.operatorQueries = parts.operatorQueries;
+    this.reports = parts.reports;
+    this.enqueuer = parts.enqueuer;
+    this.repository = parts.repository;
+    this.notifications = parts.notifications;
+    this.clock = parts.clock;
+    this.events = parts.events;
     this.client = client;
-    this.trusted = trusted;
+    this.trusted = false;
   }
 
   /**
@@ -111,16 +102,7 @@ public final class Solves {
       throw new IllegalArgumentException(
           "client name must be 1 to 100 characters and not " + SolveRepository.JAVA_API_CLIENT);
     }
-    return new Solves(
-        enqueuer,
-        repository,
-        notifications,
-        clock,
-        events,
-        operatorQueries,
-        reports,
-        clientName,
-        false);
+    return new Solves(this, clientName);
   }
 
   /** The client this instance acts for. */

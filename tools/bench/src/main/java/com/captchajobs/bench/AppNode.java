@@ -5,7 +5,7 @@ import com.captchajobs.core.SolveRequest;
 import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.pingback.PingbackReceiver;
-import com.captchajobs.core.pingback.PingbackReceiver.Verdict;
+import com.captchajobs.core.pingback.PingbackReceiver.PushResult;
 import com.captchajobs.worker.WorkerApplication;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -103,13 +103,13 @@ public final class AppNode implements AppSide {
                     .getPath()
                     .substring(PingbackReceiver.PATH.length() + 1)
                     .split("/");
-            Verdict verdict =
+            PushResult verdict =
                 parts.length == 3
                         && ("GET".equals(exchange.getRequestMethod())
                             || "POST".equals(exchange.getRequestMethod()))
                     ? pingbacks.receive(parts[0], parts[1], parts[2])
-                    : Verdict.REFUSED;
-            exchange.sendResponseHeaders(verdict == Verdict.REFUSED ? 404 : 200, -1);
+                    : PushResult.REFUSED;
+            exchange.sendResponseHeaders(verdict == PushResult.REFUSED ? 404 : 200, -1);
           } catch (RuntimeException e) {
             exchange.sendResponseHeaders(500, -1);
           }

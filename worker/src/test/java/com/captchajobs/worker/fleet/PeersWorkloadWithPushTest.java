@@ -81,11 +81,11 @@ class PeersWorkloadWithPushTest {
                       .getPath()
                       .substring(Pingbacks.PATH.length() + 1)
                       .split("/");
-              Pingbacks.Verdict verdict =
+              Pingbacks.PushResult verdict =
                   parts.length == 3
                       ? pingbacks.receive(parts[0], parts[1], parts[2])
-                      : Pingbacks.Verdict.REFUSED;
-              exchange.sendResponseHeaders(verdict == Pingbacks.Verdict.REFUSED ? 404 : 200, -1);
+                      : Pingbacks.PushResult.REFUSED;
+              exchange.sendResponseHeaders(verdict == Pingbacks.PushResult.REFUSED ? 404 : 200, -1);
               exchange.close();
             });
         receiver.start();

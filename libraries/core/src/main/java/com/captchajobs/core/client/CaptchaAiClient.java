@@ -1,15 +1,10 @@
 package com.captchajobs.core.client;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
@@ -43,10 +38,6 @@ public final class CaptchaAiClient {
   public static final String DEFAULT_USER_AGENT = "captchajobs/0.1";
 
   private static final Logger log = LoggerFactory.getLogger(CaptchaAiClient.class);
-
-  /** Report replies that mean "not counted", which is no reason to fail the caller. */
-  private static final Set<String> IGNORED_REPORT_CODES =
-      Set.of("ERROR_DUPLICATE_REPORT", "REPORT_NOT_RECORDED");
 
   private final String apiKey;
   private final HttpUrl baseUrl;
@@ -213,7 +204,7 @@ public final class CaptchaAiClient {
       return;
     }
     // A lost report costs nothing, so report bookkeeping errors must not fail the caller's job.
-    if (reply instanceof Reply.Code code && IGNORED_REPORT_CODES.contains(code.code())) {
+    if (reply instanceof Reply.Code code && FormPost.IGNORED_REPORT_CODES.contains(code.code())) {
       log.debug("{} for task {} not recorded: {}", action, taskId, code.code());
       return;
     }
@@ -231,7 +222,7 @@ public final class CaptchaAiClient {
     Objects.requireNonNull(addr, "addr");
     Map<String, String> fields = FormPost.action("add_pingback", null);
     fields.put("addr", addr);
-    return describe(post.call(resUrl, fields, null));
+    return FormPost.describe(post.call(resUrl, fields, null));
   }
 
   /**
@@ -241,35 +232,12 @@ public final class CaptchaAiClient {
    * @throws CaptchaAiTransportException when the provider could not be reached or read
    */
   public String pingbackAddresses() {
-    return describe(post.call(resUrl, FormPost.action("get_pingback", null), null));
-  }
-
-  private static String describe(Reply reply) {
-    if (reply instanceof Reply.Ok ok) {
-      return "OK|" + ok.value();
-    }
-    if (reply instanceof Reply.Code code) {
-      return code.code();
-    }
-    if (reply instanceof Reply.Bare bare) {
-      return bare.object().toString();
-    }
-    throw FormPost.failure(reply, null);
+    return FormPost.describe(post.call(resUrl, FormPost.action("get_pingback", null), null));
   }
 
   /** The first 16 hex characters of SHA-256(key): names the key in logs without revealing it. */
   public String keyFingerprint() {
-    return fingerprint(apiKey);
-  }
-
-  static String fingerprint(String key) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest).substring(0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    return KeyFingerprint.of(apiKey);
   }
 
   /** The base URL without a trailing slash. */

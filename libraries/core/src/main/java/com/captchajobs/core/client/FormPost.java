@@ -6,6 +6,7 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import okhttp3.FormBody;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -20,6 +21,10 @@ import okhttp3.Response;
 final class FormPost {
 
   /** Replies are a few hundred bytes; anything near this is not CaptchaAI talking. */
+  /** Report replies that mean "not counted", which is no reason to fail the caller. */
+  static final Set<String> IGNORED_REPORT_CODES =
+      Set.of("ERROR_DUPLICATE_REPORT", "REPORT_NOT_RECORDED");
+
   static final int MAX_BODY_BYTES = 1024 * 1024;
 
   private final OkHttpClient httpClient;
@@ -123,5 +128,19 @@ final class FormPost {
     } catch (NumberFormatException e) {
       return null;
     }
+  }
+
+  /** A reply as text: an OK's value after {@code OK|}, a code, or a bare object; else a failure. */
+  static String describe(Reply reply) {
+    if (reply instanceof Reply.Ok ok) {
+      return "OK|" + ok.value();
+    }
+    if (reply instanceof Reply.Code code) {
+      return code.code();
+    }
+    if (reply instanceof Reply.Bare bare) {
+      return bare.object().toString();
+    }
+    throw failure(reply, null);
   }
 }

@@ -10,8 +10,8 @@ package com.captchajobs.core.pingback;
  *
  * <pre>{@code
  * // GET or POST /captchaai/pingback/<solve id>/<submit no>/<signature>?id=...&code=...
- * Verdict verdict = receiver.receive(solveId, submitNo, signature);
- * return verdict == Verdict.REFUSED ? 404 : 200;
+ * PushResult verdict = receiver.receive(solveId, submitNo, signature);
+ * return verdict == PushResult.REFUSED ? 404 : 200;
  * }</pre>
  */
 public interface PingbackReceiver {
@@ -23,7 +23,7 @@ public interface PingbackReceiver {
   int MIN_SECRET_CHARS = com.captchajobs.core.settings.PingbackSettings.MIN_SECRET_CHARS;
 
   /** What a push did. */
-  enum Verdict {
+  enum PushResult {
     /** The push counted: a worker fetches the task's result from res.php at once. */
     RANG,
     /** Wrong signature, an old submission, or a solve no longer waiting: nothing happens. */
@@ -33,11 +33,11 @@ public interface PingbackReceiver {
   /**
    * Handles one push: the three path segments after {@link #PATH} as they came (each may be null).
    * A push counts only when its signature matches and that very submission of the solve still waits
-   * for its answer; anything else is {@link Verdict#REFUSED}. Never throws for what the caller
+   * for its answer; anything else is {@link PushResult#REFUSED}. Never throws for what the caller
    * sent.
    *
    * @throws RuntimeException when the database cannot be reached (the fallback poll will find the
    *     answer)
    */
-  Verdict receive(String solveId, String submitNo, String signature);
+  PushResult receive(String solveId, String submitNo, String signature);
 }

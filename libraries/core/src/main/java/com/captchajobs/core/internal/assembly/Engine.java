@@ -1,10 +1,10 @@
 package com.captchajobs.core.internal.assembly;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.node.Parts;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.time.DatabaseClock;
 

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.assembly;
 
 import com.captchajobs.core.internal.dashboard.DashboardServing;
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
@@ -12,7 +12,7 @@ import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.push.Pingbacks;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveInserts;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;

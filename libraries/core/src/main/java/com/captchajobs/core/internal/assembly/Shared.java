@@ -1,11 +1,11 @@
 package com.captchajobs.core.internal.assembly;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.notify.SolveNotifications;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.internal.upkeep.NodeLiveness;

@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.dashboard;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.ops.OperatorQueries;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.settings.DashboardSettings;
 import com.captchajobs.core.settings.InvalidSettingException;
 import java.util.Iterator;

@@ -1,6 +1,8 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.internal.retry.Step;
+import com.captchajobs.core.internal.steps.PollStep;
+import com.captchajobs.core.internal.steps.SolveLife;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -13,9 +15,9 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 
-  private final SolveLife life;
+  private final Runs life;
 
-  public PollJob(SolveLife life) {
+  public PollJob(Runs life) {
     this.life = life;
   }
 
@@ -25,13 +27,22 @@ public class PollJob implements JobRequestHandler<PollJobRequest> {
     life.pollJob(request, context == null ? null : context.getJobId());
   }
 
-  /** Makes the poll of {@code request}; see {@link PollStep#poll}. */
+  /** Makes the poll of {@code request}; see the poll step. */
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     return life.poll(request, carrier);
   }
 
-  /** Makes the res.php call a push rang for; see {@link PollStep#pollPushed}. */
+  /** Makes the res.php call a push rang for; see the poll step. */
   Step pollPushed(PushedPollRequest request) throws InterruptedException {
     return life.pollPushed(request);
+  }
+
+  /** What a poll job runs: the solve's life, kept in the steps' package. */
+  public interface Runs {
+    void pollJob(PollJobRequest request, UUID runningJob) throws InterruptedException;
+
+    Step poll(PollJobRequest request, UUID carrier) throws InterruptedException;
+
+    Step pollPushed(PushedPollRequest request) throws InterruptedException;
   }
 }

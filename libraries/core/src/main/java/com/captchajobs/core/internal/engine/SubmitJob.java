@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
+import com.captchajobs.core.internal.steps.SolveLife;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -8,14 +9,14 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
 /**
  * The submit job: JobRunr runs it with a {@link SubmitJobRequest} (both names are stored with every
  * queued job, so they stay). It hands the request to the solve's life ({@link SolveLife}), which
- * makes the submit step ({@link SubmitStep}) and goes on with what that step leaves to the running
+ * makes the submit step (the submit step) and goes on with what that step leaves to the running
  * job.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 
-  private final SolveLife life;
+  private final Runs life;
 
-  public SubmitJob(SolveLife life) {
+  public SubmitJob(Runs life) {
     this.life = life;
   }
 
@@ -25,7 +26,7 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     life.submitJob(request, context == null ? null : context.getJobId());
   }
 
-  /** Moves the solve one step towards a submitted task, outside a job; see {@link SubmitStep}. */
+  /** Moves the solve one step towards a submitted task, outside a job; see the submit step. */
   public void submit(UUID solveId, long slotFreedAtEpochMilli) {
     life.submit(solveId, slotFreedAtEpochMilli);
   }
@@ -55,5 +56,12 @@ public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
     public SubmitBusyException(String message) {
       super(message);
     }
+  }
+
+  /** What a submit job runs: the solve's life, kept in the steps' package. */
+  public interface Runs {
+    void submitJob(SubmitJobRequest request, UUID runningJob) throws InterruptedException;
+
+    void submit(UUID solveId, long slotFreedAtEpochMilli);
   }
 }

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.enqueue;
 
 import com.captchajobs.core.client.Verdict;
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveReports;
 import java.time.Duration;
 import java.util.Optional;

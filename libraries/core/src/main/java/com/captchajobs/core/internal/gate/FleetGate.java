@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.gate;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.store.Db;
-import com.captchajobs.core.internal.store.LivenessLock;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.LivenessLock;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.Gate;
 import com.captchajobs.core.model.SlotHolder;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.gate;
 
-import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.db.Db;
 import java.time.Duration;
 import java.time.Instant;
 

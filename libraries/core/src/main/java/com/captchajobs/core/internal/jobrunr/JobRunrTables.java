@@ -85,11 +85,11 @@ public final class JobRunrTables {
     inTransaction(dataSource, this::moveEarlierLayout);
   }
 
-  private interface Step {
+  private interface InTransaction {
     void run(Connection c) throws SQLException;
   }
 
-  private void inTransaction(DataSource dataSource, Step step) {
+  private void inTransaction(DataSource dataSource, InTransaction step) {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);

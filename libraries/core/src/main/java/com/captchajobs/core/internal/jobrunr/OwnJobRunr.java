@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.jobrunr;
 
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.settings.WorkerSettings;
 import java.lang.reflect.Field;
 import java.util.List;

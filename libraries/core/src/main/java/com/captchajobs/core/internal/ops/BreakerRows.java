@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.ops;
 
-import com.captchajobs.core.internal.store.Db;
+import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.model.BreakerRow;
 import java.sql.ResultSet;
 import java.sql.SQLException;

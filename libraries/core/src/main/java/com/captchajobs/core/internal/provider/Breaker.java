@@ -1,16 +1,20 @@
 package com.captchajobs.core.internal.provider;
 
-import com.captchajobs.core.internal.store.Db;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fleet-wide credential breaker, keyed by a fingerprint of the API key (never the key). Once a
  * credential code is seen, no node calls in.php again until an operator closes it.
  */
 public final class Breaker {
+
+  private static final Logger log = LoggerFactory.getLogger(Breaker.class);
 
   /** Why the breaker is open. */
   public record State(boolean open, String errorCode, String reason, Instant openedAt) {}
@@ -54,6 +58,19 @@ public final class Breaker {
         fingerprint,
         errorCode,
         reason);
+  }
+
+  /**
+   * Opens the breaker because the provider rejected the API key on {@code call} (a credential
+   * code), and says so once at ERROR: no node submits until an operator closes it.
+   */
+  public void keyRejected(String errorCode, String call) {
+    open(errorCode, call + " answered " + errorCode);
+    log.error(
+        "Breaker OPEN: CaptchaAI rejected the API key ({} on {}); no node submits until an"
+            + " operator closes it",
+        errorCode,
+        call);
   }
 
   /** Closes the breaker (an operator's decision); true when it was open. */

@@ -1,13 +1,14 @@
 package com.captchajobs.core.internal.push;
 
-import com.captchajobs.core.internal.engine.PollStep;
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.steps.PollStep;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -84,9 +85,9 @@ public final class Pingbacks implements PingbackReceiver {
    * call is looked at. Never throws for what the caller sent.
    */
   @Override
-  public Verdict receive(String solveId, String submitNo, String signature) {
-    Verdict verdict = handle(solveId, submitNo, signature);
-    if (verdict == Verdict.REFUSED) {
+  public PushResult receive(String solveId, String submitNo, String signature) {
+    PushResult verdict = handle(solveId, submitNo, signature);
+    if (verdict == PushResult.REFUSED) {
       refused();
     } else {
       counted.incrementAndGet();
@@ -104,27 +105,27 @@ public final class Pingbacks implements PingbackReceiver {
     return counted.get();
   }
 
-  private Verdict handle(String solveIdText, String submitNoText, String signature) {
+  private PushResult handle(String solveIdText, String submitNoText, String signature) {
     UUID solveId = parseUuid(solveIdText);
     int submitNo = parseSubmitNo(submitNoText);
     if (solveId == null || submitNo < 1 || signature == null) {
-      return Verdict.REFUSED;
+      return PushResult.REFUSED;
     }
     if (!urls.verify(solveId, submitNo, signature)) {
-      return Verdict.REFUSED;
+      return PushResult.REFUSED;
     }
     PushRings rings = transitions.pushRings();
     PushRings.State state = rings.state(solveId, submitNo); // the one read a flood costs
     if (state == PushRings.State.NOT_WAITING) {
-      return Verdict.REFUSED; // an old submission, or a replay after the solve moved on
+      return PushResult.REFUSED; // an old submission, or a replay after the solve moved on
     }
     if (state == PushRings.State.RUNG) {
-      return Verdict.RANG; // rang since the task's last call: that fetch answers this push too
+      return PushResult.RANG; // rang since the task's last call: that fetch answers this push too
     }
     // One fetch per call made on the task: of all pushes until the next call (the provider's
     // second delivery, a flood on a leaked URL), one wins the ring and creates it.
     ring(rings, solveId, submitNo, "submission " + submitNo);
-    return Verdict.RANG;
+    return PushResult.RANG;
   }
 
   /**
@@ -165,7 +166,7 @@ public final class Pingbacks implements PingbackReceiver {
       return false;
     }
     Optional<Instant> lastCall =
-        transitions.lastPoll(solveId, submitNo).map(SolveTransitions.LastPoll::calledAt);
+        transitions.calls().lastPoll(solveId, submitNo).map(TaskCalls.LastPoll::calledAt);
     Instant now = clock.instant();
     Instant at =
         lastCall

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.store;
 
+import com.captchajobs.core.internal.db.Db;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -9,10 +10,10 @@ import java.util.UUID;
 /**
  * Whether a push may ring (see "What is trusted" in docs/pingback.md): a push rings at most once
  * per res.php call on its task. Every call reserved on a task counts up the solve's {@code call_no}
- * ({@link SolveTransitions#reserveCall}); a push that rings stamps its submission and that count
- * ({@code rung_submit}, {@code rung_call_no}) in one conditional update that wins for exactly one
- * of any number of pushes racing. Until the task's next call, every further push is answered from
- * {@link #state} alone: one read of the solve's row by its primary key, nothing written.
+ * ({@link TaskCalls#reserveCall}); a push that rings stamps its submission and that count ({@code
+ * rung_submit}, {@code rung_call_no}) in one conditional update that wins for exactly one of any
+ * number of pushes racing. Until the task's next call, every further push is answered from {@link
+ * #state} alone: one read of the solve's row by its primary key, nothing written.
  */
 public final class PushRings {
 

@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.store;
 
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.slf4j.Logger;

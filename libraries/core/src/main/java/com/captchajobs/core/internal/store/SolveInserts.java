@@ -1,6 +1,8 @@
 package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.SolveStatus;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -2,6 +2,8 @@ package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.ReportRefusal;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,8 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.ClaimedToken;
 import com.captchajobs.core.model.ReportDelivery;
 import com.captchajobs.core.model.SolveStatus;
@@ -16,6 +18,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -308,5 +311,10 @@ public final class SolveRepository {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Unreadable solve params: " + e.getOriginalMessage(), e);
     }
+  }
+
+  /** Whether the solve's row still names this task, whatever its status. */
+  public boolean runsTask(UUID id, String taskId) {
+    return find(id).map(row -> Objects.equals(row.taskId(), taskId)).orElse(false);
   }
 }

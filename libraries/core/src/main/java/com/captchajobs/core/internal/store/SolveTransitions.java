@@ -1,6 +1,8 @@
 package com.captchajobs.core.internal.store;
 
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -9,28 +11,35 @@ import javax.sql.DataSource;
 
 /**
  * The engine's writes as a solve moves (see "How a solve moves" in docs/architecture.md): its
- * status changes, its submit lock, the job expected to move it next, and the record of its polls.
- * Every method is one statement, so every change is committed before the caller does anything else
- * (the task id in particular: invariant 3). Instants that are compared with others (updated_at,
- * expiries, not_before, submit locks, deadlines) are written and compared on the database's clock
- * ({@code now()}), never a node's (invariant 11). A change that belongs to one task names it
- * ({@code task_id = ?}): an outcome of an old task never lands on a newer one (invariant 9).
+ * status changes, its submit lock, the job expected to move it next,. Every method is one
+ * statement, so every change is committed before the caller does anything else (the task id in
+ * particular: invariant 3). Instants that are compared with others (updated_at, expiries,
+ * not_before, submit locks, deadlines) are written and compared on the database's clock ({@code
+ * now()}), never a node's (invariant 11). A change that belongs to one task names it ({@code
+ * task_id = ?}): an outcome of an old task never lands on a newer one (invariant 9).
  */
 public final class SolveTransitions {
 
   private final Db db;
   private final SolveEvents events;
   private final PushRings pushRings;
+  private final TaskCalls calls;
 
   public SolveTransitions(DataSource dataSource, Schema schema) {
     this.db = new Db(dataSource, schema);
     this.events = new SolveEvents(db);
     this.pushRings = new PushRings(db);
+    this.calls = new TaskCalls(db);
   }
 
   /** Whether a push may ring: once per res.php call on its task. */
   public PushRings pushRings() {
     return pushRings;
+  }
+
+  /** The task's res.php calls and their record: the 5-second rule's memory. */
+  public TaskCalls calls() {
+    return calls;
   }
 
   /** The timeline records of what the row does not keep (best effort). */
@@ -270,97 +279,5 @@ public final class SolveTransitions {
             id,
             taskId)
         == 1;
-  }
-
-  /**
-   * Reserves a res.php call on the task of submission {@code submitNo} at {@code calledAt}: true
-   * when the solve still waits for that task's answer and no call on it was reserved after {@code
-   * previousNoLaterThan}; the caller then makes the call, else it makes none. One statement, so two
-   * jobs starting together cannot both call. Counts the task's calls up ({@code call_no}): the next
-   * push after this call may ring again ({@link PushRings}).
-   */
-  public boolean reserveCall(UUID id, int submitNo, Instant calledAt, Instant previousNoLaterThan) {
-    return db.update(
-            "UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?,"
-                + " call_no = call_no + 1 WHERE id = ? AND submits = ? AND status = 'SUBMITTED' AND (last_call_at IS NULL"
-                + " OR last_call_submit IS DISTINCT FROM ? OR last_call_at <= ?)",
-            calledAt,
-            submitNo,
-            id,
-            submitNo,
-            submitNo,
-            previousNoLaterThan)
-        == 1;
-  }
-
-  /**
-   * Moves the task's last call to {@code answeredAt}, when its answer came back (never back in
-   * time). The provider received the call at some instant between its reservation and its answer;
-   * timed from the answer, the next call keeps 5 s from it however late the call arrived there.
-   */
-  public void callAnswered(UUID id, int submitNo, Instant answeredAt) {
-    db.update(
-        "UPDATE captchajobs.solve SET last_call_at = ? WHERE id = ? AND last_call_submit = ?"
-            + " AND last_call_at < ?",
-        answeredAt,
-        id,
-        submitNo,
-        answeredAt);
-  }
-
-  /** The last res.php call reserved on the task of submission {@code submitNo}, if any. */
-  public Optional<Instant> lastReservedCall(UUID id, int submitNo) {
-    return db.queryOne(
-        "SELECT last_call_at FROM captchajobs.solve WHERE id = ? AND last_call_submit = ?"
-            + " AND last_call_at IS NOT NULL",
-        rs -> Db.instant(rs, "last_call_at"),
-        id,
-        submitNo);
-  }
-
-  /** The last poll recorded for a submission: its number and when res.php was called. */
-  public record LastPoll(int pollNo, Instant calledAt) {}
-
-  /** The last poll recorded for a submission, empty when it was never polled. */
-  public Optional<LastPoll> lastPoll(UUID id, int submitNo) {
-    return db.queryOne(
-        "SELECT poll_no, called_at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
-            + " ORDER BY poll_no DESC LIMIT 1",
-        rs -> new LastPoll(rs.getInt("poll_no"), Db.instant(rs, "called_at")),
-        id,
-        submitNo);
-  }
-
-  /**
-   * When the provider last said "not ready" for a submission, or empty: the answer found after it
-   * is at most this old.
-   */
-  public Optional<Instant> lastNotReadyAt(UUID id, int submitNo) {
-    return db.queryOne(
-        "SELECT called_at AS at FROM captchajobs.poll WHERE solve_id = ? AND submit_no = ?"
-            + " AND outcome = 'CAPCHA_NOT_READY' ORDER BY called_at DESC LIMIT 1",
-        rs -> Db.instant(rs, "at"),
-        id,
-        submitNo);
-  }
-
-  /**
-   * Records a poll: intended versus actual res.php call; a retry of the same poll keeps the later
-   * call.
-   */
-  public void recordPoll(
-      UUID id, int submitNo, int pollNo, Instant intendedAt, Instant calledAt, String outcome) {
-    db.update(
-        "INSERT INTO captchajobs.poll (solve_id, submit_no, poll_no, intended_at, called_at, outcome)"
-            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (solve_id, submit_no, poll_no) DO UPDATE"
-            // a retry of the same poll: the later call is the one the provider's 5 s count from
-            + " SET called_at = GREATEST(poll.called_at, EXCLUDED.called_at),"
-            + " outcome = EXCLUDED.outcome",
-        id,
-        submitNo,
-        pollNo,
-        intendedAt,
-        calledAt,
-        outcome);
   }
 }

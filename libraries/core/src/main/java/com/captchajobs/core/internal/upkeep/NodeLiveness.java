@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.upkeep;
 
+import com.captchajobs.core.internal.db.LivenessLock;
 import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.store.LivenessLock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

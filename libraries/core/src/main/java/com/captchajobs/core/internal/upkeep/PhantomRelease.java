@@ -50,12 +50,12 @@ final class PhantomRelease {
   static final int KEPT_READINGS = 8;
 
   /** A provider reading: the working threads, read between {@code before} and {@code after}. */
-  private record Reading(Instant before, Instant after, int workingThreads) {}
+  private record ThreadsSample(Instant before, Instant after, int workingThreads) {}
 
   private final Supplier<ThreadsInfo> threadsInfo;
 
   /** The readings kept, oldest first; only the repair pass touches them, one pass at a time. */
-  private final Deque<Reading> readings = new ArrayDeque<>();
+  private final Deque<ThreadsSample> readings = new ArrayDeque<>();
 
   /** {@code threadsInfo} asks the provider for the key's working threads; null: nothing freed. */
   PhantomRelease(Supplier<ThreadsInfo> threadsInfo) {
@@ -76,7 +76,7 @@ final class PhantomRelease {
       readings.clear();
       return 0;
     }
-    Reading next = read(phantoms, probe);
+    ThreadsSample next = read(phantoms, probe);
     if (next == null) {
       readings.clear(); // the provider is away: what it showed before is no guide to it now
       return 0;
@@ -90,7 +90,7 @@ final class PhantomRelease {
       return freed;
     }
     Instant now = phantoms.databaseNow();
-    for (Reading r : readings) {
+    for (ThreadsSample r : readings) {
       if (Duration.between(r.after(), now).compareTo(SETTLE) >= 0) {
         freed += judge(phantoms, r, true);
       }
@@ -113,7 +113,7 @@ final class PhantomRelease {
    * Frees the phantoms made before {@code r} beyond the working threads that known tasks shown
    * running at {@code r} do not account for; {@code withEvidence} false counts none of them.
    */
-  private static int judge(PhantomSlots phantoms, Reading r, boolean withEvidence) {
+  private static int judge(PhantomSlots phantoms, ThreadsSample r, boolean withEvidence) {
     PhantomSlots.Evidence e = phantoms.evidence(r.before(), r.after());
     int known = withEvidence ? e.knownRunning() : 0;
     int mayExist = Math.max(0, r.workingThreads() - known);
@@ -130,11 +130,11 @@ final class PhantomRelease {
   }
 
   /** A reading of the provider's working threads; null when it does not answer (yet). */
-  private static Reading read(PhantomSlots phantoms, Supplier<ThreadsInfo> probe) {
+  private static ThreadsSample read(PhantomSlots phantoms, Supplier<ThreadsInfo> probe) {
     Instant before = phantoms.databaseNow();
     try {
       int working = probe.get().workingThreads();
-      return new Reading(before, phantoms.databaseNow(), working);
+      return new ThreadsSample(before, phantoms.databaseNow(), working);
     } catch (RuntimeException e) {
       return null; // not answering yet: the phantoms stay
     }

@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.engine.SlotHandoff;
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.steps.SlotHandoff;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import java.time.Clock;

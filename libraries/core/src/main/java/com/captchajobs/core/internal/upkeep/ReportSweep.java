@@ -1,6 +1,6 @@
 package com.captchajobs.core.internal.upkeep;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveReports;
 import java.time.Duration;
 import java.util.UUID;

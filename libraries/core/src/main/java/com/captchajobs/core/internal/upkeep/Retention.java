@@ -1,8 +1,8 @@
 package com.captchajobs.core.internal.upkeep;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.JobRunrTables;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
-import com.captchajobs.core.internal.store.Schema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

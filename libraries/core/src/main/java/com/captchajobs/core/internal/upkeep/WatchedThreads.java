@@ -2,8 +2,8 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ThreadsInfo;
-import com.captchajobs.core.internal.store.Db;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -148,8 +148,7 @@ public final class WorkerStartup implements AutoCloseable {
       planCheck.read();
     } catch (CaptchaAiException e) {
       if (e.errorClass() == ErrorClass.CREDENTIAL) {
-        breaker.open(e.errorCode(), "threadsinfo answered " + e.errorCode());
-        log.error("CaptchaAI rejected the API key ({}): breaker OPEN", e.errorCode());
+        breaker.keyRejected(e.errorCode(), "threadsinfo");
       } else {
         log.warn("threadsinfo failed: {} ({})", e.errorCode(), e.errorClass());
       }

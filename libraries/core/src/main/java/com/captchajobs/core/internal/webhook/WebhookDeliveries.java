@@ -1,8 +1,10 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.Dispatcher;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.lanes.ClientLanes;
+import com.captchajobs.core.internal.lanes.ParkedDeliveries;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.settings.WebhookSettings;
 import com.captchajobs.core.settings.WorkerSettings;

@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.webhook;
 
+import com.captchajobs.core.internal.lanes.ClientLanes;
 import com.captchajobs.core.internal.retry.Jitter;
 import java.time.Duration;
 import org.jobrunr.jobs.Job;

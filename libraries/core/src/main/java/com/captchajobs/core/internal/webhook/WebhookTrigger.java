@@ -2,8 +2,9 @@ package com.captchajobs.core.internal.webhook;
 
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.lanes.ClientLanes;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;

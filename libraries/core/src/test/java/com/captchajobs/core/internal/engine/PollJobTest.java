@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.retry.Step;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;

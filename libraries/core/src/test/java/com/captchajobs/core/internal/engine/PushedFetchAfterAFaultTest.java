@@ -110,7 +110,7 @@ class PushedFetchAfterAFaultTest {
     Pingbacks target = pingbacks;
     if (parts.length == 3 && target != null) {
       status =
-          target.receive(parts[0], parts[1], parts[2]) == Pingbacks.Verdict.REFUSED ? 404 : 200;
+          target.receive(parts[0], parts[1], parts[2]) == Pingbacks.PushResult.REFUSED ? 404 : 200;
     }
     exchange.sendResponseHeaders(status, -1);
     exchange.close();

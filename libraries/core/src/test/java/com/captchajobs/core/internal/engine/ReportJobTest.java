@@ -12,6 +12,7 @@ import com.captchajobs.core.Solves;
 import com.captchajobs.core.client.CaptchaAiApiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.Verdict;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.upkeep.ReportSweep;
 import com.captchajobs.core.model.ReportDelivery;
 import com.captchajobs.core.model.ReportRefusal;

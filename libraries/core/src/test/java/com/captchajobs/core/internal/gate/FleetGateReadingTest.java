@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.model.Gate;
 import com.captchajobs.core.model.SlotHolder;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;

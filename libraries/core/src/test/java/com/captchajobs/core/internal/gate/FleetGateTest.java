@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;

@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.jobrunr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.notify.SolveNotifications;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.settings.WorkerSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.zaxxer.hikari.HikariDataSource;

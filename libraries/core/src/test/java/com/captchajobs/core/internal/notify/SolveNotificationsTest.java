@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.model.BatchSummary;
 import com.captchajobs.core.model.Requeued;
 import com.captchajobs.core.model.SolveFilter;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.CapturedOutput;
@@ -312,8 +312,8 @@ class PingbacksTest {
       if (lose.contains(parseOrNull(parts[0]))) {
         status = 200; // lost on the way: the engine never hears of it
       } else {
-        Pingbacks.Verdict verdict = target.receive(parts[0], parts[1], parts[2]);
-        status = verdict == Pingbacks.Verdict.REFUSED ? 404 : 200;
+        Pingbacks.PushResult verdict = target.receive(parts[0], parts[1], parts[2]);
+        status = verdict == Pingbacks.PushResult.REFUSED ? 404 : 200;
       }
     }
     exchange.sendResponseHeaders(status, -1);

@@ -193,7 +193,8 @@ class PushFormsTest {
     Pingbacks target = pingbacks;
     int status = 404;
     if (parts.length == 3 && target != null) {
-      status = target.receive(parts[0], parts[1], parts[2]) == Pingbacks.Verdict.RANG ? 200 : 404;
+      status =
+          target.receive(parts[0], parts[1], parts[2]) == Pingbacks.PushResult.RANG ? 200 : 404;
     }
     exchange.sendResponseHeaders(status, -1);
     exchange.close();

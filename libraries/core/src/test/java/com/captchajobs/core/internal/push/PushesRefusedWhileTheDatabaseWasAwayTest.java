@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.push;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.store.LivenessLock;
+import com.captchajobs.core.internal.db.LivenessLock;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;

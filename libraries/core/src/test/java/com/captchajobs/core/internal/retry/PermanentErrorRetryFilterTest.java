@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
-import com.captchajobs.core.internal.engine.SolveJobs;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;

@@ -2,6 +2,8 @@ package com.captchajobs.core.internal.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.upkeep.Retention;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.zaxxer.hikari.HikariDataSource;

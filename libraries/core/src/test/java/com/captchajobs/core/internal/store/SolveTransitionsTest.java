@@ -3,6 +3,8 @@ package com.captchajobs.core.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.ErrorClass;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
@@ -264,12 +266,13 @@ class SolveTransitionsTest {
     Instant first = Instant.parse("2026-01-01T10:00:00Z");
     Instant second = first.plusSeconds(5);
 
-    assertThat(transitions.reserveCall(id, 1, first, Instant.EPOCH)).isTrue();
+    assertThat(transitions.calls().reserveCall(id, 1, first, Instant.EPOCH)).isTrue();
     // a second job that last saw no call (or an earlier one) does not call too
-    assertThat(transitions.reserveCall(id, 1, second, Instant.EPOCH)).isFalse();
-    assertThat(transitions.reserveCall(id, 2, second, first)).isFalse(); // not its submission
-    assertThat(transitions.reserveCall(id, 1, second, first)).isTrue();
-    assertThat(transitions.lastReservedCall(id, 1)).hasValue(second);
+    assertThat(transitions.calls().reserveCall(id, 1, second, Instant.EPOCH)).isFalse();
+    assertThat(transitions.calls().reserveCall(id, 2, second, first))
+        .isFalse(); // not its submission
+    assertThat(transitions.calls().reserveCall(id, 1, second, first)).isTrue();
+    assertThat(transitions.calls().lastReservedCall(id, 1)).hasValue(second);
     assertThat(column(id, "call_no")).isEqualTo("2");
   }
 
@@ -277,26 +280,30 @@ class SolveTransitionsTest {
   void anAnsweredCallMovesTheLastCallForwardButNeverBack() {
     UUID id = solve("SUBMITTED", "T1", "0 s");
     Instant called = Instant.parse("2026-01-01T10:00:00Z");
-    transitions.reserveCall(id, 1, called, Instant.EPOCH);
+    transitions.calls().reserveCall(id, 1, called, Instant.EPOCH);
 
-    transitions.callAnswered(id, 1, called.plusMillis(700));
-    transitions.callAnswered(id, 1, called.plusMillis(300));
+    transitions.calls().callAnswered(id, 1, called.plusMillis(700));
+    transitions.calls().callAnswered(id, 1, called.plusMillis(300));
 
-    assertThat(transitions.lastReservedCall(id, 1)).hasValue(called.plusMillis(700));
+    assertThat(transitions.calls().lastReservedCall(id, 1)).hasValue(called.plusMillis(700));
   }
 
   @Test
   void aRetriedPollKeepsItsLaterCallAndTheLastNotReadyIsFound() {
     UUID id = solve("SUBMITTED", "T1", "0 s");
     Instant t0 = Instant.parse("2026-01-01T10:00:00Z");
-    transitions.recordPoll(id, 1, 1, t0, t0.plusSeconds(1), "CAPCHA_NOT_READY");
-    transitions.recordPoll(id, 1, 2, t0.plusSeconds(5), t0.plusSeconds(9), "CAPCHA_NOT_READY");
-    transitions.recordPoll(id, 1, 2, t0.plusSeconds(5), t0.plusSeconds(6), "CAPCHA_NOT_READY");
-    transitions.recordPoll(id, 1, 3, t0.plusSeconds(10), t0.plusSeconds(11), "OK");
+    transitions.calls().recordPoll(id, 1, 1, t0, t0.plusSeconds(1), "CAPCHA_NOT_READY");
+    transitions
+        .calls()
+        .recordPoll(id, 1, 2, t0.plusSeconds(5), t0.plusSeconds(9), "CAPCHA_NOT_READY");
+    transitions
+        .calls()
+        .recordPoll(id, 1, 2, t0.plusSeconds(5), t0.plusSeconds(6), "CAPCHA_NOT_READY");
+    transitions.calls().recordPoll(id, 1, 3, t0.plusSeconds(10), t0.plusSeconds(11), "OK");
 
-    assertThat(transitions.lastNotReadyAt(id, 1)).hasValue(t0.plusSeconds(9));
-    assertThat(transitions.lastNotReadyAt(id, 2)).isEmpty();
-    assertThat(transitions.lastPoll(id, 1))
-        .hasValue(new SolveTransitions.LastPoll(3, t0.plusSeconds(11)));
+    assertThat(transitions.calls().lastNotReadyAt(id, 1)).hasValue(t0.plusSeconds(9));
+    assertThat(transitions.calls().lastNotReadyAt(id, 2)).isEmpty();
+    assertThat(transitions.calls().lastPoll(id, 1))
+        .hasValue(new TaskCalls.LastPoll(3, t0.plusSeconds(11)));
   }
 }

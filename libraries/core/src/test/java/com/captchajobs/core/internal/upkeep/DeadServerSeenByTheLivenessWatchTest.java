@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.upkeep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.captchajobs.core.internal.engine.SolveJobs;
-import com.captchajobs.core.internal.store.LivenessLock;
+import com.captchajobs.core.internal.db.LivenessLock;
+import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;

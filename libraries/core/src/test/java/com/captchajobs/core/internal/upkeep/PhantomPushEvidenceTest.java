@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.upkeep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.gate.FleetGate;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;

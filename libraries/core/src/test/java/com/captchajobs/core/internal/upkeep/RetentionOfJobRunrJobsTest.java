@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.upkeep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.store.Schema;
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.Sql;
 import com.captchajobs.simulator.CaptchaAiSimulator;

@@ -3,8 +3,8 @@ package com.captchajobs.core.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.egress.WebhookEgress;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.WebhookSettings;

@@ -1,7 +1,8 @@
-package com.captchajobs.core.internal.webhook;
+package com.captchajobs.core.internal.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.captchajobs.core.internal.webhook.WebhookJobRequest;
 import com.captchajobs.core.model.SolveStatus;
 import java.time.Clock;
 import java.time.Duration;

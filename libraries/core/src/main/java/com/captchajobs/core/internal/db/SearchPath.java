@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 import java.util.ArrayList;
 import java.util.List;

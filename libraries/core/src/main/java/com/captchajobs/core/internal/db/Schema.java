@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.webhook;
+package com.captchajobs.core.internal.lanes;
 
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import java.util.List;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * less often, for about 80 s. A delivery that ended meanwhile, or is gone, gives its share back at
  * once; one already ENQUEUED again (its fallback came first) or running keeps it.
  */
-final class ParkedDeliveries implements AutoCloseable {
+public final class ParkedDeliveries implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ParkedDeliveries.class);
 
@@ -47,14 +47,14 @@ final class ParkedDeliveries implements AutoCloseable {
             return t;
           });
 
-  ParkedDeliveries(StorageProvider storage, ClientLanes lanes, JobsReady ready) {
+  public ParkedDeliveries(StorageProvider storage, ClientLanes lanes, JobsReady ready) {
     this.storage = storage;
     this.lanes = lanes;
     this.ready = ready;
   }
 
   /** Enqueues a parked delivery that a share was passed to. */
-  void requeue(UUID jobId) {
+  public void requeue(UUID jobId) {
     thread.execute(() -> attempt(jobId, 1));
   }
 
@@ -73,7 +73,7 @@ final class ParkedDeliveries implements AutoCloseable {
   }
 
   /** Enqueues every parked delivery of a stopping node; their shares are not passed on. */
-  void handBack(List<UUID> jobIds) {
+  public void handBack(List<UUID> jobIds) {
     int handedBack = 0;
     for (UUID id : jobIds) {
       if (enqueue(id) == Outcome.ENQUEUED) {

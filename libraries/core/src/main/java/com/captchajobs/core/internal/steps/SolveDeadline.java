@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.time.DatabaseClock;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,5 +72,23 @@ public final class SolveDeadline {
         settings.solveDeadline());
     return Optional.of(
         new Step.Failed(solve.id(), SolveDeadline.DEADLINE_EXCEEDED, ErrorClass.DEADLINE));
+  }
+
+  /**
+   * True when the answer may be older than its type's token lifetime: found late (after an outage
+   * or a crash), longer after the last "not ready" (or the submission) than both the token lifetime
+   * and the solve timeout, which no ordinary poll rhythm comes near. Handing it out could hand out
+   * an expired token, so the solve is submitted afresh instead.
+   */
+  boolean answerMayBePastItsUse(Solve solve, int submitNo) {
+    Duration ttl = settings.tokenTtl(solve.type());
+    Duration late = ttl.compareTo(settings.solveTimeout()) > 0 ? ttl : settings.solveTimeout();
+    Instant now = clock.instant();
+    if (!solve.submittedAt().plus(late).isBefore(now)) {
+      return false; // the usual case: no query
+    }
+    Instant notReady =
+        transitions.calls().lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
+    return notReady.plus(late).isBefore(now);
   }
 }

@@ -1,8 +1,8 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.store.SearchPath.Entry;
+import com.captchajobs.core.internal.db.SearchPath.Entry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

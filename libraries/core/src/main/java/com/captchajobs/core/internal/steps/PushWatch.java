@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,9 +1,14 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.jobrunr.scheduling.JobBuilder.aJob;
 
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.engine.PollJobRequest;
+import com.captchajobs.core.internal.engine.PushedPollJob;
+import com.captchajobs.core.internal.engine.PushedPollRequest;
+import com.captchajobs.core.internal.engine.ReportJobRequest;
+import com.captchajobs.core.internal.engine.SubmitJobRequest;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.retry.JobLabels;
 import com.captchajobs.core.internal.store.Solve;

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.enqueue;
 
 import com.captchajobs.core.client.InvalidTaskException;
 import java.net.URI;

@@ -1,9 +1,11 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.engine.PollJobRequest;
+import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
@@ -13,6 +15,7 @@ import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.store.SolveTransitions.Submitted;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.internal.time.FirstPollWaits;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
@@ -180,7 +183,7 @@ public final class SubmitStep {
    */
   private void resume(Solve solve, Instant now) {
     int submitNo = solve.submits();
-    Optional<SolveTransitions.LastPoll> last = transitions.lastPoll(solve.id(), submitNo);
+    Optional<TaskCalls.LastPoll> last = transitions.calls().lastPoll(solve.id(), submitNo);
     Instant intended =
         last.map(
                 p ->

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

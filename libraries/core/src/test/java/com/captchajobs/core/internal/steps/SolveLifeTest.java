@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,12 +6,13 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaTask;
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.db.Db;
+import com.captchajobs.core.internal.db.Schema;
+import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.store.Db;
-import com.captchajobs.core.internal.store.Schema;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.FirstPollWaits;

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -111,7 +111,7 @@ class PushedFetchCarriesTheFreedSlotTest {
     Pingbacks target = pingbacks;
     if (parts.length == 3 && target != null) {
       status =
-          target.receive(parts[0], parts[1], parts[2]) == Pingbacks.Verdict.REFUSED ? 404 : 200;
+          target.receive(parts[0], parts[1], parts[2]) == Pingbacks.PushResult.REFUSED ? 404 : 200;
     }
     exchange.sendResponseHeaders(status, -1);
     exchange.close();

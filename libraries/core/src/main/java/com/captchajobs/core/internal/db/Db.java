@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,7 +90,7 @@ public final class Db {
    *
    * @return whether the lock was taken and the body ran
    */
-  boolean exclusively(String name, Runnable body) {
+  public boolean exclusively(String name, Runnable body) {
     long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
@@ -116,7 +116,7 @@ public final class Db {
   }
 
   /** Statements run on the connection of {@link #underLock}, in its transaction. */
-  interface Tx {
+  public interface Tx {
     <T> List<T> query(String sql, RowMapper<T> mapper, Object... args);
   }
 
@@ -126,7 +126,7 @@ public final class Db {
    * lock's previous holders committed (read committed takes a snapshot per statement), so a count
    * followed by an insert under the lock cannot be overtaken by another holder of the same lock.
    */
-  <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
+  public <T> T underLock(String name, java.util.function.Function<Tx, T> body) {
     long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
@@ -174,7 +174,7 @@ public final class Db {
    * read committed it sees everything the lock's previous holders committed, exactly as {@link
    * #underLock} does. Returns the rows of {@code sql}.
    */
-  <T> List<T> queryUnderLock(String name, String sql, RowMapper<T> mapper, Object... args) {
+  public <T> List<T> queryUnderLock(String name, String sql, RowMapper<T> mapper, Object... args) {
     Object[] all = new Object[args.length + 1];
     all[0] = lockKey(name);
     System.arraycopy(args, 0, all, 1, args.length);
@@ -201,7 +201,7 @@ public final class Db {
   }
 
   /** The advisory lock's key for {@code name} in this schema. */
-  long lockKey(String name) {
+  public long lockKey(String name) {
     return UUID.nameUUIDFromBytes(
             (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
         .getMostSignificantBits();

@@ -1,9 +1,10 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.retry.Step;
@@ -14,7 +15,6 @@ import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,21 +26,13 @@ import org.slf4j.LoggerFactory;
  * SubmitStep}) or a res.php reply ({@link PollStep}), including the one a push rang for ({@code
  * push.Pingbacks}: the pushed answer itself is never used). So an answer found after a push is
  * stored, expired, notified, webhooked and frees its slot exactly like a polled one, and an error
- * code is classified once (see "How a solve moves" in docs/architecture.md):
+ * code is classified once, into one of the outcomes the table "How a solve moves" in
+ * docs/architecture.md lists: an answer (stored, its slot freed and handed on), a credential or
+ * permanent code ({@link Step.Failed}; a credential code opens the breaker first), a transient one
+ * ({@link Step.Retry} of the same step), thread saturation (the solve waits for a provider thread,
+ * no retry spent) or the deadline (FAILED as a dead job).
  *
- * <ul>
- *   <li><b>answer</b>: the token stored with its expiry, the slot freed and handed on;
- *   <li><b>credential</b>, <b>permanent</b>: the breaker opened for a credential code (on a node
- *       that has one); the solve FAILED, its slot freed and handed on: {@link Step.Failed};
- *   <li><b>transient</b>: {@link Step.Retry} of the same step (a lost in.php reply holds the slot
- *       by a phantom first);
- *   <li><b>thread saturation</b>: the solve waits for a provider thread, no retry spent, its slot
- *       given back without a hand-off;
- *   <li><b>deadline</b>: past {@code captchaai.solve-deadline}, FAILED as a dead job; the slot is
- *       freed only when no task of the solve can be in flight.
- * </ul>
- *
- * Slots are freed through {@link SlotHandoff} only (its class comment states the rule). Every
+ * <p>Slots are freed through {@link SlotHandoff} only (its class comment states the rule). Every
  * method returns the {@link Step} the job goes on with; nothing here throws for an outcome.
  */
 public final class TaskOutcomes {
@@ -132,7 +124,7 @@ public final class TaskOutcomes {
       String userAgent,
       UUID carrier,
       boolean rang) {
-    if (mayBePastItsUse(solve, submitNo)) {
+    if (deadline.answerMayBePastItsUse(solve, submitNo)) {
       Optional<Step> failed = pastDeadline(solve);
       if (failed.isPresent()) {
         return new Stored(false, failed.get());
@@ -149,10 +141,9 @@ public final class TaskOutcomes {
             settings.tokenTtl(solve.type()),
             true,
             rang ? "push" : "poll");
-    if (stored.isEmpty() && !stillRuns(solve)) {
-      // The solve runs another task now
-      // (requeued and submitted afresh while this answer was on its way): the answer is not the
-      // current submission's, and the slot belongs to that submission.
+    if (stored.isEmpty() && !repository.runsTask(solve.id(), solve.taskId())) {
+      // The solve runs another task now (requeued and submitted afresh while this answer was on
+      // its way): the answer is not the current submission's, and the slot is that submission's.
       return Stored.NOTHING;
     }
     // A polled answer of the solve's own task frees the provider's thread even when the row moved
@@ -178,31 +169,6 @@ public final class TaskOutcomes {
     Step next =
         handoff.releaseAndTakeOne(solve.id(), carrier).<Step>map(Step.Carry::new).orElse(Step.DONE);
     return new Stored(stored.isPresent(), next);
-  }
-
-  /** Whether the solve's row still names this task (whatever its status). */
-  private boolean stillRuns(Solve solve) {
-    return repository
-        .find(solve.id())
-        .map(row -> Objects.equals(row.taskId(), solve.taskId()))
-        .orElse(false);
-  }
-
-  /**
-   * True when the answer may be older than its type's token lifetime: found late (after an outage
-   * or a crash), longer after the last "not ready" (or the submission) than both the token lifetime
-   * and the solve timeout, which no ordinary poll rhythm comes near. Handing it out could hand out
-   * an expired token, so the solve is submitted afresh instead.
-   */
-  private boolean mayBePastItsUse(Solve solve, int submitNo) {
-    Duration ttl = settings.tokenTtl(solve.type());
-    Duration late = ttl.compareTo(settings.solveTimeout()) > 0 ? ttl : settings.solveTimeout();
-    Instant now = clock.instant();
-    if (!solve.submittedAt().plus(late).isBefore(now)) {
-      return false; // the usual case: no query
-    }
-    Instant notReady = transitions.lastNotReadyAt(solve.id(), submitNo).orElse(solve.submittedAt());
-    return notReady.plus(late).isBefore(now);
   }
 
   /**
@@ -316,11 +282,7 @@ public final class TaskOutcomes {
   /** A permanent code: a credential code opens the breaker first; then the solve fails. */
   private Step permanent(Solve solve, CaptchaAiException e, String call) {
     if (e.errorClass() == ErrorClass.CREDENTIAL && breaker != null) {
-      breaker.open(e.errorCode(), call + " answered " + e.errorCode());
-      log.error(
-          "Breaker OPEN: CaptchaAI rejected the API key ({}); no node submits until an"
-              + " operator closes it",
-          e.errorCode());
+      breaker.keyRejected(e.errorCode(), call);
     }
     return fail(solve, e.errorCode(), e.errorClass());
   }

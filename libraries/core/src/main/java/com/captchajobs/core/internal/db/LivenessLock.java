@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.store;
+package com.captchajobs.core.internal.db;
 
 /**
  * The session-level advisory lock every worker holds for its whole life, keyed {@code (SPACE,

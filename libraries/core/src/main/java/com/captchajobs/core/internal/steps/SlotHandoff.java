@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.internal.gate.FleetGate;

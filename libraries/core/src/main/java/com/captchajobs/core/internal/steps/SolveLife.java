@@ -1,5 +1,11 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
+import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PollJobRequest;
+import com.captchajobs.core.internal.engine.PushedPollJob;
+import com.captchajobs.core.internal.engine.PushedPollRequest;
+import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.engine.SubmitJobRequest;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.retry.Step;
@@ -33,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * its own that goes on from where it stands (a submit or poll retried after a pause like JobRunr's
  * first retry, or its permanent failure reported as a dead job).
  */
-public final class SolveLife {
+public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, SubmitJob.Runs {
 
   private static final Logger log = LoggerFactory.getLogger(SolveLife.class);
 
@@ -66,14 +72,16 @@ public final class SolveLife {
    * A submit job's run: its own solve's submit step (whose trouble is the job's, retried or failed
    * by JobRunr), then what that step leaves to the running job {@code runningJob}.
    */
-  void submitJob(SubmitJobRequest request, UUID runningJob) throws InterruptedException {
+  @Override
+  public void submitJob(SubmitJobRequest request, UUID runningJob) throws InterruptedException {
     Step step =
         submitStep.submit(request.solveId(), request.slotFreedAtEpochMilli(), runningJob, false);
     goOn(step, runningJob).endJob();
   }
 
   /** A poll job's run: its poll, then the slot its token freed for a waiting solve. */
-  void pollJob(PollJobRequest request, UUID runningJob) throws InterruptedException {
+  @Override
+  public void pollJob(PollJobRequest request, UUID runningJob) throws InterruptedException {
     goOn(pollStep.poll(request, runningJob), runningJob).endJob();
   }
 
@@ -81,22 +89,27 @@ public final class SolveLife {
    * The run of the fetch a push rang for: its call, then, like a poll job, the slot its token freed
    * for a waiting solve, submitted in this job's thread rather than by a submit job of its own.
    */
-  void pushedPollJob(PushedPollRequest request, UUID runningJob) throws InterruptedException {
+  @Override
+  public void pushedPollJob(PushedPollRequest request, UUID runningJob)
+      throws InterruptedException {
     goOn(pollStep.pollPushed(request, runningJob), runningJob).endJob();
   }
 
   /** The call a push rang for, outside a job's run: a freed slot gets a submit job. */
-  Step pollPushed(PushedPollRequest request) throws InterruptedException {
+  @Override
+  public Step pollPushed(PushedPollRequest request) throws InterruptedException {
     return pollStep.pollPushed(request, null);
   }
 
   /** The submit step outside a job: the first poll is a job of its own. */
-  void submit(UUID solveId, long slotFreedAtEpochMilli) {
+  @Override
+  public void submit(UUID solveId, long slotFreedAtEpochMilli) {
     submitStep.submit(solveId, slotFreedAtEpochMilli, null, false).endJob();
   }
 
   /** The poll step outside a job's run, carried by {@code carrier} (null: by none). */
-  Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
+  @Override
+  public Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     return pollStep.poll(request, carrier);
   }
 

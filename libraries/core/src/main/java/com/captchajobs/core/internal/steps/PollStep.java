@@ -1,9 +1,13 @@
-package com.captchajobs.core.internal.engine;
+package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.engine.PollJob;
+import com.captchajobs.core.internal.engine.PollJobRequest;
+import com.captchajobs.core.internal.engine.PushedPollJob;
+import com.captchajobs.core.internal.engine.PushedPollRequest;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -88,7 +92,7 @@ public final class PollStep {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
         Instant blocking =
-            transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+            transitions.calls().lastReservedCall(solve.id(), request.submitNo()).orElse(called);
         waitUntil(latest(intended, nextCallAfter(blocking, settings)));
         called = clock.instant();
       }
@@ -154,13 +158,13 @@ public final class PollStep {
       }
     }
     int pollNo =
-        transitions.lastPoll(solve.id(), request.submitNo()).map(p -> p.pollNo()).orElse(1);
+        transitions.calls().lastPoll(solve.id(), request.submitNo()).map(p -> p.pollNo()).orElse(1);
     PollJobRequest poll =
         new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
     Instant called = clock.instant();
     while (!reserve(solve, request.submitNo(), called)) {
       Instant blocking =
-          transitions.lastReservedCall(solve.id(), request.submitNo()).orElse(called);
+          transitions.calls().lastReservedCall(solve.id(), request.submitNo()).orElse(called);
       if (request.lastCallEpochMilli() == 0
           || blocking.isAfter(lastCall(request).plus(settings.pollInterval()))) {
         return Step.DONE; // another job calls on the task now, after the push came: it answers it
@@ -173,8 +177,10 @@ public final class PollStep {
       }
       called = clock.instant();
     }
-    transitions.recordPoll(
-        solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
+    transitions
+        .calls()
+        .recordPoll(
+            solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
     PollResult result;
     try {
       result = call(solve, request.submitNo());
@@ -219,6 +225,7 @@ public final class PollStep {
         return; // a push rang since the failed call, or the solve moved on: that fetch stands
       }
       transitions
+          .calls()
           .lastPoll(solve.id(), submitNo)
           .ifPresent(
               last ->
@@ -255,7 +262,7 @@ public final class PollStep {
    */
   private Instant waitOutFailedCall(Solve solve, int submitNo, Instant called)
       throws InterruptedException {
-    Instant last = transitions.lastReservedCall(solve.id(), submitNo).orElse(called);
+    Instant last = transitions.calls().lastReservedCall(solve.id(), submitNo).orElse(called);
     Instant next = nextCallAfter(last.isAfter(called) ? last : called, settings);
     waitUntil(next);
     return next;
@@ -277,6 +284,7 @@ public final class PollStep {
   private boolean noCallSince(Solve solve, PushedPollRequest request) {
     long last =
         transitions
+            .calls()
             .lastPoll(solve.id(), request.submitNo())
             .map(p -> p.calledAt().toEpochMilli())
             .orElse(0L);
@@ -296,7 +304,7 @@ public final class PollStep {
       return client.get(solve.taskId());
     } finally {
       try {
-        transitions.callAnswered(solve.id(), submitNo, clock.instant());
+        transitions.calls().callAnswered(solve.id(), submitNo, clock.instant());
       } catch (RuntimeException e) {
         log.debug(
             "Could not time the last call on solve {} from its answer: {}",
@@ -308,8 +316,13 @@ public final class PollStep {
 
   /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */
   private boolean reserve(Solve solve, int submitNo, Instant called) {
-    return transitions.reserveCall(
-        solve.id(), submitNo, called, called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
+    return transitions
+        .calls()
+        .reserveCall(
+            solve.id(),
+            submitNo,
+            called,
+            called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
   }
 
   private static Instant latest(Instant a, Instant b) {
@@ -341,6 +354,7 @@ public final class PollStep {
   private Instant notBeforeTheProviderAllows(
       Solve solve, PollJobRequest request, Instant intended) {
     return transitions
+        .calls()
         .lastPoll(solve.id(), request.submitNo())
         .map(last -> nextCallAfter(last.calledAt(), settings))
         .filter(earliest -> earliest.isAfter(intended))
@@ -384,8 +398,9 @@ public final class PollStep {
 
   private void record(
       Solve solve, PollJobRequest request, Instant intended, Instant called, String outcome) {
-    transitions.recordPoll(
-        solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
+    transitions
+        .calls()
+        .recordPoll(solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
     events.polled(solve.type(), Duration.between(intended, called));
   }
 

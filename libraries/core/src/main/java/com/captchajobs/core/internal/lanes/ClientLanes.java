@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.webhook;
+package com.captchajobs.core.internal.lanes;
 
 import com.captchajobs.core.settings.WebhookSettings;
 import java.nio.charset.StandardCharsets;
@@ -136,7 +136,7 @@ public final class ClientLanes {
    *
    * @return whether the delivery may run now
    */
-  boolean admit(Job job) {
+  public boolean admit(Job job) {
     String lane = laneOf(job);
     Instant now = clock.instant();
     synchronized (this) {
@@ -169,7 +169,7 @@ public final class ClientLanes {
    * A delivery was stored in a state other than PROCESSING: it gives its share back, passing it to
    * the first parked one; or its parking is stored, and it waits for a share or takes one free now.
    */
-  void release(UUID jobId) {
+  public void release(UUID jobId) {
     UUID next;
     synchronized (this) {
       Parking stored = parking.remove(jobId);

@@ -68,7 +68,7 @@ class SourceArchitectureTest {
         final class Gate {
           String s = "com.captchajobs.core.internal.ops.Text, a string";
           int space = NodeLiveness.LOCK_SPACE;
-          Object o = com.captchajobs.core.internal.db.Db.class;
+          Object o = com.captchajobs.core.internal.store.Db.class;
         }
         """,
         uses);

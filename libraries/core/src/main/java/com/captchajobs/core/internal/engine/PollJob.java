@@ -1,8 +1,6 @@
 package com.captchajobs.core.internal.engine;
 
 import com.captchajobs.core.internal.retry.Step;
-import com.captchajobs.core.internal.steps.PollStep;
-import com.captchajobs.core.internal.steps.SolveLife;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -10,8 +8,9 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
 
 /**
  * The poll job: JobRunr runs it with a {@link PollJobRequest} (both names are stored with every
- * queued job, so they stay). It hands the request to the solve's life ({@link SolveLife}), which
- * makes the poll step ({@link PollStep}) and goes on with a slot that step frees.
+ * queued job, so they stay). It hands the request to the solve's life ({@code steps.SolveLife},
+ * through {@link Runs}), which makes the poll step ({@code PollStep}) and goes on with a slot that
+ * step frees.
  */
 public class PollJob implements JobRequestHandler<PollJobRequest> {
 

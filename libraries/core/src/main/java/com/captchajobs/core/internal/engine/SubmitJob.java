@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.engine;
 
-import com.captchajobs.core.internal.steps.SolveLife;
 import java.util.UUID;
 import org.jobrunr.jobs.context.JobContext;
 import org.jobrunr.jobs.lambdas.JobRequestHandler;
@@ -8,9 +7,9 @@ import org.jobrunr.server.runner.ThreadLocalJobContext;
 
 /**
  * The submit job: JobRunr runs it with a {@link SubmitJobRequest} (both names are stored with every
- * queued job, so they stay). It hands the request to the solve's life ({@link SolveLife}), which
- * makes the submit step (the submit step) and goes on with what that step leaves to the running
- * job.
+ * queued job, so they stay). It hands the request to the solve's life ({@code steps.SolveLife},
+ * through {@link Runs}), which makes the submit step (the submit step) and goes on with what that
+ * step leaves to the running job.
  */
 public class SubmitJob implements JobRequestHandler<SubmitJobRequest> {
 

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.internal.provider.PingbackUrls;
-import com.captchajobs.core.internal.steps.PollStep;
+import com.captchajobs.core.internal.steps.CallPacing;
 import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
@@ -170,7 +170,7 @@ public final class Pingbacks implements PingbackReceiver {
     Instant now = clock.instant();
     Instant at =
         lastCall
-            .map(last -> PollStep.nextCallAfter(last, settings))
+            .map(last -> CallPacing.nextCallAfter(last, settings))
             .filter(earliest -> earliest.isAfter(now))
             .orElse(now);
     jobs.pushedPoll(

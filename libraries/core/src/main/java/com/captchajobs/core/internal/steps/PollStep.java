@@ -12,6 +12,7 @@ import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.PushWatch;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -48,6 +49,7 @@ public final class PollStep {
   private final EngineListener events;
   private final Clock clock;
   private final TaskOutcomes outcomes;
+  private final CallPacing pacing;
 
   public PollStep(
       SolveRepository repository,
@@ -66,6 +68,7 @@ public final class PollStep {
     this.settings = settings;
     this.events = events;
     this.clock = clock;
+    this.pacing = new CallPacing(client, transitions, settings, clock);
   }
 
   /**
@@ -79,25 +82,25 @@ public final class PollStep {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
-    waitUntil(notBeforeTheProviderAllows(solve, request, intended));
+    pacing.waitUntil(pacing.notBeforeTheProviderAllows(solve, request.submitNo(), intended));
     PollResult result;
     Instant called;
     while (true) {
       called = clock.instant();
       // Another job (a fetch a push rang for, a rerun) may have called on this task meanwhile, or
       // be calling now: the call is reserved first, and else made 5 s after that one.
-      while (!reserve(solve, request.submitNo(), called)) {
+      while (!pacing.reserve(solve, request.submitNo(), called)) {
         solve = repository.find(request.solveId()).orElse(null);
         if (moved(solve, request)) {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
         Instant blocking =
             transitions.calls().lastReservedCall(solve.id(), request.submitNo()).orElse(called);
-        waitUntil(latest(intended, nextCallAfter(blocking, settings)));
+        pacing.waitUntil(CallPacing.latest(intended, CallPacing.nextCallAfter(blocking, settings)));
         called = clock.instant();
       }
       try {
-        result = call(solve, request.submitNo());
+        result = pacing.call(solve, request.submitNo());
         break;
       } catch (CaptchaAiException e) {
         record(solve, request, intended, called, e.errorCode());
@@ -148,10 +151,11 @@ public final class PollStep {
     Instant earliest =
         request.lastCallEpochMilli() == 0
             ? intended
-            : latest(
+            : CallPacing.latest(
                 intended,
-                nextCallAfter(Instant.ofEpochMilli(request.lastCallEpochMilli()), settings));
-    if (waitUntil(earliest)) {
+                CallPacing.nextCallAfter(
+                    Instant.ofEpochMilli(request.lastCallEpochMilli()), settings));
+    if (pacing.waitUntil(earliest)) {
       solve = waiting(request.solveId(), request.submitNo());
       if (solve == null || !noCallSince(solve, request)) {
         return Step.DONE; // answered meanwhile, or a poll called since the push came
@@ -162,7 +166,7 @@ public final class PollStep {
     PollJobRequest poll =
         new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
     Instant called = clock.instant();
-    while (!reserve(solve, request.submitNo(), called)) {
+    while (!pacing.reserve(solve, request.submitNo(), called)) {
       Instant blocking =
           transitions.calls().lastReservedCall(solve.id(), request.submitNo()).orElse(called);
       if (request.lastCallEpochMilli() == 0
@@ -170,7 +174,7 @@ public final class PollStep {
         return Step.DONE; // another job calls on the task now, after the push came: it answers it
       }
       // The call before the push, timed from its answer: wait until 5 s after that.
-      waitUntil(nextCallAfter(blocking, settings));
+      pacing.waitUntil(CallPacing.nextCallAfter(blocking, settings));
       solve = waiting(request.solveId(), request.submitNo());
       if (solve == null || !noCallSince(solve, request)) {
         return Step.DONE;
@@ -183,7 +187,7 @@ public final class PollStep {
             solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
     PollResult result;
     try {
-      result = call(solve, request.submitNo());
+      result = pacing.call(solve, request.submitNo());
     } catch (CaptchaAiException e) {
       record(solve, poll, earliest, called, e.errorCode());
       Step step = outcomes.taskError(solve, request.submitNo(), e);
@@ -234,7 +238,7 @@ public final class PollStep {
                       submitNo,
                       callNo.getAsInt(),
                       last.calledAt().toEpochMilli(),
-                      nextCallAfter(last.calledAt(), settings)));
+                      CallPacing.nextCallAfter(last.calledAt(), settings)));
     } catch (RuntimeException e) {
       log.info(
           "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",
@@ -263,8 +267,8 @@ public final class PollStep {
   private Instant waitOutFailedCall(Solve solve, int submitNo, Instant called)
       throws InterruptedException {
     Instant last = transitions.calls().lastReservedCall(solve.id(), submitNo).orElse(called);
-    Instant next = nextCallAfter(last.isAfter(called) ? last : called, settings);
-    waitUntil(next);
+    Instant next = CallPacing.nextCallAfter(last.isAfter(called) ? last : called, settings);
+    pacing.waitUntil(next);
     return next;
   }
 
@@ -296,48 +300,6 @@ public final class PollStep {
   }
 
   /**
-   * The reserved res.php call; its answer's instant then becomes the task's last call, so that the
-   * next one keeps 5 s from the moment the provider surely had this one.
-   */
-  private PollResult call(Solve solve, int submitNo) {
-    try {
-      return client.get(solve.taskId());
-    } finally {
-      try {
-        transitions.calls().callAnswered(solve.id(), submitNo, clock.instant());
-      } catch (RuntimeException e) {
-        log.debug(
-            "Could not time the last call on solve {} from its answer: {}",
-            solve.id(),
-            e.toString());
-      }
-    }
-  }
-
-  /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */
-  private boolean reserve(Solve solve, int submitNo, Instant called) {
-    return transitions
-        .calls()
-        .reserveCall(
-            solve.id(),
-            submitNo,
-            called,
-            called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
-  }
-
-  private static Instant latest(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
-  }
-
-  /**
-   * How much later than 5 s after a call the next one is made. The provider counts the 5 s between
-   * the calls as it receives them; a new measurement of the database clock's offset between two
-   * calls, millisecond rounding and a slower first request (a new connection) can bring two calls a
-   * few milliseconds closer there than here, so each keeps this margin.
-   */
-  public static final Duration SPACING_MARGIN = Duration.ofMillis(50);
-
-  /**
    * While pushes arrive ({@link PushWatch#pushesArrive}), a fallback poll that found the task not
    * ready is followed by the next one this many poll intervals later, not one: a push that comes
    * less than 5 s after a call on its task waits for the provider's rule, and with a call every 5 s
@@ -347,35 +309,17 @@ public final class PollStep {
   static final int FALLBACK_STEPS = 3;
 
   /**
-   * The intended instant, or later when the task's last recorded call was less than 5 s (plus the
-   * margin) before it. A poll retried after a failed call (JobRunr may start a retry up to its poll
-   * interval early) or run again after a crash would otherwise follow that call too soon.
-   */
-  private Instant notBeforeTheProviderAllows(
-      Solve solve, PollJobRequest request, Instant intended) {
-    return transitions
-        .calls()
-        .lastPoll(solve.id(), request.submitNo())
-        .map(last -> nextCallAfter(last.calledAt(), settings))
-        .filter(earliest -> earliest.isAfter(intended))
-        .orElse(intended);
-  }
-
-  /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
-  public static Instant nextCallAfter(Instant called, SolveSettings settings) {
-    return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
-  }
-
-  /**
    * The next poll is timed from this call, not from its intended instant: a call made late (after
    * an outage, a crash or a busy spell) must not be followed by one at once, since the provider
    * allows one poll per task every 5 s. A call is seldom more than milliseconds late, so the rhythm
    * drifts by that much.
    */
   private Step onNotReady(Solve solve, PollJobRequest request, Instant called) {
-    Instant next = nextCallAfter(called, settings);
+    Instant next = CallPacing.nextCallAfter(called, settings);
     Instant spaced =
-        called.plus(settings.pollInterval().multipliedBy(FALLBACK_STEPS)).plus(SPACING_MARGIN);
+        called
+            .plus(settings.pollInterval().multipliedBy(FALLBACK_STEPS))
+            .plus(CallPacing.SPACING_MARGIN);
     if (outcomes.pushesArrive()
         && !spaced.isAfter(solve.submittedAt().plus(settings.solveTimeout()))) {
       next = spaced; // the last polls before the solve timeout keep the usual rhythm
@@ -402,20 +346,5 @@ public final class PollStep {
         .calls()
         .recordPoll(solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
     events.polled(solve.type(), Duration.between(intended, called));
-  }
-
-  /**
-   * JobRunr starts a job up to one poll interval early: wait out the rest here. True when it
-   * waited.
-   */
-  private boolean waitUntil(Instant intended) throws InterruptedException {
-    boolean waited = false;
-    Duration left;
-    while (!(left = Duration.between(clock.instant(), intended)).isNegative() && !left.isZero()) {
-      // rounded up: never a fraction of a millisecond early
-      Thread.sleep(left.toMillis() + (left.toNanosPart() % 1_000_000 == 0 ? 0 : 1));
-      waited = true;
-    }
-    return waited;
   }
 }

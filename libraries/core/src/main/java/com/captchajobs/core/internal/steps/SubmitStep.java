@@ -190,7 +190,7 @@ public final class SubmitStep {
                     latest(
                         now,
                         earliest(
-                            PollStep.nextCallAfter(p.calledAt(), settings),
+                            CallPacing.nextCallAfter(p.calledAt(), settings),
                             now.plus(settings.pollInterval()))))
             .orElseGet(
                 () -> latest(now, solve.submittedAt().plus(firstPollWaits.waitFor(solve.type()))));

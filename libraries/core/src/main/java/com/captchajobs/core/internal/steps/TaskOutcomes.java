@@ -11,6 +11,7 @@ import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.PushWatch;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -182,8 +183,7 @@ public final class TaskOutcomes {
     events.error(e.errorCode(), errorClass);
     if (errorClass == ErrorClass.UNSOLVABLE
         && solve.unsolvableResubmits() < settings.unsolvableResubmits()) {
-      // Named by the submission too: a requeue starts the count again, and a job of the solve's
-      // earlier life under the same name would make JobRunr skip this one.
+      // Named by the submission too: a requeue restarts the count, and JobRunr skips a known id.
       var jobId =
           SolveJobs.jobId(
               solve.id(), "resubmit:" + submitNo + ":" + (solve.unsolvableResubmits() + 1));

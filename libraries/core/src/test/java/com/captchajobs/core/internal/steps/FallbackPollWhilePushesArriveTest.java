@@ -16,6 +16,7 @@ import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.FirstPollWaits;
+import com.captchajobs.core.internal.time.PushWatch;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.SolveTimes;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;

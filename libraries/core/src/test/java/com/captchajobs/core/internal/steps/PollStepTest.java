@@ -204,7 +204,9 @@ class PollStepTest {
     UUID nextPoll = SolveJobs.pollJobId(id, 1, 2);
     assertThat(column(id, "job_id")).isEqualTo(nextPoll.toString());
     long intended =
-        now.plus(SolveSettings.DEFAULT_POLL_INTERVAL).plus(PollStep.SPACING_MARGIN).toEpochMilli();
+        now.plus(SolveSettings.DEFAULT_POLL_INTERVAL)
+            .plus(CallPacing.SPACING_MARGIN)
+            .toEpochMilli();
     assertThat(jobJson(nextPoll)).contains(String.valueOf(intended));
   }
 

@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.steps;
+package com.captchajobs.core.internal.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

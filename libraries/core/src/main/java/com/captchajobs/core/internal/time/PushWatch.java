@@ -1,4 +1,4 @@
-package com.captchajobs.core.internal.steps;
+package com.captchajobs.core.internal.time;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +30,7 @@ public final class PushWatch {
    * While pushes arrive, answers found by a fallback poll in a row fewer than this: a push may be
    * lost now and then, but from this many on the fallback polls go back to the usual rhythm.
    */
-  static final int POLLED_IN_A_ROW = 3;
+  public static final int POLLED_IN_A_ROW = 3;
 
   private int polled; // guarded by this
   private int polledInARow; // guarded by this

@@ -33,10 +33,6 @@ import org.junit.jupiter.api.Test;
  */
 class SolveInsertsTest {
 
-  /** pg_locks is the server's: only this test's database counts. */
-  static final String THIS_DATABASE =
-      " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
-
   static HikariDataSource dataSource;
   static final Schema schema = Schema.named("captchajobs");
   static Db db;
@@ -174,8 +170,7 @@ class SolveInsertsTest {
               () ->
                   db.queryOne(
                               "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-                                  + " AND NOT granted"
-                                  + THIS_DATABASE,
+                                  + " AND NOT granted",
                               rs -> rs.getInt(1))
                           .orElse(0)
                       == 1);
@@ -211,23 +206,6 @@ class SolveInsertsTest {
     assertThat(calls).as("statement executions sent to PostgreSQL").hasValue(1);
     assertThat(transactions).as("explicit transactions (setAutoCommit(false))").hasValue(0);
     assertThat(rows("one-trip")).isEqualTo(1);
-  }
-
-  @Test
-  void theStatementAfterTheLockRunsWhileTheLockIsHeldAndTheLockEndsWithIt() {
-    List<Integer> held =
-        db.queryUnderLock(
-            "unfinished:probe",
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
-                + " AND pid = pg_backend_pid()",
-            rs -> rs.getInt(1));
-
-    assertThat(held).containsExactly(1); // one implicit transaction, not two
-    assertThat(
-            db.queryOne(
-                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'" + THIS_DATABASE,
-                rs -> rs.getInt(1)))
-        .hasValue(0); // released with it: the connection went back to the pool without it
   }
 
   /** The pool's connections, counting statement executions and explicit transactions. */

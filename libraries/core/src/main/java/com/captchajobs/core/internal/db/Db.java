@@ -165,43 +165,7 @@ public final class Db {
     }
   }
 
-  /**
-   * Runs {@code sql} (one statement) after taking the advisory lock named {@code name} (per
-   * schema), both in one round trip: the lock statement and {@code sql} go to PostgreSQL together
-   * in one implicit transaction (autocommit, one Sync), so the lock is taken, held and released
-   * inside the server and never while the client is away (a busy client would otherwise hold every
-   * other holder up for its own scheduling). {@code sql} starts after the lock is taken, so under
-   * read committed it sees everything the lock's previous holders committed, exactly as {@link
-   * #underLock} does. Returns the rows of {@code sql}.
-   */
-  public <T> List<T> queryUnderLock(String name, String sql, RowMapper<T> mapper, Object... args) {
-    Object[] all = new Object[args.length + 1];
-    all[0] = lockKey(name);
-    System.arraycopy(args, 0, all, 1, args.length);
-    String both = "SELECT pg_advisory_xact_lock(?); " + sql;
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = prepare(c, both, all)) {
-      ps.execute(); // the lock's result first: nothing to read
-      List<T> rows = new ArrayList<>();
-      boolean resultSet = ps.getMoreResults();
-      while (resultSet || ps.getUpdateCount() != -1) {
-        if (resultSet) {
-          try (ResultSet rs = ps.getResultSet()) {
-            while (rs.next()) {
-              rows.add(mapper.map(rs));
-            }
-          }
-        }
-        resultSet = ps.getMoreResults();
-      }
-      return rows;
-    } catch (SQLException e) {
-      throw new EngineDataException(sql, e);
-    }
-  }
-
-  /** The advisory lock's key for {@code name} in this schema. */
-  public long lockKey(String name) {
+  private long lockKey(String name) {
     return UUID.nameUUIDFromBytes(
             (schema.name() + ":" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8))
         .getMostSignificantBits();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -92,81 +93,44 @@ public final class SolveInserts {
 
   /**
    * As {@link #insertQueuedOrWaiting}, only while the client has fewer than {@code maxUnfinished}
-   * unfinished solves. The count and the insert are one statement that runs after an advisory lock
-   * per client is taken, and both go to PostgreSQL in one round trip ({@link Db#queryUnderLock}):
-   * concurrent enqueues of one client (on any node) are counted one after the other, so the cap
-   * holds exactly, and the lock is held only while PostgreSQL counts and inserts, never while the
-   * node is away between statements; other clients are not held up. A business key the client
-   * already uses is {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
+   * unfinished solves. The count and the insert run in one transaction under an advisory lock per
+   * client, so concurrent enqueues of one client (on any node) are counted one after the other and
+   * the cap holds exactly; other clients are not held up. A business key the client already uses is
+   * {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
    */
   public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
-    Object[] insert = insertArgs(s, node, lease);
-    Object[] args = new Object[insert.length + 6];
-    int i = 0;
-    args[i++] = s.client(); // c
-    args[i++] = maxUnfinished; // free
-    System.arraycopy(insert, 0, args, i, 9); // ins: the row
-    i += 9;
-    args[i++] = maxUnfinished; // ins: under the cap
-    args[i++] = insert[9]; // taken: node
-    args[i++] = insert[10]; // taken: lease
-    args[i++] = maxUnfinished; // at the cap
-    args[i++] = s.client(); // the key used
-    args[i] = s.businessKey();
-    return db.queryUnderLock(
-            "unfinished:" + s.client(),
-            INSERT_UNDER_CAP,
-            rs -> {
-              String status = rs.getString(1);
-              if (status != null) {
-                return SolveStatus.valueOf(status) == SolveStatus.QUEUED
-                    ? CappedInsert.QUEUED
-                    : CappedInsert.WAITING_FOR_THREAD;
-              }
-              return rs.getBoolean(2) && !rs.getBoolean(3)
-                  ? CappedInsert.OVER_CAP
-                  : CappedInsert.KEY_EXISTS;
-            },
-            args)
-        .get(0);
+    return db.underLock(
+        "unfinished:" + s.client(),
+        tx -> {
+          int unfinished = tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
+          if (unfinished >= maxUnfinished) {
+            boolean exists =
+                !tx.query(
+                        "SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?",
+                        rs -> 1,
+                        s.client(),
+                        s.businessKey())
+                    .isEmpty();
+            return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
+          }
+          List<SolveStatus> stored =
+              tx.query(
+                  INSERT_QUEUED_OR_WAITING,
+                  rs -> SolveStatus.valueOf(rs.getString(1)),
+                  insertArgs(s, node, lease));
+          if (stored.isEmpty()) {
+            return CappedInsert.KEY_EXISTS;
+          }
+          return stored.get(0) == SolveStatus.QUEUED
+              ? CappedInsert.QUEUED
+              : CappedInsert.WAITING_FOR_THREAD;
+        });
   }
 
   /** Counts a client's solves not yet final (queued, waiting, submitted). */
   static final String COUNT_UNFINISHED =
       "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
           + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')";
-
-  /**
-   * {@link #INSERT_QUEUED_OR_WAITING} only while the client's unfinished solves are fewer than the
-   * cap (no slot taken otherwise); answers the new row's status (null when nothing was stored),
-   * whether the cap was reached, and whether the client already used the business key.
-   */
-  private static final String INSERT_UNDER_CAP =
-      "WITH c AS (SELECT count(*) AS n FROM captchajobs.solve WHERE client = ?"
-          + "   AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')),"
-          + " free AS (SELECT slot_no FROM captchajobs.gate_slot"
-          + "   WHERE (solve_id IS NULL OR lease_until < now())"
-          + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
-          + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
-          + "       AND (not_before IS NULL OR not_before <= now()))"
-          + "     AND (SELECT n FROM c) < ?"
-          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
-          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
-          + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
-          + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits)"
-          + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
-          + "   CASE WHEN w.parks THEN 'WAITING_FOR_THREAD' ELSE 'QUEUED' END,"
-          + "   CASE WHEN w.parks THEN NULL ELSE ?::uuid END,"
-          + "   CASE WHEN w.parks THEN now() END, CASE WHEN w.parks THEN 1 ELSE 0 END FROM w"
-          + "   WHERE (SELECT n FROM c) < ?"
-          + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
-          + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
-          + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
-          + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
-          + "   RETURNING g.slot_no)"
-          + " SELECT (SELECT status FROM ins LEFT JOIN taken ON true LIMIT 1),"
-          + " (SELECT n FROM c) >= ?,"
-          + " EXISTS (SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?)";
 
   private Object[] insertArgs(NewSolve s, String node, Duration lease) {
     return new Object[] {

@@ -97,10 +97,11 @@ public final class SolveRequest {
   /** reCAPTCHA v3 with its action and the minimum score (0.1 to 0.9). */
   public static SolveRequest recaptchaV3(
       String businessKey, String sitekey, String pageUrl, String action, double minScore) {
-    Map<String, String> f = fields("sitekey", sitekey, "pageUrl", pageUrl);
-    putIfPresent(f, "action", action);
-    f.put("minScore", BigDecimal.valueOf(minScore).toPlainString());
-    return of(businessKey, CaptchaType.RECAPTCHA_V3, f);
+    String score = BigDecimal.valueOf(minScore).toPlainString();
+    return of(
+        businessKey,
+        CaptchaType.RECAPTCHA_V3,
+        fields("sitekey", sitekey, "pageUrl", pageUrl, "action", action, "minScore", score));
   }
 
   public static SolveRequest recaptchaEnterprise(
@@ -131,16 +132,18 @@ public final class SolveRequest {
    */
   public static SolveRequest cloudflareChallenge(
       String businessKey, String pageUrl, String proxy, String proxyType) {
-    Map<String, String> f = fields("pageUrl", pageUrl, "proxy", proxy);
-    putIfPresent(f, "proxyType", proxyType);
-    return of(businessKey, CaptchaType.CLOUDFLARE_CHALLENGE, f);
+    return of(
+        businessKey,
+        CaptchaType.CLOUDFLARE_CHALLENGE,
+        fields("pageUrl", pageUrl, "proxy", proxy, "proxyType", proxyType));
   }
 
   public static SolveRequest geetest(
       String businessKey, String gt, String challenge, String pageUrl) {
-    Map<String, String> f = fields("gt", gt, "challenge", challenge);
-    putIfPresent(f, "pageUrl", pageUrl);
-    return of(businessKey, CaptchaType.GEETEST, f);
+    return of(
+        businessKey,
+        CaptchaType.GEETEST,
+        fields("gt", gt, "challenge", challenge, "pageUrl", pageUrl));
   }
 
   public static SolveRequest geetestV4(String businessKey, String captchaId, String pageUrl) {
@@ -213,22 +216,14 @@ public final class SolveRequest {
     return "SolveRequest[" + type + " " + businessKey + "]";
   }
 
-  private static Map<String, String> fields(String k1, String v1, String k2, String v2) {
+  /** Names and values in turn; a null value is left out. */
+  private static Map<String, String> fields(String... namesAndValues) {
     Map<String, String> f = new TreeMap<>();
-    putIfPresent(f, k1, v1);
-    putIfPresent(f, k2, v2);
-    return f;
-  }
-
-  private static Map<String, String> fields(String k1, String v1) {
-    Map<String, String> f = new TreeMap<>();
-    putIfPresent(f, k1, v1);
-    return f;
-  }
-
-  private static void putIfPresent(Map<String, String> f, String k, String v) {
-    if (v != null) {
-      f.put(k, v);
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      if (namesAndValues[i + 1] != null) {
+        f.put(namesAndValues[i], namesAndValues[i + 1]);
+      }
     }
+    return f;
   }
 }

@@ -119,10 +119,6 @@ public final class Solves {
     return trusted ? repository.find(id) : repository.findOwned(id, client);
   }
 
-  SolveEnqueuer enqueuer() {
-    return enqueuer;
-  }
-
   /** The outcome of {@link #accept}: the solve, its status now, and whether this call stored it. */
   public record Accepted(UUID id, SolveStatus status, boolean created) {}
 
@@ -153,9 +149,9 @@ public final class Solves {
     if (maxUnfinished < 0) {
       throw new IllegalArgumentException("maxUnfinished must be 0 (no cap) or more");
     }
-    SolveEnqueuer.Enqueued e;
+    Optional<SolveEnqueuer.Enqueued> stored;
     try {
-      Optional<SolveEnqueuer.Enqueued> stored =
+      stored =
           enqueuer.enqueue(
               client,
               request.businessKey(),
@@ -164,24 +160,23 @@ public final class Solves {
               request.priority(),
               request.callbackUrl(),
               maxUnfinished);
-      if (stored.isEmpty()) {
-        return Optional.empty();
-      }
-      e = stored.get();
     } catch (InvalidTaskException ex) {
       // Only reachable when the engine checks more than SolveRequest does; nothing was stored.
       throw new InvalidSolveRequestException(ex.field(), ex.problem());
     } catch (SolveEnqueuer.ConflictException ex) {
       throw new SolveConflictException(request.businessKey(), ex.existingId());
     }
-    if (e.created() && request.batch() != null) {
-      operatorQueries.label(e.id(), request.batch());
-    }
-    SolveStatus status =
-        e.created()
-            ? SolveStatus.QUEUED
-            : row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
-    return Optional.of(new Accepted(e.id(), status, e.created()));
+    return stored.map(
+        e -> {
+          if (e.created() && request.batch() != null) {
+            operatorQueries.label(e.id(), request.batch());
+          }
+          SolveStatus status =
+              e.created()
+                  ? SolveStatus.QUEUED
+                  : row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
+          return new Accepted(e.id(), status, e.created());
+        });
   }
 
   /** The solve's current state, never its token. */

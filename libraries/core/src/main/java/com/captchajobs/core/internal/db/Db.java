@@ -51,10 +51,6 @@ public final class Db {
     return false;
   }
 
-  DataSource dataSource() {
-    return dataSource;
-  }
-
   public int update(String sql, Object... args) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = prepare(c, sql, args)) {
@@ -65,8 +61,15 @@ public final class Db {
   }
 
   public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = prepare(c, sql, args);
+    try (Connection c = dataSource.getConnection()) {
+      return query(c, sql, mapper, args);
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  private <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) {
+    try (PreparedStatement ps = prepare(c, sql, args);
         ResultSet rs = ps.executeQuery()) {
       List<T> rows = new ArrayList<>();
       while (rs.next()) {
@@ -78,9 +81,10 @@ public final class Db {
     }
   }
 
+  /** The first row's value; empty when there is no row or the value is null (a NULL column). */
   public <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) {
     List<T> rows = query(sql, mapper, args);
-    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0));
   }
 
   /**
@@ -91,17 +95,12 @@ public final class Db {
    * @return whether the lock was taken and the body ran
    */
   public boolean exclusively(String name, Runnable body) {
-    long key = lockKey(name);
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
-        boolean locked;
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_try_advisory_xact_lock(?)")) {
-          ps.setLong(1, key);
-          try (ResultSet rs = ps.executeQuery()) {
-            locked = rs.next() && rs.getBoolean(1);
-          }
-        }
+        boolean locked =
+            query(c, "SELECT pg_try_advisory_xact_lock(?)", rs -> rs.getBoolean(1), lockKey(name))
+                .get(0);
         if (locked) {
           body.run();
         }
@@ -140,16 +139,7 @@ public final class Db {
                 new Tx() {
                   @Override
                   public <R> List<R> query(String sql, RowMapper<R> mapper, Object... args) {
-                    try (PreparedStatement ps = prepare(c, sql, args);
-                        ResultSet rs = ps.executeQuery()) {
-                      List<R> rows = new ArrayList<>();
-                      while (rs.next()) {
-                        rows.add(mapper.map(rs));
-                      }
-                      return rows;
-                    } catch (SQLException e) {
-                      throw new EngineDataException(sql, e);
-                    }
+                    return Db.this.query(c, sql, mapper, args);
                   }
                 });
         c.commit();

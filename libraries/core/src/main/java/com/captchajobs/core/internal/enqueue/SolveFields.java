@@ -45,10 +45,6 @@ public final class SolveFields {
     if (businessKey.isBlank()) {
       throw new InvalidTaskException("businessKey", "must not be empty");
     }
-    if (businessKey.length() > MAX_BUSINESS_KEY) {
-      throw new InvalidTaskException(
-          "businessKey", "must be at most " + MAX_BUSINESS_KEY + " characters");
-    }
     validateText("businessKey", businessKey, MAX_BUSINESS_KEY);
   }
 

@@ -104,12 +104,8 @@ public final class JobRunrTables {
         c.setAutoCommit(autoCommit);
       }
     } catch (SQLException e) {
-      throw new IllegalStateException(
-          "Could not create or upgrade CaptchaJobs' JobRunr tables "
-              + tablePrefix()
-              + "jobrunr_*: "
-              + e.getMessage(),
-          e);
+      String why = "Could not create or upgrade CaptchaJobs' JobRunr tables %sjobrunr_*: %s";
+      throw new IllegalStateException(why.formatted(tablePrefix(), e.getMessage()), e);
     }
   }
 
@@ -150,28 +146,16 @@ public final class JobRunrTables {
     }
     try (Statement st = c.createStatement()) {
       for (String[] r : renames) {
-        st.execute(
-            "ALTER "
-                + r[1]
-                + " "
-                + quoted(schema)
-                + "."
-                + quoted(r[0])
-                + " RENAME TO "
-                + quoted(namePrefix + r[0].substring(legacyNamePrefix.length())));
+        String renamed = quoted(namePrefix + r[0].substring(legacyNamePrefix.length()));
+        st.execute("ALTER %s %s RENAME TO %s".formatted(r[1], table(r[0]), renamed));
       }
       createHistory(c);
+      String migrations = table(namePrefix + "jobrunr_migrations");
       st.execute(
-          "INSERT INTO "
-              + history()
-              + " (script) SELECT DISTINCT script FROM "
-              + quoted(schema)
-              + "."
-              + quoted(namePrefix + "jobrunr_migrations")
-              + " WHERE script LIKE 'v%.sql' AND script <> '"
-              + CREATES_JOBRUNRS_OWN_HISTORY
-              + "' ON CONFLICT DO NOTHING");
-      st.execute("DROP TABLE " + quoted(schema) + "." + quoted(namePrefix + "jobrunr_migrations"));
+          ("INSERT INTO %s (script) SELECT DISTINCT script FROM %s"
+                  + " WHERE script LIKE 'v%%.sql' AND script <> '%s' ON CONFLICT DO NOTHING")
+              .formatted(history(), migrations, CREATES_JOBRUNRS_OWN_HISTORY));
+      st.execute("DROP TABLE " + migrations);
     }
     log.info(
         "Moved {} relations {}.{}* to {}jobrunr_*, so that no host JobRunr takes them for its own",
@@ -194,10 +178,9 @@ public final class JobRunrTables {
   private void createHistory(Connection c) throws SQLException {
     try (Statement st = c.createStatement()) {
       st.execute(
-          "CREATE TABLE IF NOT EXISTS "
-              + history()
-              + " (script varchar(128) PRIMARY KEY,"
-              + " installed_on timestamptz NOT NULL DEFAULT now())");
+          ("CREATE TABLE IF NOT EXISTS %s (script varchar(128) PRIMARY KEY,"
+                  + " installed_on timestamptz NOT NULL DEFAULT now())")
+              .formatted(history()));
     }
   }
 
@@ -250,7 +233,7 @@ public final class JobRunrTables {
 
   private boolean exists(Connection c, String table) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      ps.setString(1, quoted(schema) + "." + quoted(table));
+      ps.setString(1, table(table));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getBoolean(1);
@@ -259,7 +242,11 @@ public final class JobRunrTables {
   }
 
   private String history() {
-    return quoted(schema) + "." + quoted(namePrefix + HISTORY);
+    return table(namePrefix + HISTORY);
+  }
+
+  private String table(String name) {
+    return quoted(schema) + "." + quoted(name);
   }
 
   private static String quoted(String identifier) {

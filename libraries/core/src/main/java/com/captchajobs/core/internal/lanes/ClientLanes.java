@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.lanes;
 
-import com.captchajobs.core.settings.WebhookSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -77,11 +76,6 @@ public final class ClientLanes {
   private final Runnable onParked;
   private final Consumer<UUID> onRelease;
 
-  /** Lanes that tell nobody when a delivery is parked or a share passed on to one. */
-  public ClientLanes(int perClient, Duration fallback, Duration maxHold, Clock clock) {
-    this(perClient, fallback, maxHold, clock, () -> {}, id -> {});
-  }
-
   /**
    * @param perClient deliveries of one client in flight on this node, at least 1
    * @param fallback when a parked delivery is due again if no share was passed to it before
@@ -108,11 +102,6 @@ public final class ClientLanes {
     this.clock = clock;
     this.onParked = onParked;
     this.onRelease = onRelease;
-  }
-
-  /** {@code (threads - 1) / 2}, at least 1: no two clients hold every thread when threads > 2. */
-  public static int defaultShare(int threads) {
-    return WebhookSettings.defaultThreadsPerClient(threads);
   }
 
   /** The label a delivery job of this client carries (JobRunr allows 45 characters). */
@@ -154,12 +143,8 @@ public final class ClientLanes {
         parking.put(job.getId(), new Parking(lane, now));
       }
     }
-    job.delete(
-        "Client "
-            + lane.substring(LABEL_PREFIX.length())
-            + " has "
-            + perClient
-            + " deliveries in flight on this node");
+    String client = lane.substring(LABEL_PREFIX.length());
+    job.delete("Client %s has %d deliveries in flight on this node".formatted(client, perClient));
     job.scheduleAt(now.plus(fallback), "Parked until a delivery thread of its client is free");
     onParked.run();
     return false;
@@ -237,13 +222,9 @@ public final class ClientLanes {
 
   private UUID firstParked(String lane) {
     Deque<UUID> queue = parked.get(lane);
-    if (queue == null) {
-      return null;
-    }
-    UUID first = queue.pollFirst();
-    parkedCount--;
-    if (queue.isEmpty()) {
-      parked.remove(lane);
+    UUID first = queue == null ? null : queue.peekFirst();
+    if (first != null) {
+      unpark(lane, first);
     }
     return first;
   }
@@ -261,7 +242,7 @@ public final class ClientLanes {
       Admission a = e.getValue();
       if (a.at().isBefore(a.reserved() ? unclaimed : lapsed)) {
         inFlight.remove(e.getKey());
-      } else if (e.getValue().lane().equals(lane)) {
+      } else if (a.lane().equals(lane)) {
         n++;
       }
     }

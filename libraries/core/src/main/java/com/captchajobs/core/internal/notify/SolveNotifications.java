@@ -95,24 +95,21 @@ public final class SolveNotifications implements AutoCloseable {
   private Thread thread;
 
   /**
-   * @param connections opens the dedicated listening connection (a PostgreSQL one)
-   * @param currentStatus reads a solve's status from its row, used after a (re)connect
-   */
-  /**
    * Listens on a connection of its own from {@code dataSource}; statuses are read from the
    * repository.
    */
   public static SolveNotifications forDataSource(
       DataSource dataSource, SolveRepository repository) {
     return new SolveNotifications(
-        DedicatedConnections.of(dataSource), id -> repository.find(id).map(Solve::status));
+        DedicatedConnections.of(dataSource),
+        id -> repository.find(id).map(Solve::status),
+        Duration.ofSeconds(5));
   }
 
-  public SolveNotifications(
-      ConnectionFactory connections, Function<UUID, Optional<SolveStatus>> currentStatus) {
-    this(connections, currentStatus, Duration.ofSeconds(5));
-  }
-
+  /**
+   * @param connections opens the dedicated listening connection (a PostgreSQL one)
+   * @param currentStatus reads a solve's status from its row, used after a (re)connect
+   */
   SolveNotifications(
       ConnectionFactory connections,
       Function<UUID, Optional<SolveStatus>> currentStatus,
@@ -263,13 +260,7 @@ public final class SolveNotifications implements AutoCloseable {
       }
     }
     wakeUp(null);
-    for (Listener l : listeners) {
-      try {
-        l.onReconnect();
-      } catch (RuntimeException e) {
-        log.warn("Notification listener failed on reconnect", e);
-      }
-    }
+    callEach(listeners, Listener::onReconnect, "Notification listener failed on reconnect");
   }
 
   void dispatch(String payload) {
@@ -284,35 +275,27 @@ public final class SolveNotifications implements AutoCloseable {
       return;
     }
     deliver(id, status);
-    for (Listener l : listeners) {
-      try {
-        l.onStatus(id, status);
-      } catch (RuntimeException e) {
-        log.warn("Notification listener failed for solve {}", id, e);
-      }
-    }
+    callEach(listeners, l -> l.onStatus(id, status), "Notification listener failed for " + id);
   }
 
   private void wakeUp(String sender) {
-    for (Consumer<String> l : dispatchListeners) {
-      try {
-        l.accept(sender);
-      } catch (RuntimeException e) {
-        log.warn("Dispatch listener failed", e);
-      }
-    }
+    callEach(dispatchListeners, l -> l.accept(sender), "Dispatch listener failed");
   }
 
   private void deliver(UUID id, SolveStatus status) {
     Set<Consumer<SolveStatus>> set = subscribers.get(id);
-    if (set == null) {
-      return;
+    if (set != null) {
+      callEach(List.copyOf(set), c -> c.accept(status), "Subscriber of solve " + id + " failed");
     }
-    for (Consumer<SolveStatus> c : List.copyOf(set)) {
+  }
+
+  /** Calls each target in turn; what one throws is logged and does not stop the others. */
+  private static <T> void callEach(Iterable<T> targets, Consumer<T> call, String failure) {
+    for (T target : targets) {
       try {
-        c.accept(status);
+        call.accept(target);
       } catch (RuntimeException e) {
-        log.warn("Subscriber of solve {} failed", id, e);
+        log.warn(failure, e);
       }
     }
   }

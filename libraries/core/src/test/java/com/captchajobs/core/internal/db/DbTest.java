@@ -62,6 +62,17 @@ class DbTest {
   }
 
   @Test
+  void aNullColumnReadsAsNoValueRatherThanFailing() {
+    UUID id = UUID.randomUUID();
+    db.update("INSERT INTO captchajobs.db_test (id) VALUES (?)", id);
+
+    assertThat(
+            db.queryOne(
+                "SELECT at FROM captchajobs.db_test WHERE id = ?", rs -> Db.instant(rs, "at"), id))
+        .isEmpty();
+  }
+
+  @Test
   void aFailedStatementNamesItsFirstLineAndStateButNoBoundValue() {
     assertThatThrownBy(
             () ->

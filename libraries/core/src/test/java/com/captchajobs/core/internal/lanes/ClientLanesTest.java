@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.webhook.WebhookJobRequest;
 import com.captchajobs.core.model.SolveStatus;
+import com.captchajobs.core.settings.WebhookSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,7 +113,8 @@ class ClientLanesTest {
 
   @Test
   void aDeliveryParkedTwiceWaitsInItsQueueOnceAndAStoppingNodeHandsEveryParkedOneBack() {
-    ClientLanes lanes = new ClientLanes(1, Duration.ofHours(1), Duration.ofMinutes(2), clock);
+    ClientLanes lanes =
+        new ClientLanes(1, Duration.ofHours(1), Duration.ofMinutes(2), clock, () -> {}, id -> {});
     Job a1 = fetched("hanger");
     Job a2 = fetched("hanger");
     Job b1 = fetched("bob");
@@ -131,12 +133,12 @@ class ClientLanesTest {
 
   @Test
   void theDefaultShareLeavesAThreadThatNoTwoClientsCanTake() {
-    assertThat(ClientLanes.defaultShare(1)).isEqualTo(1);
-    assertThat(ClientLanes.defaultShare(4)).isEqualTo(1);
-    assertThat(ClientLanes.defaultShare(5)).isEqualTo(2);
-    assertThat(ClientLanes.defaultShare(8)).isEqualTo(3);
+    assertThat(WebhookSettings.defaultThreadsPerClient(1)).isEqualTo(1);
+    assertThat(WebhookSettings.defaultThreadsPerClient(4)).isEqualTo(1);
+    assertThat(WebhookSettings.defaultThreadsPerClient(5)).isEqualTo(2);
+    assertThat(WebhookSettings.defaultThreadsPerClient(8)).isEqualTo(3);
     for (int threads = 3; threads <= 64; threads++) {
-      assertThat(2 * ClientLanes.defaultShare(threads))
+      assertThat(2 * WebhookSettings.defaultThreadsPerClient(threads))
           .as("threads " + threads)
           .isLessThan(threads);
     }

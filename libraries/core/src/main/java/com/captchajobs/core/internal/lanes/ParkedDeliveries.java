@@ -1,9 +1,9 @@
 package com.captchajobs.core.internal.lanes;
 
 import com.captchajobs.core.internal.jobrunr.JobsReady;
+import com.captchajobs.core.internal.time.Timers;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jobrunr.jobs.Job;
@@ -39,13 +39,7 @@ public final class ParkedDeliveries implements AutoCloseable {
     GONE
   }
 
-  private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "captchajobs-webhook-parked");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService thread = Timers.daemon("captchajobs-webhook-parked");
 
   public ParkedDeliveries(StorageProvider storage, ClientLanes lanes, JobsReady ready) {
     this.storage = storage;

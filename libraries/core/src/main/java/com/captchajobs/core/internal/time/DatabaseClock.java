@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -45,13 +44,7 @@ public final class DatabaseClock extends Clock implements AutoCloseable {
   private DatabaseClock(Clock base, DataSource dataSource) {
     this.base = base;
     this.dataSource = dataSource;
-    this.refresher =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-database-clock");
-              t.setDaemon(true);
-              return t;
-            });
+    this.refresher = Timers.daemon("captchajobs-database-clock");
   }
 
   /**

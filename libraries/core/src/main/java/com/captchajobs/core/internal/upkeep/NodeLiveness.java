@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.internal.db.LivenessLock;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.time.Timers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -54,13 +54,7 @@ public final class NodeLiveness implements AutoCloseable {
   public NodeLiveness(Connections connections, Clock clock) {
     this.connections = connections;
     this.clock = clock;
-    this.checker =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-liveness");
-              t.setDaemon(true);
-              return t;
-            });
+    this.checker = Timers.daemon("captchajobs-liveness");
   }
 
   /**

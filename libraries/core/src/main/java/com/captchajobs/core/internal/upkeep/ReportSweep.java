@@ -2,9 +2,9 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveReports;
+import com.captchajobs.core.internal.time.Timers;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jobrunr.jobs.Job;
@@ -103,13 +103,7 @@ public final class ReportSweep implements AutoCloseable {
 
   /** Sweeps every {@code interval}, the first time after {@code interval} too. */
   public synchronized ReportSweep schedule(Duration interval) {
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-report-sweep");
-              t.setDaemon(true);
-              return t;
-            });
+    timer = Timers.daemon("captchajobs-report-sweep");
     timer.scheduleWithFixedDelay(
         this::sweepLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     return this;

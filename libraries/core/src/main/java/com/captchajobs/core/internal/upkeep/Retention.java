@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.upkeep;
 import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.JobRunrTables;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.time.Timers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
@@ -34,17 +34,8 @@ public final class Retention implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
-  /** Default age after which rows are deleted. */
-  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
-
   /** What one pass deleted. */
-  public record Deleted(int solves, int polls, int handoffs, int jobs) {
-
-    /** Without JobRunr jobs, as before they were deleted here. */
-    public Deleted(int solves, int polls, int handoffs) {
-      this(solves, polls, handoffs, 0);
-    }
-  }
+  public record Deleted(int solves, int polls, int handoffs, int jobs) {}
 
   private final DataSource dataSource;
   private final Schema schema;
@@ -63,11 +54,12 @@ public final class Retention implements AutoCloseable {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
       try {
-        if (!tryLock(c)) {
+        Instant now = lockedAt(c);
+        if (now == null) {
           c.rollback();
           return Optional.empty();
         }
-        Instant cutoff = databaseNow(c).minus(retention);
+        Instant cutoff = now.minus(retention);
         int polls = delete(c, "DELETE FROM captchajobs.poll WHERE called_at < ?", cutoff);
         int handoffs = delete(c, "DELETE FROM captchajobs.slot_handoff WHERE freed_at < ?", cutoff);
         int solves =
@@ -96,13 +88,7 @@ public final class Retention implements AutoCloseable {
 
   /** Runs the pass every {@code interval}, the first one after {@code interval} too. */
   public synchronized Retention schedule(Duration interval) {
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-retention");
-              t.setDaemon(true);
-              return t;
-            });
+    timer = Timers.daemon("captchajobs-retention");
     timer.scheduleWithFixedDelay(
         this::runLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     return this;
@@ -127,22 +113,17 @@ public final class Retention implements AutoCloseable {
     }
   }
 
-  private boolean tryLock(Connection c) throws SQLException {
+  /**
+   * The database's {@code now()} once this transaction holds the pass's lock; null: it does not.
+   */
+  private Instant lockedAt(Connection c) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?))")) {
+        c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?)), now()")) {
       ps.setString(1, schema.name() + ".retention");
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        return rs.getBoolean(1);
+        return rs.getBoolean(1) ? rs.getTimestamp(2).toInstant() : null;
       }
-    }
-  }
-
-  private static Instant databaseNow(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT now()");
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getTimestamp(1).toInstant();
     }
   }
 

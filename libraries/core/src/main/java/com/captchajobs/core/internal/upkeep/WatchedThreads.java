@@ -4,8 +4,8 @@ import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.db.Schema;
+import com.captchajobs.core.internal.time.Timers;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -77,13 +77,7 @@ public final class WatchedThreads implements AutoCloseable {
 
   /** Ticks every second on a daemon thread. */
   public synchronized WatchedThreads start() {
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-watched-threads");
-              t.setDaemon(true);
-              return t;
-            });
+    timer = Timers.daemon("captchajobs-watched-threads");
     timer.scheduleWithFixedDelay(
         () -> {
           try {

@@ -6,9 +6,9 @@ import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.time.Timers;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -129,13 +129,7 @@ public final class WorkerStartup implements AutoCloseable {
     if (executor != null) {
       return;
     }
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "captchajobs-reconciler");
-              t.setDaemon(true);
-              return t;
-            });
+    executor = Timers.daemon("captchajobs-reconciler");
     long period = settings.reconcileInterval().toMillis();
     executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
     long check = settings.providerCheckInterval().toMillis();

@@ -1,7 +1,5 @@
 package com.captchajobs.core.internal.webhook;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveEvents;
@@ -19,8 +17,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -51,24 +47,6 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
   private final boolean includeToken;
   private final Clock clock;
   private final ObjectMapper json = JsonMapper.builder().build();
-
-  /**
-   * @param signer null when no secret is configured: deliveries then fail without retry
-   */
-  public WebhookJob(
-      SolveRepository repository,
-      OkHttpClient http,
-      WebhookSigner signer,
-      boolean includeToken,
-      Clock clock) {
-    this(
-        repository,
-        http,
-        client -> signer,
-        new WebhookEgress(Set.of(), okhttp3.Dns.SYSTEM),
-        includeToken,
-        clock);
-  }
 
   /**
    * @param signers the signer of a client's webhooks (its own secret, else the node's); null when
@@ -126,9 +104,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       List<InetAddress> addresses = egress.check(url);
       pinned = http.newBuilder().dns(WebhookEgress.pinned(url, addresses)).build();
     } catch (WebhookEgress.RefusedException e) {
-      repository
-          .events()
-          .record(solve.id(), SolveEvents.WEBHOOK, request.status() + ": refused by egress rules");
+      record(solve, request.status() + ": refused by egress rules");
       log.warn("Webhook of solve {} not sent: {}", solve.id(), e.getMessage());
       throw new JobRunrException(e.getMessage(), true);
     } catch (UnknownHostException e) {
@@ -144,15 +120,9 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
             .header(WebhookSigner.TIMESTAMP_HEADER, String.valueOf(now.getEpochSecond()))
             .post(RequestBody.create(body, JSON))
             .build();
-    String host =
-        Optional.ofNullable(HttpUrl.parse(solve.callbackUrl())).map(HttpUrl::host).orElse("?");
+    String host = url.host();
     try (Response response = pinned.newCall(post).execute()) {
-      repository
-          .events()
-          .record(
-              solve.id(),
-              SolveEvents.WEBHOOK,
-              request.status() + " to " + host + ": HTTP " + response.code());
+      record(solve, request.status() + " to " + host + ": HTTP " + response.code());
       if (!response.isSuccessful()) {
         throw new WebhookDeliveryException(
             "webhook of solve " + solve.id() + " to " + host + " answered HTTP " + response.code());
@@ -164,21 +134,15 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
           solve.businessKey(),
           host);
     } catch (IOException e) {
-      repository
-          .events()
-          .record(
-              solve.id(),
-              SolveEvents.WEBHOOK,
-              request.status() + " to " + host + ": " + e.getClass().getSimpleName());
+      String failure = e.getClass().getSimpleName();
+      record(solve, request.status() + " to " + host + ": " + failure);
       throw new WebhookDeliveryException(
-          "webhook of solve "
-              + solve.id()
-              + " to "
-              + host
-              + " failed: "
-              + e.getClass().getSimpleName(),
-          e);
+          "webhook of solve %s to %s failed: %s".formatted(solve.id(), host, failure), e);
     }
+  }
+
+  private void record(Solve solve, String what) {
+    repository.events().record(solve.id(), SolveEvents.WEBHOOK, what);
   }
 
   /**
@@ -221,18 +185,14 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
     if (includeToken) {
       repository.token(solve.id()).ifPresent(t -> out.put("token", t));
     }
-    return toJson(out).getBytes(UTF_8);
+    try {
+      return json.writeValueAsBytes(out);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Could not write JSON: " + e.getOriginalMessage(), e);
+    }
   }
 
   private static String text(Instant instant) {
     return instant == null ? null : instant.toString();
-  }
-
-  private String toJson(Object value) {
-    try {
-      return json.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Could not write JSON: " + e.getOriginalMessage(), e);
-    }
   }
 }

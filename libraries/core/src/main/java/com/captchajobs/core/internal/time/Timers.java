@@ -1,0 +1,20 @@
+package com.captchajobs.core.internal.time;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/** The engine's background timers: each on one daemon thread, so none holds up the JVM's exit. */
+public final class Timers {
+
+  private Timers() {}
+
+  /** A single-thread scheduler whose daemon thread is named {@code name}. */
+  public static ScheduledExecutorService daemon(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+}

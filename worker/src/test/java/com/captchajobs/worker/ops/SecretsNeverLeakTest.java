@@ -86,17 +86,21 @@ class SecretsNeverLeakTest {
         UUID permanent =
             enqueuer
                 .enqueue(
+                    SolveRepository.JAVA_API_CLIENT,
                     "ops-permanent",
                     CaptchaType.TURNSTILE,
                     Map.of("sitekey", "invalid", "pageUrl", SolveProbe.pageUrl("ops-permanent")),
                     0,
-                    null)
+                    null,
+                    0)
+                .orElseThrow()
                 .id();
         UUID unsolvable =
             turnstile(enqueuer, "ops-unsolvable", "https://shop.example.test/unsolvable/ops");
         UUID expired =
             enqueuer
                 .enqueue(
+                    SolveRepository.JAVA_API_CLIENT,
                     "ops-expired",
                     CaptchaType.RECAPTCHA_V2,
                     Map.of(
@@ -105,12 +109,15 @@ class SecretsNeverLeakTest {
                         "pageUrl",
                         SolveProbe.pageUrl("ops-expired")),
                     0,
-                    null)
+                    null,
+                    0)
+                .orElseThrow()
                 .id();
         UUID breakerOpen =
             rejected
                 .bean(SolveEnqueuer.class)
                 .enqueue(
+                    SolveRepository.JAVA_API_CLIENT,
                     "ops-breaker",
                     CaptchaType.TURNSTILE,
                     Map.of(
@@ -119,7 +126,9 @@ class SecretsNeverLeakTest {
                         "pageUrl",
                         SolveProbe.pageUrl("ops-breaker")),
                     0,
-                    null)
+                    null,
+                    0)
+                .orElseThrow()
                 .id();
 
         awaitStatus(repository, solved, SolveStatus.SOLVED);
@@ -184,11 +193,14 @@ class SecretsNeverLeakTest {
   static UUID turnstile(SolveEnqueuer enqueuer, String businessKey, String pageUrl) {
     return enqueuer
         .enqueue(
+            SolveRepository.JAVA_API_CLIENT,
             businessKey,
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", pageUrl),
             0,
-            null)
+            null,
+            0)
+        .orElseThrow()
         .id();
   }
 

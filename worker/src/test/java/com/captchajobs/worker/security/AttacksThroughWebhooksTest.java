@@ -239,7 +239,9 @@ class AttacksThroughWebhooksTest {
                 CaptchaType.TURNSTILE,
                 Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
                 0,
-                callbackUrl)
+                callbackUrl,
+                0)
+            .orElseThrow()
             .id();
     node.probe().awaitStatus(id, SolveStatus.SOLVED);
     return id;

@@ -183,7 +183,9 @@ class SlowWebhookReceiversTest {
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
             0,
-            callbackUrl)
+            callbackUrl,
+            0)
+        .orElseThrow()
         .id();
   }
 }

@@ -165,7 +165,9 @@ class WebhooksOfOneClientCannotStarveAnotherTest {
             CaptchaType.TURNSTILE,
             Map.of("sitekey", "0x4AAAAAAADnPIDROrmt1Wwj", "pageUrl", SolveProbe.pageUrl(key)),
             0,
-            "http://127.0.0.1:" + receiver.port() + path)
+            "http://127.0.0.1:" + receiver.port() + path,
+            0)
+        .orElseThrow()
         .id();
   }
 }

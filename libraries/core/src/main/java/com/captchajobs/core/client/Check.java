@@ -13,10 +13,7 @@ final class Check {
   private Check() {}
 
   static String required(String field, String value) {
-    if (value == null) {
-      throw new InvalidTaskException(field, "is required");
-    }
-    return optional(field, value);
+    return optional(field, requiredUnbounded(field, value));
   }
 
   /** For required fields without a length cap ({@code body}). */

@@ -20,11 +20,11 @@ import okhttp3.Response;
  */
 final class FormPost {
 
-  /** Replies are a few hundred bytes; anything near this is not CaptchaAI talking. */
   /** Report replies that mean "not counted", which is no reason to fail the caller. */
   static final Set<String> IGNORED_REPORT_CODES =
       Set.of("ERROR_DUPLICATE_REPORT", "REPORT_NOT_RECORDED");
 
+  /** Replies are a few hundred bytes; anything near this is not CaptchaAI talking. */
   static final int MAX_BODY_BYTES = 1024 * 1024;
 
   private final OkHttpClient httpClient;

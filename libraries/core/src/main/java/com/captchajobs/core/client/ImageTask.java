@@ -68,22 +68,19 @@ public record ImageTask(
   }
 
   private static void checkImage(String body) {
-    int size;
+    String range = "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got ";
     // Estimated from the length first, so an absurd body is not decoded just to be rejected.
     if (body.length() > (MAX_IMAGE_BYTES + 2) / 3 * 4) {
-      throw new InvalidTaskException(
-          "body",
-          "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got more");
+      throw new InvalidTaskException("body", range + "more");
     }
+    int size;
     try {
       size = Base64.getDecoder().decode(body).length;
     } catch (IllegalArgumentException e) {
       throw new InvalidTaskException("body", "must be valid base64");
     }
     if (size < MIN_IMAGE_BYTES || size > MAX_IMAGE_BYTES) {
-      throw new InvalidTaskException(
-          "body",
-          "must decode to " + MIN_IMAGE_BYTES + ".." + MAX_IMAGE_BYTES + " bytes, got " + size);
+      throw new InvalidTaskException("body", range + size);
     }
   }
 
@@ -145,24 +142,9 @@ public record ImageTask(
 
   @Override
   public String toString() {
-    return "ImageTask[body=("
-        + body.length()
-        + " base64 chars), numeric="
-        + numeric
-        + ", minLen="
-        + minLen
-        + ", maxLen="
-        + maxLen
-        + ", phrase="
-        + phrase
-        + ", regsense="
-        + regsense
-        + ", calc="
-        + calc
-        + ", lang="
-        + lang
-        + ", textInstructions="
-        + textInstructions
-        + "]";
+    return ("ImageTask[body=(%d base64 chars), numeric=%s, minLen=%s, maxLen=%s, phrase=%s,"
+            + " regsense=%s, calc=%s, lang=%s, textInstructions=%s]")
+        .formatted(
+            body.length(), numeric, minLen, maxLen, phrase, regsense, calc, lang, textInstructions);
   }
 }

@@ -64,7 +64,10 @@ public final class SolveProbe {
   }
 
   public UUID enqueue(String businessKey, CaptchaType type, Map<String, String> params) {
-    return enqueuer.enqueue(businessKey, type, params, 0, null).id();
+    return enqueuer
+        .enqueue(SolveRepository.JAVA_API_CLIENT, businessKey, type, params, 0, null, 0)
+        .orElseThrow()
+        .id();
   }
 
   public Solve get(UUID id) {

@@ -45,10 +45,8 @@ public final class Schema {
   public static Schema named(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "captchajobs.schema must be a lower-case PostgreSQL"
-              + " identifier (letters, digits, underscores; at most 63), was '"
-              + name
-              + "'");
+          "captchajobs.schema must be a lower-case PostgreSQL identifier (letters, digits,"
+              + " underscores; at most 63), was '%s'".formatted(name));
     }
     return new Schema(name);
   }
@@ -141,22 +139,19 @@ public final class Schema {
     SearchPathReachesSchemaException(
         String schema, String searchPath, String user, boolean viaUser) {
       super(
-          "captchajobs.schema: the database connection's search_path ("
-              + searchPath
-              + ") resolves unqualified table names into schema '"
-              + schema
-              + "'"
-              + (viaUser ? " because the database user is named '" + user + "' like it" : "")
-              + ", so an application's own tables (its Flyway history, its JobRunr) would land in"
-              + " CaptchaJobs' schema. Fix: pin the search_path of the connections given to"
-              + " CaptchaJobs to schemas other than '"
-              + schema
-              + "', for example with currentSchema=public in the JDBC URL (as the app, worker and"
-              + " dashboard nodes do on their own pool) or with ALTER ROLE "
-              + user
-              + " SET search_path = public; or set captchajobs.schema to another name"
-              + (viaUser ? "; or connect as a database user not named '" + schema + "'" : "")
-              + ".");
+          ("captchajobs.schema: the database connection's search_path (%s) resolves unqualified"
+                  + " table names into schema '%s'%s, so an application's own tables (its Flyway"
+                  + " history, its JobRunr) would land in CaptchaJobs' schema. Fix: pin the"
+                  + " search_path of the connections given to CaptchaJobs to schemas other than"
+                  + " '%2$s', for example with currentSchema=public in the JDBC URL (as the app,"
+                  + " worker and dashboard nodes do on their own pool) or with ALTER ROLE %s SET"
+                  + " search_path = public; or set captchajobs.schema to another name%s.")
+              .formatted(
+                  searchPath,
+                  schema,
+                  viaUser ? " because the database user is named '" + user + "' like it" : "",
+                  user,
+                  viaUser ? "; or connect as a database user not named '" + schema + "'" : ""));
     }
   }
 
@@ -164,17 +159,11 @@ public final class Schema {
   public static final class SchemaNotCreatableException extends IllegalStateException {
     SchemaNotCreatableException(String schema, String user) {
       super(
-          "captchajobs.schema: schema '"
-              + schema
-              + "' does not exist and database user '"
-              + user
-              + "' may not create it (no CREATE privilege on the database). Ask an administrator to run"
-              + " CREATE SCHEMA "
-              + schema
-              + " AUTHORIZATION "
-              + user
-              + ", or set captchajobs.schema to"
-              + " a schema this user owns.");
+          ("captchajobs.schema: schema '%1$s' does not exist and database user '%2$s' may not"
+                  + " create it (no CREATE privilege on the database). Ask an administrator to run"
+                  + " CREATE SCHEMA %1$s AUTHORIZATION %2$s, or set captchajobs.schema to a schema"
+                  + " this user owns.")
+              .formatted(schema, user));
     }
   }
 

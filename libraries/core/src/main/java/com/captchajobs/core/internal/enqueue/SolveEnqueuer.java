@@ -57,11 +57,8 @@ public final class SolveEnqueuer {
 
     public ConflictException(String businessKey, UUID existingId) {
       super(
-          "businessKey '"
-              + businessKey
-              + "' is already used by solve "
-              + existingId
-              + " with a different payload");
+          "businessKey '%s' is already used by solve %s with a different payload"
+              .formatted(businessKey, existingId));
       this.existingId = existingId;
     }
 
@@ -71,43 +68,17 @@ public final class SolveEnqueuer {
   }
 
   /**
-   * Takes fields validated at the edge ({@link SolveFields}, by the Java API's {@code
-   * SolveRequest}); the provider parameters are normalised by {@link CaptchaTask}.
+   * Stores a solve of {@code client}, whose business keys are its own: another client's solve with
+   * the same key is neither found nor revealed. Takes fields validated at the edge ({@link
+   * SolveFields}, by the Java API's {@code SolveRequest}); the provider parameters are normalised
+   * by {@link CaptchaTask}. A new solve is stored only while {@code client} has fewer than {@code
+   * maxUnfinished} unfinished solves (queued, waiting or submitted), counted and inserted under a
+   * lock per client so that the cap holds exactly under concurrent enqueues on any number of nodes.
+   * Empty when the cap is reached and nothing was stored; the same key and payload again still
+   * answers the existing solve. {@code maxUnfinished} 0 means no cap.
    *
    * @throws InvalidTaskException naming the field when the parameters are invalid (nothing stored)
    * @throws ConflictException when the business key exists with another payload
-   */
-  public Enqueued enqueue(
-      String businessKey,
-      CaptchaType type,
-      Map<String, String> params,
-      int priority,
-      String callbackUrl) {
-    return enqueue(
-        SolveRepository.JAVA_API_CLIENT, businessKey, type, params, priority, callbackUrl);
-  }
-
-  /**
-   * As {@link #enqueue(String, CaptchaType, Map, int, String)} for {@code client}, whose business
-   * keys are its own: another client's solve with the same key is neither found nor revealed.
-   */
-  public Enqueued enqueue(
-      String client,
-      String businessKey,
-      CaptchaType type,
-      Map<String, String> params,
-      int priority,
-      String callbackUrl) {
-    return enqueue(client, businessKey, type, params, priority, callbackUrl, 0).orElseThrow();
-  }
-
-  /**
-   * As {@link #enqueue(String, String, CaptchaType, Map, int, String)}, storing a new solve only
-   * while {@code client} has fewer than {@code maxUnfinished} unfinished solves (queued, waiting or
-   * submitted), counted and inserted under a lock per client so that the cap holds exactly under
-   * concurrent enqueues on any number of nodes. Empty when the cap is reached and nothing was
-   * stored; the same key and payload again still answers the existing solve. {@code maxUnfinished}
-   * 0 means no cap.
    */
   public Optional<Enqueued> enqueue(
       String client,

@@ -103,12 +103,14 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
     synchronized (this) {
       s = server;
     }
-    return s != null && s.isRunning() && idleThreads(s) > 0;
+    return threadToSpare(s);
   }
 
-  private static int idleThreads(BackgroundJobServer server) {
-    return server.getWorkDistributionStrategy().getWorkerCount()
-        - server.getJobSteward().getOccupiedWorkerCount();
+  private static boolean threadToSpare(BackgroundJobServer s) {
+    return s != null
+        && s.isRunning()
+        && s.getWorkDistributionStrategy().getWorkerCount()
+            > s.getJobSteward().getOccupiedWorkerCount();
   }
 
   /** Asks this node's dispatcher thread to fetch once more; returns at once. */
@@ -135,7 +137,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
         pending = false;
       }
       try {
-        if (server.isRunning() && idleThreads(server) > 0) {
+        if (threadToSpare(server)) {
           fetch.now();
         }
       } catch (RuntimeException e) {

@@ -69,38 +69,21 @@ public final class OperatorQueries {
                 + " submits, polls, requeues, requeued_error_code, created_at, updated_at,"
                 + " submitted_at, solved_at FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
-    if (f.status() != null) {
-      sql.append(" AND status = ?");
-      args.add(f.status().name());
-    }
-    if (f.type() != null) {
-      sql.append(" AND type = ?");
-      args.add(f.type().name());
-    }
-    if (f.errorCode() != null) {
-      sql.append(" AND error_code = ?");
-      args.add(f.errorCode());
-    }
-    if (f.keyPrefix() != null) {
-      sql.append(" AND business_key LIKE ? ESCAPE '\\'");
-      args.add(f.keyPrefix().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
-    }
-    if (f.batch() != null) {
-      sql.append(" AND batch = ?");
-      args.add(f.batch());
-    }
-    if (f.client() != null) {
-      sql.append(" AND client = ?");
-      args.add(f.client());
-    }
-    if (f.from() != null) {
-      sql.append(" AND created_at >= ?");
-      args.add(f.from());
-    }
-    if (f.to() != null) {
-      sql.append(" AND created_at < ?");
-      args.add(f.to());
-    }
+    String prefix = f.keyPrefix();
+    and(sql, args, " AND status = ?", f.status());
+    and(sql, args, " AND type = ?", f.type());
+    and(sql, args, " AND error_code = ?", f.errorCode());
+    and(
+        sql,
+        args,
+        " AND business_key LIKE ? ESCAPE '\\'",
+        prefix == null
+            ? null
+            : prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+    and(sql, args, " AND batch = ?", f.batch());
+    and(sql, args, " AND client = ?", f.client());
+    and(sql, args, " AND created_at >= ?", f.from());
+    and(sql, args, " AND created_at < ?", f.to());
     sql.append(" ORDER BY created_at DESC, id LIMIT ? OFFSET ?");
     args.add(size);
     args.add((long) page * size);
@@ -128,6 +111,14 @@ public final class OperatorQueries {
                 Db.instant(rs, "submitted_at"),
                 Db.instant(rs, "solved_at")),
         args.toArray());
+  }
+
+  /** Appends {@code condition} with its value, unless the value is null (no filter). */
+  private static void and(StringBuilder sql, List<Object> args, String condition, Object value) {
+    if (value != null) {
+      sql.append(condition);
+      args.add(value);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@ package com.captchajobs.core.internal.provider;
 
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.pingback.PingbackRules;
+import com.captchajobs.core.settings.PingbackSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +33,7 @@ public final class PingbackRegistration {
 
   /** Registers the host of {@code pingbackUrl} and checks it is listed; logs one line. */
   public void register(String pingbackUrl) {
-    String host = PingbackRules.host(pingbackUrl);
+    String host = PingbackSettings.host(pingbackUrl);
     String added;
     String listed;
     try {

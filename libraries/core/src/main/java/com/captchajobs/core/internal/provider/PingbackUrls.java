@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.provider;
 
 import com.captchajobs.core.pingback.PingbackReceiver;
-import com.captchajobs.core.pingback.PingbackRules;
+import com.captchajobs.core.settings.PingbackSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -31,7 +31,7 @@ public final class PingbackUrls {
    *     characters
    */
   public PingbackUrls(String baseUrl, String secret) {
-    PingbackRules.check(baseUrl, Objects.requireNonNull(secret, "secret"));
+    new PingbackSettings(baseUrl, Objects.requireNonNull(secret, "secret"), false); // its rules
     this.baseUrl = baseUrl == null ? null : stripSlash(baseUrl);
     this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256");
   }

@@ -40,30 +40,7 @@ public final class SolveInserts {
       int priority,
       String callbackUrl,
       UUID jobId,
-      String client) {
-
-    /** A solve of the Java API client. */
-    public NewSolve(
-        UUID id,
-        String businessKey,
-        CaptchaType type,
-        Map<String, String> params,
-        String payloadHash,
-        int priority,
-        String callbackUrl,
-        UUID jobId) {
-      this(
-          id,
-          businessKey,
-          type,
-          params,
-          payloadHash,
-          priority,
-          callbackUrl,
-          jobId,
-          SolveRepository.JAVA_API_CLIENT);
-    }
-  }
+      String client) {}
 
   /**
    * Inserts the solve unless its business key exists, in one statement: QUEUED holding a slot of

@@ -121,12 +121,7 @@ public final class SolveReports {
    * did it.
    */
   public boolean giveUpInterrupted(UUID id) {
-    return db.update(
-            "UPDATE captchajobs.solve SET report_delivery = 'UNCERTAIN', report_error = ?,"
-                + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'SENDING'",
-            INTERRUPTED,
-            id)
-        == 1;
+    return end(id, UNCERTAIN, INTERRUPTED);
   }
 
   /** The provider recorded it (wins over UNCERTAIN set meanwhile by a run that saw SENDING). */
@@ -146,14 +141,20 @@ public final class SolveReports {
         id);
   }
 
-  /** The delivery ends FAILED or UNCERTAIN with the code; it is never tried again. */
-  public void end(UUID id, String delivery, String errorCode) {
-    db.update(
-        "UPDATE captchajobs.solve SET report_delivery = ?, report_error = ?,"
-            + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'SENDING'",
-        delivery,
-        errorCode,
-        id);
+  /** The delivery ends FAILED or UNCERTAIN with the code; never tried again. True: this call. */
+  public boolean end(UUID id, String delivery, String errorCode) {
+    return finish(id, SENDING, delivery, errorCode);
+  }
+
+  private boolean finish(UUID id, String from, String delivery, String errorCode) {
+    return db.update(
+            "UPDATE captchajobs.solve SET report_delivery = ?, report_error = ?,"
+                + " report_delivered_at = now() WHERE id = ? AND report_delivery = ?",
+            delivery,
+            errorCode,
+            id,
+            from)
+        == 1;
   }
 
   /** A report still waiting to be sent. */
@@ -181,11 +182,6 @@ public final class SolveReports {
 
   /** A PENDING report whose job JobRunr gave up on ends FAILED with the code; never sent. */
   public boolean abandon(UUID id, String errorCode) {
-    return db.update(
-            "UPDATE captchajobs.solve SET report_delivery = 'FAILED', report_error = ?,"
-                + " report_delivered_at = now() WHERE id = ? AND report_delivery = 'PENDING'",
-            errorCode,
-            id)
-        == 1;
+    return finish(id, PENDING, FAILED, errorCode);
   }
 }

@@ -179,14 +179,13 @@ public final class Reconciler implements Runnable {
    * Returns how many solves were given a new job.
    */
   int recoverDeadServers() {
-    NodeLiveness own = liveness;
-    if (!own.mayJudge(JUDGE_AFTER)) {
+    if (!liveness.mayJudge(JUDGE_AFTER)) {
       return 0;
     }
     Set<UUID> registered = registeredServers();
     Set<UUID> suspects = new HashSet<>(seenLive.keySet());
     suspects.retainAll(registered);
-    suspects.remove(own.serverId());
+    suspects.remove(liveness.serverId());
     if (suspects.isEmpty()) {
       return 0;
     }
@@ -283,13 +282,7 @@ public final class Reconciler implements Runnable {
           repository.clearSubmitLock(solve.id());
         }
       }
-      try {
-        if (repair(stuck)) {
-          resumed++;
-        }
-      } catch (RuntimeException e) {
-        log.warn("Could not resume solve {}: {}", solve.id(), e.toString());
-      }
+      resumed += repair(stuck, "resume");
     }
     return new Taken(taken.size(), resumed);
   }
@@ -303,13 +296,7 @@ public final class Reconciler implements Runnable {
       List<SolveRepository.Stuck> page =
           repository.findStuck(stuckAfter, solveDeadline, afterUpdatedAt, afterId, PAGE);
       for (SolveRepository.Stuck stuck : page) {
-        try {
-          if (repair(stuck)) {
-            repaired++;
-          }
-        } catch (RuntimeException e) {
-          log.warn("Could not repair solve {}: {}", stuck.solve().id(), e.toString());
-        }
+        repaired += repair(stuck, "repair");
       }
       if (page.size() < PAGE) {
         return repaired;
@@ -317,6 +304,16 @@ public final class Reconciler implements Runnable {
       Solve last = page.get(page.size() - 1).solve();
       afterUpdatedAt = last.updatedAt();
       afterId = last.id();
+    }
+  }
+
+  /** {@link #repair(SolveRepository.Stuck)}, logging a failure; 1 when the solve got a job. */
+  private int repair(SolveRepository.Stuck stuck, String what) {
+    try {
+      return repair(stuck) ? 1 : 0;
+    } catch (RuntimeException e) {
+      log.warn("Could not {} solve {}: {}", what, stuck.solve().id(), e.toString());
+      return 0;
     }
   }
 

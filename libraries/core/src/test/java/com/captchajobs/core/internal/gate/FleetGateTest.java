@@ -7,6 +7,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.EngineNode;
@@ -273,6 +274,7 @@ class FleetGateTest {
       UUID urgent =
           enqueuer
               .enqueue(
+                  SolveRepository.JAVA_API_CLIENT,
                   "checkout-urgent",
                   CaptchaType.TURNSTILE,
                   Map.of(
@@ -281,7 +283,9 @@ class FleetGateTest {
                       "pageUrl",
                       SolveProbe.pageUrl("checkout-urgent")),
                   10,
-                  null)
+                  null,
+                  0)
+              .orElseThrow()
               .id();
       // Once the urgent solve has reached the queue (parked, or straight through), every backlog
       // solve still waiting then must be submitted after it.

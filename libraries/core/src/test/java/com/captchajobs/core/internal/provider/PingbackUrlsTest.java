@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.captchajobs.core.CaptchaJobs;
-import com.captchajobs.core.pingback.PingbackRules;
 import com.captchajobs.core.settings.InvalidSettingException;
+import com.captchajobs.core.settings.PingbackSettings;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,17 +17,19 @@ class PingbackUrlsTest {
 
   @Test
   void onlyHttpsLeavesThisHostAndLoopbackHttpStaysAllowed() {
-    assertThat(PingbackRules.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
+    assertThat(
+            PingbackSettings.clearTextOffLoopback("http://solves.example.com/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackRules.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
+    assertThat(PingbackSettings.clearTextOffLoopback("http://10.0.0.5:8080/captchaai/pingback"))
         .isTrue();
-    assertThat(PingbackRules.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
+    assertThat(PingbackSettings.clearTextOffLoopback("http://localhost:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackRules.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
+    assertThat(PingbackSettings.clearTextOffLoopback("http://127.0.0.1:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackRules.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback"))
+    assertThat(PingbackSettings.clearTextOffLoopback("http://[::1]:8080/captchaai/pingback"))
         .isFalse();
-    assertThat(PingbackRules.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
+    assertThat(
+            PingbackSettings.clearTextOffLoopback("https://solves.example.com/captchaai/pingback"))
         .isFalse();
   }
 
@@ -46,7 +48,7 @@ class PingbackUrlsTest {
         "http://user@127.0.0.1.example.net/captchaai/pingback"
       })
   void aNameThatOnlyLooksLikeLoopbackNeedsHttps(String url) {
-    assertThat(PingbackRules.clearTextOffLoopback(url)).isTrue();
+    assertThat(PingbackSettings.clearTextOffLoopback(url)).isTrue();
   }
 
   @ParameterizedTest
@@ -58,7 +60,7 @@ class PingbackUrlsTest {
         "http://[::0:1]/captchaai/pingback"
       })
   void aLiteralLoopbackAddressMayStayOnPlainHttp(String url) {
-    assertThat(PingbackRules.clearTextOffLoopback(url)).isFalse();
+    assertThat(PingbackSettings.clearTextOffLoopback(url)).isFalse();
   }
 
   @Test
@@ -78,9 +80,9 @@ class PingbackUrlsTest {
 
   @Test
   void theRegisteredHostIsTheUrlsHostWithoutSchemePortOrPath() {
-    assertThat(PingbackRules.host("https://solves.example.com:8443/captchaai/pingback"))
+    assertThat(PingbackSettings.host("https://solves.example.com:8443/captchaai/pingback"))
         .isEqualTo("solves.example.com");
-    assertThat(PingbackRules.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
+    assertThat(PingbackSettings.host("http://[::1]:8080/captchaai/pingback")).isEqualTo("[::1]");
   }
 
   @Test

@@ -7,7 +7,6 @@ import com.captchajobs.core.internal.egress.WebhookEgress;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.webhook.WebhookRetryFilter;
 import com.captchajobs.core.settings.InvalidSettingException;
-import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.WebhookSettings;
 import java.time.Duration;
 import java.util.Map;
@@ -61,18 +60,13 @@ final class NodeChecks {
    * still being retried must not lose its row.
    */
   private static void retentionOutlastsWhatItDeletes(NodeSettings s) {
-    RetentionSettings retention = s.retention();
-    Duration age = retention.retention();
+    Duration age = s.retention().retention();
     for (Map.Entry<CaptchaType, Duration> ttl : s.solve().tokenTtl().entrySet()) {
       require(
           age.compareTo(ttl.getValue()) > 0,
-          "{RetentionSettings.retention(Duration)} ("
-              + age
-              + ") must be longer than {tokenTtl(CaptchaType, Duration)}."
-              + ttl.getKey()
-              + " ("
-              + ttl.getValue()
-              + ")");
+          ("{RetentionSettings.retention(Duration)} (%s) must be longer than"
+                  + " {tokenTtl(CaptchaType, Duration)}.%s (%s)")
+              .formatted(age, ttl.getKey(), ttl.getValue()));
     }
     WebhookSettings webhooks = s.webhooks();
     if (webhooks.signs()) {
@@ -85,12 +79,11 @@ final class NodeChecks {
               s.server().pollInterval());
       require(
           age.compareTo(span) > 0,
-          "{RetentionSettings.retention(Duration)} ("
-              + age
-              + ") must be longer than the webhook retry span ("
-              + span
-              + " at most, from {WebhookSettings.retries(int)}, {WebhookSettings.backoff(Duration)},"
-              + " {WebhookSettings.maxBackoff(Duration)} and {WebhookSettings.timeout(Duration)})");
+          ("{RetentionSettings.retention(Duration)} (%s) must be longer than the webhook retry span"
+                  + " (%s at most, from {WebhookSettings.retries(int)},"
+                  + " {WebhookSettings.backoff(Duration)}, {WebhookSettings.maxBackoff(Duration)} and"
+                  + " {WebhookSettings.timeout(Duration)})")
+              .formatted(age, span));
     }
   }
 }

@@ -118,13 +118,9 @@ final class AddressClassifier {
   /**
    * Why an address is not public, or empty when a webhook may reach it.
    *
-   * @param address an IPv4 or IPv6 address
+   * @param a an IPv4 or IPv6 address's bytes
    * @return the reason, naming the range and, for an embedding form, the form and the IPv4 address
    */
-  static Optional<String> whyNotPublic(InetAddress address) {
-    return whyNotPublic(address.getAddress());
-  }
-
   static Optional<String> whyNotPublic(byte[] a) {
     if (a.length == 4) {
       return V4_RANGES.stream().filter(r -> r.contains(a)).findFirst().map(Range::why);

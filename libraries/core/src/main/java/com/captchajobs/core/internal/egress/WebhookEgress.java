@@ -131,25 +131,17 @@ public final class WebhookEgress {
     boolean allowed = this.allowed.contains(origin);
     if (!allowed && !url.isHttps()) {
       throw new RefusedException(
-          "webhook to "
-              + origin
-              + " refused: https is required (or list http://host:port in"
-              + " captchajobs.webhook.allowed-hosts)");
+          "webhook to %s refused: https is required (or list http://host:port in %s)"
+              .formatted(origin, Origin.KEY));
     }
     List<InetAddress> addresses = resolver.lookup(url.host());
     if (!allowed) {
       for (InetAddress a : addresses) {
-        if (!isPublic(a)) {
+        if (!why(a).isEmpty()) {
           throw new RefusedException(
-              "webhook to "
-                  + host
-                  + " refused: it resolves to the non-public address "
-                  + a.getHostAddress()
-                  + ", "
-                  + AddressClassifier.whyNotPublic(a).orElse("")
-                  + " (list its origin "
-                  + origin
-                  + " in captchajobs.webhook.allowed-hosts to allow it)");
+              ("webhook to %s refused: it resolves to the non-public address %s, %s (list its"
+                      + " origin %s in %s to allow it)")
+                  .formatted(host, a.getHostAddress(), why(a), origin, Origin.KEY));
         }
       }
     }
@@ -166,11 +158,9 @@ public final class WebhookEgress {
     };
   }
 
-  /**
-   * False for every address a webhook must not reach unless allowed ({@link AddressClassifier}).
-   */
-  static boolean isPublic(InetAddress a) {
-    return AddressClassifier.whyNotPublic(a).isEmpty();
+  /** Why a webhook must not reach the address unless allowed ({@link AddressClassifier}), or "". */
+  private static String why(InetAddress a) {
+    return AddressClassifier.whyNotPublic(a.getAddress()).orElse("");
   }
 
   private static String stripBrackets(String host) {

@@ -54,16 +54,10 @@ public final class SupportedJobRunr {
     }
     if (!isSupported(found)) {
       throw new IllegalStateException(
-          "CaptchaJobs needs JobRunr "
-              + testedFrom()
-              + " or later, below "
-              + testedBelow()
-              + " (built with "
-              + builtWith()
-              + "), but the class path has JobRunr "
-              + found
-              + ". Align org.jobrunr:jobrunr (or your JobRunr Spring Boot starter) with a version in"
-              + " that range; see docs/platforms.md.");
+          ("CaptchaJobs needs JobRunr %s or later, below %s (built with %s), but the class path has"
+                  + " JobRunr %s. Align org.jobrunr:jobrunr (or your JobRunr Spring Boot starter)"
+                  + " with a version in that range; see docs/platforms.md.")
+              .formatted(testedFrom(), testedBelow(), builtWith(), found));
     }
   }
 

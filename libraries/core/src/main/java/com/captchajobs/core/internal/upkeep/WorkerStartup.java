@@ -85,15 +85,9 @@ public final class WorkerStartup implements AutoCloseable {
         settings.threadsReserve());
     if (settings.threads() > usable) {
       throw new InvalidSettingException(
-          "{threads(int)}="
-              + settings.threads()
-              + " exceeds the plan's "
-              + info.threads()
-              + " threads minus {threadsReserve(int)}="
-              + settings.threadsReserve()
-              + " (at most "
-              + usable
-              + " allowed)");
+          ("{threads(int)}=%d exceeds the plan's %d threads minus {threadsReserve(int)}=%d (at"
+                  + " most %d allowed)")
+              .formatted(settings.threads(), info.threads(), settings.threadsReserve(), usable));
     }
   }
 

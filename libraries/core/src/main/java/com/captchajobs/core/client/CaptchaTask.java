@@ -29,7 +29,9 @@ public sealed interface CaptchaTask
   /**
    * Our field names to values; only non-null fields, sorted by name; {@link #of} accepts it back.
    */
-  Map<String, String> params();
+  default Map<String, String> params() {
+    return TaskFields.params((Record) this);
+  }
 
   /** The in.php form fields (method, googlekey or sitekey, pageurl, ...), without key and json. */
   Map<String, String> formFields();
@@ -46,14 +48,14 @@ public sealed interface CaptchaTask
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(params, "params");
     return switch (type) {
-      case RECAPTCHA_V2 -> RecaptchaV2Task.from(params);
-      case RECAPTCHA_V3 -> RecaptchaV3Task.from(params);
-      case RECAPTCHA_ENTERPRISE -> RecaptchaEnterpriseTask.from(params);
-      case TURNSTILE -> TurnstileTask.from(params);
-      case IMAGE -> ImageTask.from(params);
+      case RECAPTCHA_V2 -> TaskFields.read(type, params, RecaptchaV2Task.class);
+      case RECAPTCHA_V3 -> TaskFields.read(type, params, RecaptchaV3Task.class);
+      case RECAPTCHA_ENTERPRISE -> TaskFields.read(type, params, RecaptchaEnterpriseTask.class);
+      case TURNSTILE -> TaskFields.read(type, params, TurnstileTask.class);
+      case IMAGE -> TaskFields.read(type, params, ImageTask.class);
       case CLOUDFLARE_CHALLENGE -> CloudflareChallengeTask.from(params);
-      case GEETEST -> GeeTestTask.from(params);
-      case GEETEST_V4 -> GeeTestV4Task.from(params);
+      case GEETEST -> TaskFields.read(type, params, GeeTestTask.class);
+      case GEETEST_V4 -> TaskFields.read(type, params, GeeTestV4Task.class);
     };
   }
 }

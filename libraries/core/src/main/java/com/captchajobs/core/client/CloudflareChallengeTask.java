@@ -1,7 +1,6 @@
 package com.captchajobs.core.client;
 
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Cloudflare's full-page challenge: in.php {@code method=cloudflare_challenge}. The answer is a
@@ -9,8 +8,6 @@ import java.util.Set;
  */
 public record CloudflareChallengeTask(String pageUrl, Proxy proxy, String userAgent, String cookies)
     implements CaptchaTask {
-
-  private static final Set<String> FIELDS = TaskFields.browserAnd("pageUrl");
 
   /** Requires an HTTP or HTTPS proxy. */
   public CloudflareChallengeTask {
@@ -32,27 +29,18 @@ public record CloudflareChallengeTask(String pageUrl, Proxy proxy, String userAg
   }
 
   static CloudflareChallengeTask from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.CLOUDFLARE_CHALLENGE, params, FIELDS);
+    CaptchaType type = CaptchaType.CLOUDFLARE_CHALLENGE;
+    TaskFields.read(type, params, TaskFields.names(CloudflareChallengeTask.class));
     // Unlike other types, proxyType is not defaulted: the provider requires it here.
     if (params.get("proxy") != null && params.get("proxyType") == null) {
-      throw new InvalidTaskException(
-          "proxyType", "is required for " + CaptchaType.CLOUDFLARE_CHALLENGE);
+      throw new InvalidTaskException("proxyType", "is required for " + type);
     }
-    return new CloudflareChallengeTask(
-        in.string("pageUrl"), in.proxy(), in.string("userAgent"), in.string("cookies"));
+    return TaskFields.read(type, params, CloudflareChallengeTask.class);
   }
 
   @Override
   public CaptchaType type() {
     return CaptchaType.CLOUDFLARE_CHALLENGE;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("pageUrl", pageUrl)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package com.captchajobs.core.client;
 
 import java.util.Map;
-import java.util.Set;
 
 /**
  * GeeTest v3: in.php {@code method=geetest}. The challenge is single-use, so an expired one
@@ -17,9 +16,6 @@ public record GeeTestTask(
     Proxy proxy)
     implements CaptchaTask {
 
-  private static final Set<String> FIELDS =
-      TaskFields.browserAnd("gt", "challenge", "pageUrl", "apiServer");
-
   /** Checks every field; messages start with the field name. */
   public GeeTestTask {
     Check.required("gt", gt);
@@ -34,32 +30,9 @@ public record GeeTestTask(
     return new GeeTestTask(gt, challenge, pageUrl, null, null, null, null);
   }
 
-  static GeeTestTask from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.GEETEST, params, FIELDS);
-    return new GeeTestTask(
-        in.string("gt"),
-        in.string("challenge"),
-        in.string("pageUrl"),
-        in.string("apiServer"),
-        in.string("userAgent"),
-        in.string("cookies"),
-        in.proxy());
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.GEETEST;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("gt", gt)
-        .put("challenge", challenge)
-        .put("pageUrl", pageUrl)
-        .put("apiServer", apiServer)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

@@ -2,7 +2,6 @@ package com.captchajobs.core.client;
 
 import java.util.Base64;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A normal image captcha, sent base64-encoded: in.php {@code method=base64}. {@link #toString()}
@@ -30,18 +29,6 @@ public record ImageTask(
 
   /** The stricter of the documented limits (100 kB vs 1024 KB). */
   public static final int MAX_IMAGE_BYTES = 100 * 1024;
-
-  private static final Set<String> FIELDS =
-      Set.of(
-          "body",
-          "numeric",
-          "minLen",
-          "maxLen",
-          "phrase",
-          "regsense",
-          "calc",
-          "lang",
-          "textInstructions");
 
   /** Checks the body's encoding and size and the option ranges. */
   public ImageTask {
@@ -84,20 +71,6 @@ public record ImageTask(
     }
   }
 
-  static ImageTask from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.IMAGE, params, FIELDS);
-    return new ImageTask(
-        in.string("body"),
-        in.integer("numeric"),
-        in.integer("minLen"),
-        in.integer("maxLen"),
-        in.bool("phrase"),
-        in.bool("regsense"),
-        in.bool("calc"),
-        in.string("lang"),
-        in.string("textInstructions"));
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.IMAGE;
@@ -107,21 +80,6 @@ public record ImageTask(
   @Override
   public String pageUrl() {
     return null;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("body", body)
-        .put("numeric", numeric)
-        .put("minLen", minLen)
-        .put("maxLen", maxLen)
-        .put("phrase", phrase)
-        .put("regsense", regsense)
-        .put("calc", calc)
-        .put("lang", lang)
-        .put("textInstructions", textInstructions)
-        .toMap();
   }
 
   @Override

@@ -82,17 +82,9 @@ final class KeyRedactingLoggingInterceptor implements Interceptor {
       return "(" + value.length() + " chars)";
     }
     if (name.equals("proxy")) {
-      return redactProxyPassword(value);
+      return Proxy.redacted(value);
     }
     return value.length() <= MAX_VALUE_CHARS ? value : value.substring(0, MAX_VALUE_CHARS) + "...";
-  }
-
-  private static String redactProxyPassword(String proxy) {
-    int at = proxy.lastIndexOf('@');
-    int colon = proxy.indexOf(':');
-    return at < 0 || colon > at
-        ? proxy
-        : proxy.substring(0, colon) + ":" + REDACTED + proxy.substring(at);
   }
 
   private static long millisSince(long startNanos) {

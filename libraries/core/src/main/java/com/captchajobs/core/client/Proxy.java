@@ -71,11 +71,15 @@ public record Proxy(String address, Type type) {
 
   @Override
   public String toString() {
+    return "Proxy[" + type + " " + redacted(address) + "]";
+  }
+
+  /** The address with {@code ***} for its password, if it has one ({@code user:***@host:port}). */
+  static String redacted(String address) {
     int at = address.lastIndexOf('@');
-    String shown =
-        at < 0
-            ? address
-            : address.substring(0, address.indexOf(':')) + ":***" + address.substring(at);
-    return "Proxy[" + type + " " + shown + "]";
+    int colon = address.indexOf(':');
+    return at < 0 || colon > at
+        ? address
+        : address.substring(0, colon) + ":***" + address.substring(at);
   }
 }

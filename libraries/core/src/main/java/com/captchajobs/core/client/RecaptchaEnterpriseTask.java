@@ -2,7 +2,6 @@ package com.captchajobs.core.client;
 
 import java.math.BigDecimal;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * reCAPTCHA Enterprise, v2 or v3: in.php {@code method=userrecaptcha, enterprise=1}. The answer
@@ -21,9 +20,6 @@ public record RecaptchaEnterpriseTask(
     String cookies,
     Proxy proxy)
     implements CaptchaTask {
-
-  private static final Set<String> FIELDS =
-      TaskFields.browserAnd("sitekey", "pageUrl", "version", "dataS", "action", "minScore");
 
   /** Checks every field; minScore only makes sense with version v3. */
   public RecaptchaEnterpriseTask {
@@ -48,36 +44,9 @@ public record RecaptchaEnterpriseTask(
     return new RecaptchaEnterpriseTask(sitekey, pageUrl, "v2", null, null, null, null, null, null);
   }
 
-  static RecaptchaEnterpriseTask from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.RECAPTCHA_ENTERPRISE, params, FIELDS);
-    return new RecaptchaEnterpriseTask(
-        in.string("sitekey"),
-        in.string("pageUrl"),
-        in.string("version"),
-        in.string("dataS"),
-        in.string("action"),
-        in.decimal("minScore"),
-        in.string("userAgent"),
-        in.string("cookies"),
-        in.proxy());
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.RECAPTCHA_ENTERPRISE;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("sitekey", sitekey)
-        .put("pageUrl", pageUrl)
-        .put("version", version)
-        .put("dataS", dataS)
-        .put("action", action)
-        .put("minScore", minScore)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

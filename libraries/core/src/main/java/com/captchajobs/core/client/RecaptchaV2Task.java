@@ -1,7 +1,6 @@
 package com.captchajobs.core.client;
 
 import java.util.Map;
-import java.util.Set;
 
 /** reCAPTCHA v2, visible or invisible: in.php {@code method=userrecaptcha}. */
 public record RecaptchaV2Task(
@@ -13,9 +12,6 @@ public record RecaptchaV2Task(
     String cookies,
     Proxy proxy)
     implements CaptchaTask {
-
-  private static final Set<String> FIELDS =
-      TaskFields.browserAnd("sitekey", "pageUrl", "invisible", "dataS");
 
   /** Checks every field; messages start with the field name. */
   public RecaptchaV2Task {
@@ -30,32 +26,9 @@ public record RecaptchaV2Task(
     return new RecaptchaV2Task(sitekey, pageUrl, null, null, null, null, null);
   }
 
-  static RecaptchaV2Task from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.RECAPTCHA_V2, params, FIELDS);
-    return new RecaptchaV2Task(
-        in.string("sitekey"),
-        in.string("pageUrl"),
-        in.bool("invisible"),
-        in.string("dataS"),
-        in.string("userAgent"),
-        in.string("cookies"),
-        in.proxy());
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.RECAPTCHA_V2;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("sitekey", sitekey)
-        .put("pageUrl", pageUrl)
-        .put("invisible", invisible)
-        .put("dataS", dataS)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

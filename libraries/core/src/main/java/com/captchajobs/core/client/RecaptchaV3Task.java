@@ -2,7 +2,6 @@ package com.captchajobs.core.client;
 
 import java.math.BigDecimal;
 import java.util.Map;
-import java.util.Set;
 
 /** reCAPTCHA v3: in.php {@code method=userrecaptcha, version=v3}. */
 public record RecaptchaV3Task(
@@ -14,9 +13,6 @@ public record RecaptchaV3Task(
     String cookies,
     Proxy proxy)
     implements CaptchaTask {
-
-  private static final Set<String> FIELDS =
-      TaskFields.browserAnd("sitekey", "pageUrl", "action", "minScore");
 
   /** Checks every field; minScore must be within 0.1..0.9. */
   public RecaptchaV3Task {
@@ -38,32 +34,9 @@ public record RecaptchaV3Task(
     return new RecaptchaV3Task(sitekey, pageUrl, action, minScore, null, null, null);
   }
 
-  static RecaptchaV3Task from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.RECAPTCHA_V3, params, FIELDS);
-    return new RecaptchaV3Task(
-        in.string("sitekey"),
-        in.string("pageUrl"),
-        in.string("action"),
-        in.decimal("minScore"),
-        in.string("userAgent"),
-        in.string("cookies"),
-        in.proxy());
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.RECAPTCHA_V3;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("sitekey", sitekey)
-        .put("pageUrl", pageUrl)
-        .put("action", action)
-        .put("minScore", minScore)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

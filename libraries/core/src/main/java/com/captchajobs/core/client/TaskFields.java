@@ -1,5 +1,7 @@
 package com.captchajobs.core.client;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,25 +14,86 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Reads our field names into typed values for {@link CaptchaTask#of}, and writes task values back
- * out as {@code params()} (sorted) or in.php {@code formFields()} (in request order).
+ * Reads our field names into a task record for {@link CaptchaTask#of}, and writes a task's values
+ * back out as {@code params()} (sorted) or in.php {@code formFields()} (in request order). Our
+ * field names are the records' component names, a {@link Proxy} being the two fields {@code proxy}
+ * and {@code proxyType}.
  */
 final class TaskFields {
 
-  /** Accepted by every type that loads a page in a browser. */
-  static final Set<String> BROWSER = Set.of("userAgent", "cookies", "proxy", "proxyType");
-
   private final Map<String, String> params;
-
-  /** {@link #BROWSER} plus the given names. */
-  static Set<String> browserAnd(String... names) {
-    Set<String> all = new HashSet<>(BROWSER);
-    all.addAll(List.of(names));
-    return Set.copyOf(all);
-  }
 
   private TaskFields(Map<String, String> params) {
     this.params = params;
+  }
+
+  /**
+   * The task record {@code record} of {@code type}: each component read from its field by its type,
+   * in declaration order, then checked by the record's constructor.
+   *
+   * @throws InvalidTaskException naming the first unknown field (in name order) or invalid value
+   */
+  static <T extends Record & CaptchaTask> T read(
+      CaptchaType type, Map<String, String> params, Class<T> record) {
+    TaskFields in = read(type, params, names(record));
+    RecordComponent[] components = record.getRecordComponents();
+    Class<?>[] types = new Class<?>[components.length];
+    Object[] values = new Object[components.length];
+    for (int i = 0; i < components.length; i++) {
+      types[i] = components[i].getType();
+      values[i] = in.value(components[i].getName(), types[i]);
+    }
+    try {
+      return record.getConstructor(types).newInstance(values);
+    } catch (InvocationTargetException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot build " + record.getSimpleName(), e);
+    }
+  }
+
+  /** Our field names of a task record. */
+  static Set<String> names(Class<? extends Record> record) {
+    Set<String> names = new HashSet<>();
+    for (RecordComponent c : record.getRecordComponents()) {
+      names.add(c.getName());
+      if (c.getType() == Proxy.class) {
+        names.add("proxyType");
+      }
+    }
+    return names;
+  }
+
+  /** {@code params()} of a task record: its components that are set, by field name, sorted. */
+  static Map<String, String> params(Record task) {
+    Out out = new Out(new TreeMap<>());
+    for (RecordComponent c : task.getClass().getRecordComponents()) {
+      Object value;
+      try {
+        value = c.getAccessor().invoke(task);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot read " + c, e);
+      }
+      if (value instanceof Proxy proxy) {
+        out.put("proxy", proxy.address()).put("proxyType", proxy.type());
+      } else {
+        out.put(c.getName(), value);
+      }
+    }
+    return out.toMap();
+  }
+
+  private Object value(String name, Class<?> type) {
+    if (type == Proxy.class) {
+      return proxy();
+    }
+    if (type == Boolean.class) {
+      return bool(name);
+    }
+    if (type == Integer.class) {
+      return integer(name);
+    }
+    return type == BigDecimal.class ? decimal(name) : string(name);
   }
 
   /** Rejects the first field (in name order) that {@code type} does not know. */
@@ -103,11 +166,6 @@ final class TaskFields {
       this.map = map;
     }
 
-    /** For {@code params()}: sorted by name. */
-    static Out params() {
-      return new Out(new TreeMap<>());
-    }
-
     /** For {@code formFields()}: in the order the fields are added. */
     static Out form() {
       return new Out(new LinkedHashMap<>());
@@ -125,15 +183,6 @@ final class TaskFields {
     /** in.php flags are 1/0. */
     Out flag(String name, Boolean value) {
       return put(name, value == null ? null : value ? "1" : "0");
-    }
-
-    /** Our userAgent, cookies, proxy and proxyType fields. */
-    Out browserParams(String userAgent, String cookies, Proxy proxy) {
-      put("userAgent", userAgent).put("cookies", cookies);
-      if (proxy != null) {
-        put("proxy", proxy.address()).put("proxyType", proxy.type());
-      }
-      return this;
     }
 
     /** The in.php names of the same fields. */

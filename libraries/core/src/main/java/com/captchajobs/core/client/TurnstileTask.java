@@ -1,7 +1,6 @@
 package com.captchajobs.core.client;
 
 import java.util.Map;
-import java.util.Set;
 
 /** Cloudflare Turnstile widget: in.php {@code method=turnstile}. */
 public record TurnstileTask(
@@ -13,9 +12,6 @@ public record TurnstileTask(
     String cookies,
     Proxy proxy)
     implements CaptchaTask {
-
-  private static final Set<String> FIELDS =
-      TaskFields.browserAnd("sitekey", "pageUrl", "action", "cdata");
 
   /** Checks every field; messages start with the field name. */
   public TurnstileTask {
@@ -31,32 +27,9 @@ public record TurnstileTask(
     return new TurnstileTask(sitekey, pageUrl, null, null, null, null, null);
   }
 
-  static TurnstileTask from(Map<String, String> params) {
-    TaskFields in = TaskFields.read(CaptchaType.TURNSTILE, params, FIELDS);
-    return new TurnstileTask(
-        in.string("sitekey"),
-        in.string("pageUrl"),
-        in.string("action"),
-        in.string("cdata"),
-        in.string("userAgent"),
-        in.string("cookies"),
-        in.proxy());
-  }
-
   @Override
   public CaptchaType type() {
     return CaptchaType.TURNSTILE;
-  }
-
-  @Override
-  public Map<String, String> params() {
-    return TaskFields.Out.params()
-        .put("sitekey", sitekey)
-        .put("pageUrl", pageUrl)
-        .put("action", action)
-        .put("cdata", cdata)
-        .browserParams(userAgent, cookies, proxy)
-        .toMap();
   }
 
   @Override

@@ -108,25 +108,16 @@ public class WebhookProperties {
     return secret != null && !secret.isEmpty();
   }
 
+  /**
+   * The text of the settings these properties make (never a secret), or what is wrong with them.
+   */
   @Override
   public String toString() {
-    return "WebhookProperties[secret="
-        + (hasSecret() ? "***" : "unset")
-        + ", includeToken="
-        + includeToken
-        + ", timeout="
-        + timeout
-        + ", retries="
-        + retries
-        + ", threads="
-        + threads
-        + ", threadsPerClient="
-        + threadsPerClient
-        + ", backoff="
-        + backoff
-        + ", maxBackoff="
-        + maxBackoff
-        + "]";
+    try {
+      return "WebhookProperties[" + toSettings(Map.of()) + "]";
+    } catch (RuntimeException e) {
+      return "WebhookProperties[invalid: " + e.getMessage() + "]";
+    }
   }
 
   public Integer getThreadsPerClient() {

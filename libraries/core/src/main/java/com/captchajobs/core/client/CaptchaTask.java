@@ -24,7 +24,14 @@ public sealed interface CaptchaTask
         GeeTestV4Task {
 
   /** The kind of captcha. */
-  CaptchaType type();
+  default CaptchaType type() {
+    for (CaptchaType type : CaptchaType.values()) {
+      if (type.record == getClass()) {
+        return type;
+      }
+    }
+    throw new IllegalStateException("no type has " + getClass());
+  }
 
   /**
    * Our field names to values; only non-null fields, sorted by name; {@link #of} accepts it back.
@@ -47,15 +54,8 @@ public sealed interface CaptchaTask
   static CaptchaTask of(CaptchaType type, Map<String, String> params) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(params, "params");
-    return switch (type) {
-      case RECAPTCHA_V2 -> TaskFields.read(type, params, RecaptchaV2Task.class);
-      case RECAPTCHA_V3 -> TaskFields.read(type, params, RecaptchaV3Task.class);
-      case RECAPTCHA_ENTERPRISE -> TaskFields.read(type, params, RecaptchaEnterpriseTask.class);
-      case TURNSTILE -> TaskFields.read(type, params, TurnstileTask.class);
-      case IMAGE -> TaskFields.read(type, params, ImageTask.class);
-      case CLOUDFLARE_CHALLENGE -> CloudflareChallengeTask.from(params);
-      case GEETEST -> TaskFields.read(type, params, GeeTestTask.class);
-      case GEETEST_V4 -> TaskFields.read(type, params, GeeTestV4Task.class);
-    };
+    return type == CaptchaType.CLOUDFLARE_CHALLENGE
+        ? CloudflareChallengeTask.from(params)
+        : TaskFields.read(type, params);
   }
 }

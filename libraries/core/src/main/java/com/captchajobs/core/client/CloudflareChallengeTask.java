@@ -35,12 +35,7 @@ public record CloudflareChallengeTask(String pageUrl, Proxy proxy, String userAg
     if (params.get("proxy") != null && params.get("proxyType") == null) {
       throw new InvalidTaskException("proxyType", "is required for " + type);
     }
-    return TaskFields.read(type, params, CloudflareChallengeTask.class);
-  }
-
-  @Override
-  public CaptchaType type() {
-    return CaptchaType.CLOUDFLARE_CHALLENGE;
+    return (CloudflareChallengeTask) TaskFields.read(type, params);
   }
 
   @Override

@@ -31,11 +31,6 @@ public record GeeTestTask(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.GEETEST;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "geetest")

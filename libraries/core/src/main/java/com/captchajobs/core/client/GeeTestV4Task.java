@@ -20,11 +20,6 @@ public record GeeTestV4Task(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.GEETEST_V4;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "geetest")

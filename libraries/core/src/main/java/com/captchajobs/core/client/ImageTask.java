@@ -71,11 +71,6 @@ public record ImageTask(
     }
   }
 
-  @Override
-  public CaptchaType type() {
-    return CaptchaType.IMAGE;
-  }
-
   /** Always null: an image has no page. */
   @Override
   public String pageUrl() {

@@ -45,11 +45,6 @@ public record RecaptchaEnterpriseTask(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.RECAPTCHA_ENTERPRISE;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "userrecaptcha")

@@ -27,11 +27,6 @@ public record RecaptchaV2Task(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.RECAPTCHA_V2;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "userrecaptcha")

@@ -35,11 +35,6 @@ public record RecaptchaV3Task(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.RECAPTCHA_V3;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "userrecaptcha")

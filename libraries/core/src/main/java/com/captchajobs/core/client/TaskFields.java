@@ -28,13 +28,13 @@ final class TaskFields {
   }
 
   /**
-   * The task record {@code record} of {@code type}: each component read from its field by its type,
-   * in declaration order, then checked by the record's constructor.
+   * The task record of {@code type}: each component read from its field by its type, in declaration
+   * order, then checked by the record's constructor.
    *
    * @throws InvalidTaskException naming the first unknown field (in name order) or invalid value
    */
-  static <T extends Record & CaptchaTask> T read(
-      CaptchaType type, Map<String, String> params, Class<T> record) {
+  static CaptchaTask read(CaptchaType type, Map<String, String> params) {
+    Class<? extends CaptchaTask> record = type.record;
     TaskFields in = read(type, params, names(record));
     RecordComponent[] components = record.getRecordComponents();
     Class<?>[] types = new Class<?>[components.length];
@@ -53,7 +53,7 @@ final class TaskFields {
   }
 
   /** Our field names of a task record. */
-  static Set<String> names(Class<? extends Record> record) {
+  static Set<String> names(Class<?> record) {
     Set<String> names = new HashSet<>();
     for (RecordComponent c : record.getRecordComponents()) {
       names.add(c.getName());

@@ -28,11 +28,6 @@ public record TurnstileTask(
   }
 
   @Override
-  public CaptchaType type() {
-    return CaptchaType.TURNSTILE;
-  }
-
-  @Override
   public Map<String, String> formFields() {
     return TaskFields.Out.form()
         .put("method", "turnstile")

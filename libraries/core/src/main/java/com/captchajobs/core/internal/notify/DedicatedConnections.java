@@ -15,10 +15,6 @@ public final class DedicatedConnections {
 
   private DedicatedConnections() {}
 
-  static SolveNotifications.ConnectionFactory of(DataSource dataSource) {
-    return of(dataSource, "captchajobs-notifications");
-  }
-
   /**
    * Connections of their own for a long-lived purpose, named {@code applicationName} in {@code
    * pg_stat_activity}.

@@ -101,7 +101,7 @@ public final class SolveNotifications implements AutoCloseable {
   public static SolveNotifications forDataSource(
       DataSource dataSource, SolveRepository repository) {
     return new SolveNotifications(
-        DedicatedConnections.of(dataSource),
+        DedicatedConnections.of(dataSource, "captchajobs-notifications"),
         id -> repository.find(id).map(Solve::status),
         Duration.ofSeconds(5));
   }

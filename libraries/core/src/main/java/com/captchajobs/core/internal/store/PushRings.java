@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.internal.db.Db;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
 
@@ -35,8 +34,7 @@ public final class PushRings {
 
   /** One indexed read: what a push for submission {@code submitNo} of solve {@code id} may do. */
   public State state(UUID id, int submitNo) {
-    Optional<State> state =
-        db.queryOne(
+    return db.queryOne(
             "SELECT status, submits, task_id IS NOT NULL AS has_task, call_no, rung_submit,"
                 + " rung_call_no FROM captchajobs.solve WHERE id = ?",
             rs -> {
@@ -51,8 +49,8 @@ public final class PushRings {
               boolean rungThisCall = !rs.wasNull() && rungCall == rs.getInt("call_no");
               return rungThisSubmit && rungThisCall ? State.RUNG : State.MAY_RING;
             },
-            id);
-    return state.orElse(State.NOT_WAITING);
+            id)
+        .orElse(State.NOT_WAITING);
   }
 
   /** A submission that waits for its pushed answer. */
@@ -79,8 +77,7 @@ public final class PushRings {
    * another push rang since the task's last call.
    */
   public OptionalInt ring(UUID id, int submitNo) {
-    Optional<Integer> callNo =
-        db.queryOne(
+    return db.queryOne(
             "UPDATE captchajobs.solve SET rung_submit = ?, rung_call_no = call_no"
                 + " WHERE id = ? AND status = 'SUBMITTED' AND submits = ? AND task_id IS NOT NULL"
                 + " AND (rung_submit IS DISTINCT FROM ? OR rung_call_no IS DISTINCT FROM call_no)"
@@ -89,7 +86,8 @@ public final class PushRings {
             submitNo,
             id,
             submitNo,
-            submitNo);
-    return callNo.map(OptionalInt::of).orElse(OptionalInt.empty());
+            submitNo)
+        .map(OptionalInt::of)
+        .orElse(OptionalInt.empty());
   }
 }

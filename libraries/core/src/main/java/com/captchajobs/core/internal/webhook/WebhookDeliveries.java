@@ -70,7 +70,6 @@ public final class WebhookDeliveries implements AutoCloseable {
     OwnJobRunr jobRunr = OwnJobRunr.open(dataSource, OwnJobRunr.webhookTables(schema));
     Dispatcher dispatcher = new Dispatcher(dataSource, nodeName + "-webhooks");
     try {
-      // an attempt's call may take twice the timeout; a share older than that plus a margin lapsed
       // The lanes and the parked deliveries call each other (a share passed to a parked delivery
       // requeues it; a requeue that fails passes the share on), so the lanes reach the parked
       // deliveries, built right after them, through this holder. A parked delivery is fetched
@@ -80,6 +79,7 @@ public final class WebhookDeliveries implements AutoCloseable {
           new ClientLanes(
               settings.threadsPerClient(),
               ClientLanes.DEFAULT_FALLBACK,
+              // an attempt's call may take twice the timeout; a share older than that plus a margin
               settings.timeout().multipliedBy(2).plus(Duration.ofMinutes(1)),
               clock,
               dispatcher::pollReady,

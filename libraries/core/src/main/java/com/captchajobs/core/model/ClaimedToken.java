@@ -11,12 +11,7 @@ public record ClaimedToken(String token, String userAgent, Instant expiresAt) {
 
   @Override
   public String toString() {
-    return "ClaimedToken[token=*** ("
-        + (token == null ? 0 : token.length())
-        + " chars), userAgent="
-        + userAgent
-        + ", expiresAt="
-        + expiresAt
-        + "]";
+    return "ClaimedToken[token=*** (%d chars), userAgent=%s, expiresAt=%s]"
+        .formatted(token == null ? 0 : token.length(), userAgent, expiresAt);
   }
 }

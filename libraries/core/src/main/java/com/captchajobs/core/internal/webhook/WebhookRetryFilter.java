@@ -32,12 +32,6 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
    * @param retries retries of a job that carries no count of its own
    * @param backoff wait before the first retry (whole seconds, at least 1)
    * @param maxBackoff upper bound of one wait
-   */
-  public WebhookRetryFilter(int retries, Duration backoff, Duration maxBackoff) {
-    this(retries, backoff, maxBackoff, null);
-  }
-
-  /**
    * @param lanes the clients' shares of this node's delivery threads; null: no shares
    */
   public WebhookRetryFilter(int retries, Duration backoff, Duration maxBackoff, ClientLanes lanes) {
@@ -78,7 +72,7 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
    */
   public static Duration longestRetrySpan(
       int retries, Duration backoff, Duration maxBackoff, Duration timeout, Duration poll) {
-    WebhookRetryFilter policy = new WebhookRetryFilter(retries, backoff, maxBackoff);
+    WebhookRetryFilter policy = new WebhookRetryFilter(retries, backoff, maxBackoff, null);
     long waits = 0;
     for (int failures = 1; failures <= retries; failures++) {
       waits += Math.round(policy.waitBeforeRetry(failures) * 1.25);

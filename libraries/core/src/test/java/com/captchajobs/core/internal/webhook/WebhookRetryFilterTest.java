@@ -12,7 +12,7 @@ class WebhookRetryFilterTest {
   @Test
   void theWaitDoublesFromTheWebhookBackoffUpToTheMaximum() {
     WebhookRetryFilter filter =
-        new WebhookRetryFilter(8, Duration.ofSeconds(10), Duration.ofMinutes(10));
+        new WebhookRetryFilter(8, Duration.ofSeconds(10), Duration.ofMinutes(10), null);
 
     assertThat(filter.waitBeforeRetry(1)).isEqualTo(10);
     assertThat(filter.waitBeforeRetry(2)).isEqualTo(20);
@@ -25,7 +25,7 @@ class WebhookRetryFilterTest {
   @Test
   void aMaximumShorterThanTheBackoffStillWaitsTheBackoff() {
     WebhookRetryFilter filter =
-        new WebhookRetryFilter(2, Duration.ofSeconds(6), Duration.ofSeconds(1));
+        new WebhookRetryFilter(2, Duration.ofSeconds(6), Duration.ofSeconds(1), null);
 
     assertThat(filter.waitBeforeRetry(1)).isEqualTo(6);
     assertThat(filter.waitBeforeRetry(3)).isEqualTo(6);

@@ -183,21 +183,18 @@ public final class OwnJobRunr implements AutoCloseable {
    */
   private static JobRequestScheduler schedulerLeavingTheStaticFacadeAlone(StorageProvider storage) {
     synchronized (BackgroundJobRequest.class) {
-      Field field = null;
-      Object previous = null;
+      Object previous;
       try {
-        field = BackgroundJobRequest.class.getDeclaredField("jobRequestScheduler");
+        Field field = BackgroundJobRequest.class.getDeclaredField("jobRequestScheduler");
         field.setAccessible(true);
         previous = field.get(null);
       } catch (ReflectiveOperationException | RuntimeException e) {
         log.warn(
             "Could not read JobRunr's static BackgroundJobRequest scheduler: {}", e.toString());
-        field = null;
+        return new JobRequestScheduler(storage, List.of());
       }
       JobRequestScheduler ours = new JobRequestScheduler(storage, List.of());
-      if (field != null) {
-        BackgroundJobRequest.setJobRequestScheduler((JobRequestScheduler) previous);
-      }
+      BackgroundJobRequest.setJobRequestScheduler((JobRequestScheduler) previous);
       return ours;
     }
   }

@@ -18,6 +18,7 @@ import com.captchajobs.core.model.SolveRow;
 import com.captchajobs.core.model.SolveStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,21 +159,18 @@ public final class OperatorQueries {
     if (total[0] == 0) {
       return Optional.empty();
     }
-    Double[] p = {null, null};
-    db.query(
-        "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s),"
-            + " percentile_disc(0.95) WITHIN GROUP (ORDER BY s) FROM (SELECT"
-            + " EXTRACT(EPOCH FROM (solved_at - submitted_at))::float8 AS s FROM captchajobs.solve"
-            + " WHERE client = ? AND batch = ? AND solved_at IS NOT NULL"
-            + " AND submitted_at IS NOT NULL) x",
-        rs -> {
-          p[0] = (Double) rs.getObject(1);
-          p[1] = (Double) rs.getObject(2);
-          return 0;
-        },
-        client,
-        batch);
-    return Optional.of(new BatchSummary(batch, total[0], byStatus, p[0], p[1], client));
+    List<Double> p =
+        db.query(
+                "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY s),"
+                    + " percentile_disc(0.95) WITHIN GROUP (ORDER BY s) FROM (SELECT"
+                    + " EXTRACT(EPOCH FROM (solved_at - submitted_at))::float8 AS s FROM captchajobs.solve"
+                    + " WHERE client = ? AND batch = ? AND solved_at IS NOT NULL"
+                    + " AND submitted_at IS NOT NULL) x",
+                rs -> Arrays.asList((Double) rs.getObject(1), (Double) rs.getObject(2)),
+                client,
+                batch)
+            .get(0);
+    return Optional.of(new BatchSummary(batch, total[0], byStatus, p.get(0), p.get(1), client));
   }
 
   /** The requeued row: its type and key make its job. */

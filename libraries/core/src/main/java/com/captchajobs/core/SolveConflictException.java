@@ -8,10 +8,7 @@ public final class SolveConflictException extends SolveException {
   public SolveConflictException(String businessKey, UUID existingId) {
     super(
         existingId,
-        "businessKey '"
-            + businessKey
-            + "' is already used by solve "
-            + existingId
-            + " with a different payload");
+        "businessKey '%s' is already used by solve %s with a different payload"
+            .formatted(businessKey, existingId));
   }
 }

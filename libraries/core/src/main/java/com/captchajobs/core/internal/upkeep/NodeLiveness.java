@@ -86,10 +86,7 @@ public final class NodeLiveness implements AutoCloseable {
    */
   public boolean mayJudge(Duration settle) {
     Instant since = heldSince;
-    if (since == null) {
-      return false;
-    }
-    return !retaken || !since.plus(settle).isAfter(clock.instant());
+    return since != null && (!retaken || !since.plus(settle).isAfter(clock.instant()));
   }
 
   /**

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.StateName;
 import org.jobrunr.storage.JobNotFoundException;
 import org.jobrunr.storage.StorageProvider;
@@ -94,8 +93,7 @@ public final class ReportSweep implements AutoCloseable {
 
   private StateName stateOf(UUID jobId) {
     try {
-      Job job = storage.getJobById(jobId);
-      return job.getState();
+      return storage.getJobById(jobId).getState();
     } catch (JobNotFoundException e) {
       return null;
     }

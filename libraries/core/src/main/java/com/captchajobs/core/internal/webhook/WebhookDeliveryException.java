@@ -11,11 +11,4 @@ public final class WebhookDeliveryException extends RuntimeException {
   public WebhookDeliveryException(String message) {
     super(message, null, false, false);
   }
-
-  /**
-   * @param cause named in the message by the caller; not kept
-   */
-  public WebhookDeliveryException(String message, Throwable cause) {
-    this(message);
-  }
 }

@@ -109,7 +109,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       throw new JobRunrException(e.getMessage(), true);
     } catch (UnknownHostException e) {
       throw new WebhookDeliveryException(
-          "webhook of solve " + solve.id() + ": host " + url.host() + " does not resolve", e);
+          "webhook of solve " + solve.id() + ": host " + url.host() + " does not resolve");
     }
     Instant now = clock.instant();
     byte[] body = body(solve, client, request, now);
@@ -137,7 +137,7 @@ public class WebhookJob implements JobRequestHandler<WebhookJobRequest> {
       String failure = e.getClass().getSimpleName();
       record(solve, request.status() + " to " + host + ": " + failure);
       throw new WebhookDeliveryException(
-          "webhook of solve %s to %s failed: %s".formatted(solve.id(), host, failure), e);
+          "webhook of solve %s to %s failed: %s".formatted(solve.id(), host, failure));
     }
   }
 

@@ -275,7 +275,8 @@ public final class SolveNotifications implements AutoCloseable {
       return;
     }
     deliver(id, status);
-    callEach(listeners, l -> l.onStatus(id, status), "Notification listener failed for " + id);
+    callEach(
+        listeners, l -> l.onStatus(id, status), "Notification listener failed for solve " + id);
   }
 
   private void wakeUp(String sender) {

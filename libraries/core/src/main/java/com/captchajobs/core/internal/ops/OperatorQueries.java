@@ -66,9 +66,10 @@ public final class OperatorQueries {
   public List<SolveRow> list(SolveFilter f, int page, int size) {
     StringBuilder sql =
         new StringBuilder(
-            "SELECT id, client, business_key, type, status, error_code, error_class, batch, priority,"
-                + " submits, polls, requeues, requeued_error_code, created_at, updated_at,"
-                + " submitted_at, solved_at FROM captchajobs.solve WHERE true");
+            "SELECT id, client, business_key, type, status, error_code,"
+                + " lower(error_class) AS error_class, batch, priority, submits, polls, requeues,"
+                + " requeued_error_code, created_at, updated_at, submitted_at, solved_at"
+                + " FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     String prefix = f.keyPrefix();
     and(sql, args, " AND status = ?", f.status());
@@ -98,9 +99,7 @@ public final class OperatorQueries {
                 CaptchaType.valueOf(rs.getString("type")),
                 SolveStatus.valueOf(rs.getString("status")),
                 rs.getString("error_code"),
-                rs.getString("error_class") == null
-                    ? null
-                    : rs.getString("error_class").toLowerCase(java.util.Locale.ROOT),
+                rs.getString("error_class"),
                 rs.getString("batch"),
                 rs.getInt("priority"),
                 rs.getInt("submits"),

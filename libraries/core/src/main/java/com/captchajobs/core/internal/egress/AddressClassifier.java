@@ -44,14 +44,8 @@ final class AddressClassifier {
       String form, byte[] prefix, int bits, byte[] mask, int[] offsets, boolean inverted) {
 
     static Embedding prefix(String form, String cidr, int... offsets) {
-      int slash = cidr.indexOf('/');
-      return new Embedding(
-          form,
-          literal(cidr.substring(0, slash)),
-          Integer.parseInt(cidr.substring(slash + 1)),
-          null,
-          offsets,
-          false);
+      Range range = Range.of(cidr, form);
+      return new Embedding(form, range.network(), range.bits(), null, offsets, false);
     }
 
     boolean matches(byte[] a) {

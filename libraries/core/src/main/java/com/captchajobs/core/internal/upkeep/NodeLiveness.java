@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.internal.db.LivenessLock;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.time.Timers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,12 +37,7 @@ public final class NodeLiveness implements AutoCloseable {
 
   static final Duration CHECK_EVERY = Duration.ofSeconds(1);
 
-  /** Where the lock's connection comes from: one of its own, not a pooled one. */
-  public interface Connections {
-    Connection open() throws SQLException;
-  }
-
-  private final Connections connections;
+  private final SolveNotifications.ConnectionFactory connections;
   private final Clock clock;
   private final ScheduledExecutorService checker;
   private volatile UUID serverId;
@@ -51,7 +47,8 @@ public final class NodeLiveness implements AutoCloseable {
   private volatile Instant lostAt;
   private volatile Consumer<Instant> onRetaken = lost -> {};
 
-  public NodeLiveness(Connections connections, Clock clock) {
+  /** {@code connections} opens the lock's connection: one of its own, not a pooled one. */
+  public NodeLiveness(SolveNotifications.ConnectionFactory connections, Clock clock) {
     this.connections = connections;
     this.clock = clock;
     this.checker = Timers.daemon("captchajobs-liveness");

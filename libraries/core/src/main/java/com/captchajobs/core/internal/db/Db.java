@@ -69,15 +69,32 @@ public final class Db {
   }
 
   private <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) {
-    try (PreparedStatement ps = prepare(c, sql, args);
-        ResultSet rs = ps.executeQuery()) {
+    try (PreparedStatement ps = prepare(c, sql, args)) {
+      return rows(ps, mapper);
+    } catch (SQLException e) {
+      throw new EngineDataException(sql, e);
+    }
+  }
+
+  /**
+   * The rows of a query on a connection the caller holds, as written (no schema substitution, no
+   * timeout); its SQLException is the caller's.
+   */
+  public static <T> List<T> rows(Connection c, String sql, RowMapper<T> mapper, Object... args)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bind(ps, args);
+      return rows(ps, mapper);
+    }
+  }
+
+  private static <T> List<T> rows(PreparedStatement ps, RowMapper<T> mapper) throws SQLException {
+    try (ResultSet rs = ps.executeQuery()) {
       List<T> rows = new ArrayList<>();
       while (rs.next()) {
         rows.add(mapper.map(rs));
       }
       return rows;
-    } catch (SQLException e) {
-      throw new EngineDataException(sql, e);
     }
   }
 
@@ -166,6 +183,11 @@ public final class Db {
     if (queryTimeoutSeconds > 0) {
       ps.setQueryTimeout(queryTimeoutSeconds);
     }
+    bind(ps, args);
+    return ps;
+  }
+
+  private static void bind(PreparedStatement ps, Object... args) throws SQLException {
     for (int i = 0; i < args.length; i++) {
       Object arg = args[i];
       if (arg instanceof Instant instant) {
@@ -176,7 +198,6 @@ public final class Db {
         ps.setObject(i + 1, arg);
       }
     }
-    return ps;
   }
 
   public static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.jobrunr;
 
+import com.captchajobs.core.internal.db.Db;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -130,20 +129,15 @@ public final class JobRunrTables {
           tablePrefix());
       return;
     }
-    List<String[]> renames = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(
+    List<String[]> renames =
+        Db.rows(
+            c,
             "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid ="
                 + " c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'v', 'i', 'S', 'm')"
-                + " AND starts_with(c.relname, ?)")) {
-      ps.setString(1, schema);
-      ps.setString(2, earlier);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          renames.add(new String[] {rs.getString(1), kindOf(rs.getString(2))});
-        }
-      }
-    }
+                + " AND starts_with(c.relname, ?)",
+            rs -> new String[] {rs.getString(1), kindOf(rs.getString(2))},
+            schema,
+            earlier);
     try (Statement st = c.createStatement()) {
       for (String[] r : renames) {
         String renamed = quoted(namePrefix + r[0].substring(legacyNamePrefix.length()));
@@ -185,13 +179,8 @@ public final class JobRunrTables {
   }
 
   private void applyScripts(Connection c) throws SQLException {
-    Set<String> applied = new HashSet<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT script FROM " + history())) {
-      while (rs.next()) {
-        applied.add(rs.getString(1));
-      }
-    }
+    Set<String> applied =
+        new HashSet<>(Db.rows(c, "SELECT script FROM " + history(), rs -> rs.getString(1)));
     TablePrefixStatementUpdater names = new AnsiDatabaseTablePrefixStatementUpdater(tablePrefix());
     List<SqlMigration> scripts =
         new DatabaseMigrationsProvider(PostgresStorageProvider.class)
@@ -232,13 +221,8 @@ public final class JobRunrTables {
   }
 
   private boolean exists(Connection c, String table) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      ps.setString(1, table(table));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getBoolean(1);
-      }
-    }
+    String sql = "SELECT to_regclass(?) IS NOT NULL";
+    return Db.rows(c, sql, rs -> rs.getBoolean(1), table(table)).get(0);
   }
 
   private String history() {

@@ -1,12 +1,11 @@
 package com.captchajobs.core.internal.upkeep;
 
+import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.db.LivenessLock;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import com.captchajobs.core.internal.time.Timers;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -140,16 +139,11 @@ public final class NodeLiveness implements AutoCloseable {
         s.execute("SET tcp_keepalives_interval = 1");
         s.execute("SET tcp_keepalives_count = 2");
       }
-      try (PreparedStatement ps =
-          c.prepareStatement("SELECT pg_try_advisory_lock(?, hashtext(?))")) {
-        ps.setInt(1, LivenessLock.SPACE);
-        ps.setString(2, serverId.toString());
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next() || !rs.getBoolean(1)) {
-            // Another live server's id hashes to the same key: this node still counts as live.
-            log.warn("Liveness lock of server {} is held by another session", serverId);
-          }
-        }
+      String sql = "SELECT pg_try_advisory_lock(?, hashtext(?))";
+      if (!Db.rows(c, sql, rs -> rs.getBoolean(1), LivenessLock.SPACE, serverId.toString())
+          .get(0)) {
+        // Another live server's id hashes to the same key: this node still counts as live.
+        log.warn("Liveness lock of server {} is held by another session", serverId);
       }
       return c;
     } catch (SQLException | RuntimeException e) {

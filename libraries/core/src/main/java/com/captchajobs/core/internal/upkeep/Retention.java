@@ -1,12 +1,12 @@
 package com.captchajobs.core.internal.upkeep;
 
+import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.jobrunr.JobRunrTables;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.time.Timers;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -117,33 +117,21 @@ public final class Retention implements AutoCloseable {
    * The database's {@code now()} once this transaction holds the pass's lock; null: it does not.
    */
   private Instant lockedAt(Connection c) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT pg_try_advisory_xact_lock(hashtext(?)), now()")) {
-      ps.setString(1, schema.name() + ".retention");
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getBoolean(1) ? rs.getTimestamp(2).toInstant() : null;
-      }
-    }
+    return Db.rows(
+            c,
+            "SELECT pg_try_advisory_xact_lock(hashtext(?)), now()",
+            rs -> rs.getBoolean(1) ? rs.getTimestamp(2).toInstant() : null,
+            schema.name() + ".retention")
+        .get(0);
   }
 
   /** JobRunr's jobs of one table, absent on a node whose deliveries never started. */
-  private static int deleteJobs(Connection c, String table, Instant cutoff) throws SQLException {
-    try (PreparedStatement exists = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
-      exists.setString(1, table);
-      try (ResultSet rs = exists.executeQuery()) {
-        rs.next();
-        if (!rs.getBoolean(1)) {
-          return 0;
-        }
-      }
+  private int deleteJobs(Connection c, String table, Instant cutoff) throws SQLException {
+    if (!Db.rows(c, "SELECT to_regclass(?) IS NOT NULL", rs -> rs.getBoolean(1), table).get(0)) {
+      return 0;
     }
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "DELETE FROM " + table + " WHERE updatedAt < ? AND state <> 'PROCESSING'")) {
-      ps.setTimestamp(1, Timestamp.from(cutoff));
-      return ps.executeUpdate();
-    }
+    return delete(
+        c, "DELETE FROM " + table + " WHERE updatedAt < ? AND state <> 'PROCESSING'", cutoff);
   }
 
   private int delete(Connection c, String sql, Instant cutoff) throws SQLException {

@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.jobrunr;
 import com.captchajobs.core.internal.db.Db;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
@@ -109,10 +108,8 @@ public final class JobRunrTables {
   }
 
   private void lock(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
-      ps.setString(1, "captchajobs-jobrunr-tables:" + schema);
-      ps.execute();
-    }
+    String key = "captchajobs-jobrunr-tables:" + schema;
+    Db.rows(c, "SELECT pg_advisory_xact_lock(hashtext(?))", rs -> 0, key);
   }
 
   private void moveEarlierLayout(Connection c) throws SQLException {
@@ -201,11 +198,8 @@ public final class JobRunrTables {
           }
         }
       }
-      try (PreparedStatement ps =
-          c.prepareStatement("INSERT INTO " + history() + " (script) VALUES (?)")) {
-        ps.setString(1, script.getFileName());
-        ps.executeUpdate();
-      }
+      String record = "INSERT INTO " + history() + " (script) VALUES (?) RETURNING script";
+      Db.rows(c, record, rs -> 0, script.getFileName());
     }
     if (!scripts.isEmpty()) {
       log.info("Applied {} JobRunr scripts to {}jobrunr_*", scripts.size(), tablePrefix());

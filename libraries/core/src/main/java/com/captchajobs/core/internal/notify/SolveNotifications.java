@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.notify;
 
+import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.model.SolveStatus;
@@ -245,9 +246,7 @@ public final class SolveNotifications implements AutoCloseable {
    * A round trip within the network timeout, or an SQLException that makes the thread reconnect.
    */
   private static void checkAlive(Connection c) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("SELECT 1");
-    }
+    Db.rows(c, "SELECT 1", rs -> 0);
   }
 
   /** After a (re)connect: what was missed is read from the rows, not from the channel. */

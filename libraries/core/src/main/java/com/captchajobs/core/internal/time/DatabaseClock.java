@@ -1,9 +1,8 @@
 package com.captchajobs.core.internal.time;
 
+import com.captchajobs.core.internal.db.Db;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,14 +84,11 @@ public final class DatabaseClock extends Clock implements AutoCloseable {
 
   /** One measurement: the database's time against the middle of the round trip. */
   private long measure() throws SQLException {
-    try (Connection connection = dataSource.getConnection();
-        Statement statement = connection.createStatement()) {
+    try (Connection connection = dataSource.getConnection()) {
       long before = base.millis();
-      long database;
-      try (ResultSet rs = statement.executeQuery("SELECT clock_timestamp()")) {
-        rs.next();
-        database = rs.getTimestamp(1).toInstant().toEpochMilli();
-      }
+      long database =
+          Db.rows(connection, "SELECT clock_timestamp()", rs -> rs.getTimestamp(1).getTime())
+              .get(0);
       long after = base.millis();
       if (after - before > MAX_ROUND_TRIP.toMillis()) {
         throw new SQLException("round trip of " + (after - before) + " ms, too slow to measure");

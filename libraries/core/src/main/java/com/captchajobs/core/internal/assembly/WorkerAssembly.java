@@ -58,7 +58,7 @@ final class WorkerAssembly {
         new WorkerStartup(solve, jobs.gate(), jobs.planCheck(), jobs.breaker(), reconciler);
     startup.prepare();
     SolveReports reports = new SolveReports(settings.dataSource(), s.schema());
-    ReportJob reportJob = new ReportJob(reports, jobs.client());
+    ReportJob reportJob = new ReportJob(reports, name -> jobs.providers().get(name).client());
     BackgroundJobServer server =
         s.jobRunr()
             .startServer(

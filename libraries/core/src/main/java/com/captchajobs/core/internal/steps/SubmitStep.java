@@ -243,6 +243,9 @@ public final class SubmitStep {
     if (notStored.isPresent()) {
       return outcomes.taskIdLost(solve, taskId, notStored.get());
     }
+    provider
+        .priceOfOne(solve.type())
+        .ifPresent(p -> events.spent(provider.name(), solve.type(), p));
     Instant firstPoll = at.plus(firstWait);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
     events.submitted(solve.type(), false);

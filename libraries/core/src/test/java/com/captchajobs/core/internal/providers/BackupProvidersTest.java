@@ -359,6 +359,55 @@ class BackupProvidersTest {
     }
   }
 
+  @Test
+  void aTaskAcceptedByTheBackupIsNeverSubmittedToThePrimaryWhileItMayStillAnswer() {
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim =
+            CaptchaAiSimulator.builder()
+                .name("backup")
+                .seed(2)
+                .account(BACKUP_KEY, KeyPlan.threads(5).price("TURNSTILE", "1.45"))
+                .solveTime("turnstile", Duration.ofSeconds(12), Duration.ofSeconds(12))
+                .build()
+                .start();
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary,
+                KEY,
+                scaledTimes(5),
+                List.of(
+                    backup(backupSim, 5)
+                        .price(CaptchaType.TURNSTILE, new BigDecimal("1.45"))
+                        .build()))) {
+      SolveProbe solves = node.probe();
+      primary.startOutage(Fault.HTML_502);
+      UUID id = solves.turnstile("once");
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  solves.get(id).status() == SolveStatus.SUBMITTED
+                      && "backup".equals(solves.get(id).provider()));
+      // The primary heals with every thread free, and the backup's res.php fails for a while:
+      // the task may still answer, so it is asked again, never submitted to the primary.
+      primary.endOutage();
+      backupSim.startOutage(Fault.HTML_502);
+      await()
+          .during(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(8))
+          .until(() -> primary.tasks().isEmpty() && backupSim.tasks().size() == 1);
+      backupSim.endOutage();
+
+      Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(60));
+      assertThat(solved.provider()).isEqualTo("backup");
+      assertThat(primary.tasks()).isEmpty();
+      assertThat(backupSim.tasks()).hasSize(1);
+      assertThat(paidTwice(primary, backupSim)).isEmpty();
+    }
+  }
+
   private static long count(SolveProbe solves, List<UUID> ids, SolveStatus status) {
     return ids.stream().filter(id -> solves.get(id).status() == status).count();
   }

@@ -325,7 +325,7 @@ class BackupProvidersTest {
             EngineNode.onFreshDatabase(
                 primary,
                 KEY,
-                scaledTimes(5),
+                withoutPreflight(scaledTimes(5)), // else the preflight opens it, before in.php
                 List.of(
                     backup(backupSim, 5)
                         .apiKey("wrongwrongwrongwrongwrongwrong12")
@@ -406,6 +406,11 @@ class BackupProvidersTest {
       assertThat(backupSim.tasks()).hasSize(1);
       assertThat(paidTwice(primary, backupSim)).isEmpty();
     }
+  }
+
+  private static Map<String, String> withoutPreflight(Map<String, String> properties) {
+    properties.put("captchaai.preflight", "false");
+    return properties;
   }
 
   private static long count(SolveProbe solves, List<UUID> ids, SolveStatus status) {

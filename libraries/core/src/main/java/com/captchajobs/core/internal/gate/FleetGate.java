@@ -112,11 +112,11 @@ public final class FleetGate {
         .orElse(0);
   }
 
-  /** Slots held now (a lapsed lease does not count). */
+  /** The primary's slots held now (a lapsed lease does not count; others: ProviderLanes). */
   public int inFlight() {
     return db.queryOne(
             "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + " AND lease_until > now()",
+                + " AND lease_until > now() AND provider = 'captchaai'",
             rs -> rs.getInt(1))
         .orElse(0);
   }
@@ -142,7 +142,7 @@ public final class FleetGate {
                 + " RETURNING 1)"
                 + " SELECT g.capacity,"
                 + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + " AND lease_until > now()),"
+                + " AND lease_until > now() AND provider = 'captchaai'),"
                 + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
                 + " EXISTS (SELECT 1 FROM r)"
                 + " FROM captchajobs.gate g WHERE g.id = 1",

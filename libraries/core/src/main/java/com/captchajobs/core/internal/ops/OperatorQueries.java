@@ -68,7 +68,7 @@ public final class OperatorQueries {
         new StringBuilder(
             "SELECT id, client, business_key, type, status, error_code,"
                 + " lower(error_class) AS error_class, batch, priority, submits, polls, requeues,"
-                + " requeued_error_code, created_at, updated_at, submitted_at, solved_at"
+                + " requeued_error_code, created_at, updated_at, submitted_at, solved_at, provider"
                 + " FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     String prefix = f.keyPrefix();
@@ -109,7 +109,8 @@ public final class OperatorQueries {
                 Db.instant(rs, "created_at"),
                 Db.instant(rs, "updated_at"),
                 Db.instant(rs, "submitted_at"),
-                Db.instant(rs, "solved_at")),
+                Db.instant(rs, "solved_at"),
+                rs.getString("provider")),
         args.toArray());
   }
 
@@ -261,6 +262,11 @@ public final class OperatorQueries {
   }
 
   /** The breaker table's rows, for reading (fingerprints, never keys). */
+  /** The providers as operators read them. */
+  public ProviderRows providerRows() {
+    return new ProviderRows(db);
+  }
+
   public BreakerRows breakerRows() {
     return new BreakerRows(db);
   }

@@ -249,13 +249,18 @@ class BackupProvidersTest {
         }
         await()
             .atMost(Duration.ofSeconds(20))
-            .until(() -> sim.tasks(KEY).size() == 1 && sim.tasks(POOL_KEY).size() == 2);
-        Map<String, Long> byProvider =
-            ids.stream()
-                .filter(id -> solves.get(id).status() == SolveStatus.SUBMITTED)
-                .collect(
-                    Collectors.groupingBy(id -> solves.get(id).provider(), Collectors.counting()));
-        assertThat(byProvider).containsEntry("captchaai", 1L).containsEntry("second-plan", 2L);
+            .until(
+                () ->
+                    Map.of("captchaai", 1L, "second-plan", 2L)
+                        .equals(
+                            ids.stream()
+                                .filter(id -> solves.get(id).status() == SolveStatus.SUBMITTED)
+                                .collect(
+                                    Collectors.groupingBy(
+                                        id -> solves.get(id).provider(), Collectors.counting()))));
+        // each key's own tasks at the provider, within its threads
+        assertThat(sim.tasks(KEY)).hasSize(1);
+        assertThat(sim.tasks(POOL_KEY)).hasSize(2);
         // the fourth waits: every provider's cap is exact
         assertThat(
                 ids.stream()
@@ -372,6 +377,40 @@ class BackupProvidersTest {
       UUID next = solves.turnstile("after-bad-key");
       Solve solved = solves.awaitStatus(next, SolveStatus.SOLVED, Duration.ofSeconds(90));
       assertThat(solved.provider()).isEqualTo("captchaai");
+    }
+  }
+
+  @Test
+  void aPrimaryWhoseKeyWasRejectedLeavesEverySolveToTheBackupAndNoneFails() {
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(5));
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary,
+                "rejectedrejectedrejectedrejected", // not the primary's: its preflight opens it
+                scaledTimes(5),
+                List.of(backup(backupSim, 5).build()))) {
+      SolveProbe solves = node.probe();
+      List<UUID> ids = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        ids.add(solves.turnstile("rejected-" + i));
+      }
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+
+      assertThat(ids)
+          .allSatisfy(
+              id -> {
+                assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SOLVED);
+                assertThat(solves.get(id).provider()).isEqualTo("backup");
+              });
+      assertThat(primary.tasks()).isEmpty();
+      assertThat(node.captchaJobs().operations().providers())
+          .filteredOn(ProviderRow::breakerOpen)
+          .extracting(ProviderRow::name)
+          .containsExactly("captchaai");
     }
   }
 

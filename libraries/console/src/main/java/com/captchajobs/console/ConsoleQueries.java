@@ -163,6 +163,7 @@ public final class ConsoleQueries {
       String status,
       String errorCode,
       String batch,
+      String provider,
       Instant createdAt,
       Instant updatedAt) {}
 
@@ -181,8 +182,8 @@ public final class ConsoleQueries {
     StringBuilder sql =
         new StringBuilder(
             (fewKeys ? "WITH m AS MATERIALIZED (" : "")
-                + "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
-                + " updated_at FROM captchajobs.solve WHERE true");
+                + "SELECT id, client, business_key, type, status, error_code, batch, provider,"
+                + " created_at, updated_at FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     where(sql, args, "client = ?", f.client());
     where(sql, args, "status = ?", f.status());
@@ -259,6 +260,7 @@ public final class ConsoleQueries {
         rs.getString("status"),
         rs.getString("error_code"),
         rs.getString("batch"),
+        rs.getString("provider"),
         Db.instant(rs, "created_at"),
         Db.instant(rs, "updated_at"));
   }
@@ -276,8 +278,8 @@ public final class ConsoleQueries {
   public Page<SolveLine> deadOfCode(String code, Cursor after) {
     StringBuilder sql =
         new StringBuilder(
-            "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
-                + " updated_at FROM captchajobs.solve WHERE status = 'FAILED' AND error_code = ?");
+            "SELECT id, client, business_key, type, status, error_code, batch, provider,"
+                + " created_at, updated_at FROM captchajobs.solve WHERE status = 'FAILED' AND error_code = ?");
     List<Object> args = new ArrayList<>();
     args.add(code);
     keyset(sql, args, after);
@@ -306,6 +308,7 @@ public final class ConsoleQueries {
       String errorCode,
       String errorClass,
       String batch,
+      String provider,
       int priority,
       int submits,
       int polls,
@@ -327,7 +330,7 @@ public final class ConsoleQueries {
   public Optional<SolveDetail> solve(UUID id) {
     return db.queryOne(
         "SELECT id, client, business_key, type, status, task_id, error_code, error_class, batch,"
-            + " priority, submits, polls, requeues, requeued_error_code, answered_via,"
+            + " provider, priority, submits, polls, requeues, requeued_error_code, answered_via,"
             + " report_verdict, report_delivery, callback_url IS NOT NULL AS has_callback,"
             + " job_id, created_at, submitted_at, solved_at, claimed_at, reported_at, requeued_at,"
             + " updated_at FROM captchajobs.solve WHERE id = ?",
@@ -342,6 +345,7 @@ public final class ConsoleQueries {
                 rs.getString("error_code"),
                 rs.getString("error_class"),
                 rs.getString("batch"),
+                rs.getString("provider"),
                 rs.getInt("priority"),
                 rs.getInt("submits"),
                 rs.getInt("polls"),

@@ -96,7 +96,7 @@ class ProviderBudgetOnANodeTest {
   }
 
   @Test
-  void aBudgetIsNotSetWithoutTheCredentialsNorFromAnotherSite() throws Exception {
+  void aBudgetIsSetOnlyWithTheCredentialsFromTheConsolesOwnOrigin() throws Exception {
     BigDecimal before = budgetOf("backup2c");
 
     assertThat(send("POST", "/console/providers/budget", base, false, form("backup2c", "999")))
@@ -122,6 +122,11 @@ class ProviderBudgetOnANodeTest {
         .as("no GET sets anything")
         .isEqualTo(404);
     assertThat(budgetOf("backup2c")).isEqualByComparingTo(before);
+
+    assertThat(send("POST", "/console/providers/budget", base, true, form("backup2c", "999")))
+        .extracting(HttpResponse::statusCode)
+        .isEqualTo(200);
+    assertThat(budgetOf("backup2c")).isEqualByComparingTo("999");
   }
 
   @Test

@@ -40,13 +40,17 @@ public final class ConsoleQueries {
   public record Gauges(
       Instant at, int capacity, int inFlight, int waiting, Integer workingThreads) {}
 
-  /** One statement: cap, slots held, solves waiting, working threads read in the last 30 s. */
+  /**
+   * One statement: cap, slots held, solves waiting, working threads read in the last 30 s. The cap
+   * and the slots are the primary's ({@code captchaai}), as the engine's gate figures; the other
+   * providers' are on the overview's Providers table. The solves waiting are all of them.
+   */
   public Gauges gauges() {
     return db.queryOne(
             "SELECT clock_timestamp() AS at,"
                 + " (SELECT capacity FROM captchajobs.gate WHERE id = 1) AS capacity,"
-                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + "   AND lease_until > now()) AS in_flight,"
+                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE provider = 'captchaai'"
+                + "   AND solve_id IS NOT NULL AND lease_until > now()) AS in_flight,"
                 + " (SELECT count(*) FROM captchajobs.solve"
                 + "   WHERE status = 'WAITING_FOR_THREAD') AS waiting,"
                 + " (SELECT sum(working_threads) FROM captchajobs.provider_threads"

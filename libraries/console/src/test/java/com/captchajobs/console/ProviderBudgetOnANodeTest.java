@@ -68,6 +68,11 @@ class ProviderBudgetOnANodeTest {
       s.execute(
           "INSERT INTO captchajobs.provider_spend (provider, day, type, solves, amount)"
               + " VALUES ('backup2c', (now() AT TIME ZONE 'UTC')::date, 'TURNSTILE', 3, 0.006)");
+      // one of the backup's slots held by a solve, as a worker's gate takes it
+      s.execute(
+          "INSERT INTO captchajobs.gate_slot (provider, slot_no, solve_id, node, acquired_at,"
+              + " lease_until) VALUES ('backup2c', 0, gen_random_uuid(), 'w1', now(),"
+              + " now() + interval '1 hour')");
     }
   }
 
@@ -85,14 +90,25 @@ class ProviderBudgetOnANodeTest {
 
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body())
-        .contains("<th scope=\"row\">captchaai</th><td>primary</td><td class=\"num\">5</td>")
-        .contains("<th scope=\"row\">backup2c</th><td>backup</td><td class=\"num\">4</td>")
+        .contains(
+            "<th scope=\"row\">captchaai</th><td>primary</td><td class=\"num\">5</td>"
+                + "<td class=\"num\">0</td>")
+        .contains(
+            "<th scope=\"row\">backup2c</th><td>backup</td><td class=\"num\">4</td>"
+                + "<td class=\"num\">1</td>")
         .contains("<td class=\"num\">0.006</td>");
     assertThat(page.body().indexOf("data-provider=\"captchaai\""))
         .isPositive()
         .isLessThan(page.body().indexOf("data-provider=\"backup2c\""));
     assertThat(send("GET", "/console/api/overview", null, true, null).body())
         .contains("\"providersHtml\":", "data-provider=\\\"backup2c\\\"");
+  }
+
+  @Test
+  void theFleetTilesCountThePrimarysSlotsOnlyAsTheEnginesGateFiguresDo() throws Exception {
+    String json = send("GET", "/console/api/overview", null, true, null).body();
+
+    assertThat(json).as("the backup's slot is on its own row").contains("\"inFlight\":0,");
   }
 
   @Test

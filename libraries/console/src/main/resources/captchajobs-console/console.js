@@ -104,10 +104,13 @@
         text('p95', seconds(o.p95));
         text('push-rate', String(o.pushLastMinute));
         text('poll-rate', String(o.pollLastMinute));
-        // server-escaped fragments: tables and their Close breaker forms
+        // server-escaped fragments: tables and their Close breaker and Set budget forms; a table
+        // holding the focus (a budget being typed, a button about to be pressed) is left as it is
         var focused = document.activeElement;
-        var keepFocus = focused && document.getElementById('breakers').contains(focused);
-        if (!keepFocus) { document.getElementById('breakers').innerHTML = o.breakersHtml; }
+        [['breakers', o.breakersHtml], ['providers', o.providersHtml]].forEach(function (f) {
+          var box = document.getElementById(f[0]);
+          if (!(focused && box.contains(focused))) { box.innerHTML = f[1]; }
+        });
         document.getElementById('failures').innerHTML = o.failuresHtml;
         document.getElementById('reports').innerHTML = o.reportsHtml;
         drawGauges(o.samples);

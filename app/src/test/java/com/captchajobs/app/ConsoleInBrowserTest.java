@@ -171,6 +171,7 @@ class ConsoleInBrowserTest {
     await().atMost(WAIT).until(() -> webhooks.get() > 0);
     solves.claim(ok.get(0));
     seedOldSolvesForPaging();
+    seedBackupProvider();
     browser = chromium();
   }
 
@@ -215,6 +216,12 @@ class ConsoleInBrowserTest {
     assertThat(browser.findElements(By.cssSelector("#chart svg polyline"))).isNotEmpty();
     assertThat(browser.findElement(By.linkText("JobRunr dashboard")).getAttribute("href"))
         .endsWith("/dashboard");
+    // the providers: the primary as its worker registered it, then the priced backup
+    String providers = browser.findElement(By.id("providers")).getText();
+    assertThat(providers)
+        .contains("captchaai primary 5 ", "breaker closed", "threads threads")
+        .contains("backup2c backup 4 0 breaker closed fp-backup 0.006 10.00");
+    assertThat(providers.indexOf("captchaai")).isLessThan(providers.indexOf("backup2c"));
     // the workers read the provider's working threads while the overview is watched
     await().atMost(WAIT).until(() -> !text("working").equals("–"));
     keep("overview");
@@ -247,11 +254,16 @@ class ConsoleInBrowserTest {
     assertThat(browser.getPageSource()).contains("No older solves.");
 
     browser.get(console + "solves?key=console-ok-1");
+    assertThat(browser.findElement(By.cssSelector("#solves tbody tr")).getText())
+        .as("the provider that accepted its task")
+        .endsWith("CLAIMED night-1 captchaai");
     browser.findElement(By.linkText("console-ok-1")).click();
     String timeline = browser.findElement(By.cssSelector("ol.timeline")).getText();
     assertThat(timeline).contains("enqueued", "submit", "task ", "node ", "solved", "claimed");
     assertThat(timeline).contains("webhook", "SOLVED to 127.0.0.1: HTTP 204");
     assertThat(timeline).containsAnyOf("poll", "push");
+    assertThat(browser.findElement(By.cssSelector("dl.fields")).getText())
+        .contains("Provider\ncaptchaai");
     keep("solve");
   }
 
@@ -392,6 +404,39 @@ class ConsoleInBrowserTest {
 
   @Test
   @Order(6)
+  void anOperatorRaisesABackupsDailyBudgetOnTheOverview() throws Exception {
+    browser.get(console);
+    // the overview's refresh replaces the providers' rows until the focus is in them: type afresh
+    // when the field found was replaced before the keys reached it
+    await()
+        .atMost(WAIT)
+        .ignoreException(StaleElementReferenceException.class)
+        .until(
+            () -> {
+              WebElement field = browser.findElement(By.id("budget-backup2c"));
+              field.clear();
+              field.sendKeys("25");
+              browser
+                  .findElement(By.xpath("//button[@aria-label='Set the daily budget of backup2c']"))
+                  .click();
+              return true;
+            });
+    assertThat(browser.findElement(By.id("outcome")).getText())
+        .contains("The daily budget of backup2c is now 25.00 (was 10.00)");
+    pages.add(browser.getPageSource());
+    assertThat(
+            app.getBean(CaptchaJobs.class).operations().providers().stream()
+                .filter(p -> p.name().equals("backup2c"))
+                .findFirst()
+                .orElseThrow()
+                .dailyBudget())
+        .isEqualByComparingTo("25");
+    browser.get(console);
+    assertThat(browser.findElement(By.id("providers")).getText()).contains("0.006 25.00");
+  }
+
+  @Test
+  @Order(7)
   void noPageOrRefreshCarriesTheApiKeyATokenOrThePassword() throws Exception {
     HttpResponse<String> json = get(console + "api/overview");
     assertThat(json.statusCode()).isEqualTo(200);
@@ -489,6 +534,20 @@ class ConsoleInBrowserTest {
             + " '{}'::jsonb, repeat('0', 64), 'EXPIRED', 'paging',"
             + " now() - interval '2 hours' + n * interval '1 minute', now() - interval '1 hour'"
             + " FROM generate_series(1, 60) n");
+  }
+
+  /**
+   * A priced backup beside the primary, as a worker configured with one registers it, with today's
+   * spend; this node has no lane for it, so no solve goes there.
+   */
+  private static void seedBackupProvider() throws SQLException {
+    sql(
+        "INSERT INTO captchajobs.gate_provider (name, role, capacity, key_fingerprint, prices,"
+            + " daily_budget) VALUES ('backup2c', 'BACKUP', 4, 'fp-backup',"
+            + " '{\"TURNSTILE\": 0.002}', 10)");
+    sql(
+        "INSERT INTO captchajobs.provider_spend (provider, day, type, solves, amount)"
+            + " VALUES ('backup2c', (now() AT TIME ZONE 'UTC')::date, 'TURNSTILE', 3, 0.006)");
   }
 
   private static String basic() {

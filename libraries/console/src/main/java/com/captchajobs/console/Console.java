@@ -24,6 +24,12 @@ public final class Console {
       DataSource dataSource, Schema schema, OperatorQueries operations, SolveJobs jobs) {
     ConsoleQueries queries = new ConsoleQueries(dataSource, schema);
     Sampler sampler = new Sampler(queries).start();
-    return List.of(new ConsoleHandler(queries, operations, jobs, sampler));
+    return List.of(
+        new ConsoleHandler(
+            queries,
+            operations,
+            jobs,
+            sampler,
+            new ConsoleProviders(operations, dataSource, schema)));
   }
 }

@@ -3,14 +3,11 @@ package com.captchajobs.console;
 import com.captchajobs.core.internal.db.Db;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.steps.SolveJobs;
-import com.captchajobs.core.model.Requeued;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.sun.net.httpserver.HttpExchange;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,21 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the console's pages, its overview JSON, its two static files and its three actions
- * (requeue one, requeue a code after a confirmation, close a breaker). Authentication and the
- * cross-site refusal come from the dashboard server's filters; request bodies are read up to {@link
- * #MAX_BODY} only.
+ * Serves the console's pages, its overview JSON, its two static files and its four actions (requeue
+ * one, requeue a code after a confirmation, close a breaker, set a provider's daily budget through
+ * {@link ConsoleProviders}). Authentication and the cross-site refusal come from the dashboard
+ * server's filters; request bodies are read up to {@link Requests#MAX_BODY} only.
  */
 final class ConsoleHandler implements HttpExchangeHandler {
-
-  /** The largest request body read; a larger one is answered 413. */
-  static final int MAX_BODY = 16 * 1024;
-
-  /**
-   * The most solves one "requeue all of a code" requeues, so that the page answers within seconds;
-   * the outcome says how many are left for the next press.
-   */
-  static final int MAX_REQUEUE_ALL = 1_000;
 
   private static final Logger log = LoggerFactory.getLogger(ConsoleHandler.class);
   private static final String CSP =
@@ -48,17 +36,23 @@ final class ConsoleHandler implements HttpExchangeHandler {
 
   private final ConsoleQueries queries;
   private final OperatorQueries operations;
-  private final SolveJobs jobs;
+  private final OperatorActions actions;
   private final Sampler sampler;
+  private final ConsoleProviders providers;
   private final ObjectMapper json = JsonMapper.builder().build();
   private final AtomicReference<Instant> lastWatch = new AtomicReference<>(Instant.EPOCH);
 
   ConsoleHandler(
-      ConsoleQueries queries, OperatorQueries operations, SolveJobs jobs, Sampler sampler) {
+      ConsoleQueries queries,
+      OperatorQueries operations,
+      SolveJobs jobs,
+      Sampler sampler,
+      ConsoleProviders providers) {
     this.queries = queries;
     this.operations = operations;
-    this.jobs = jobs;
+    this.actions = new OperatorActions(queries, operations, jobs);
     this.sampler = sampler;
+    this.providers = providers;
   }
 
   @Override
@@ -73,7 +67,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
       String method = exchange.getRequestMethod();
       try {
         route(exchange, method, path);
-      } catch (BodyTooLargeException e) {
+      } catch (Requests.BodyTooLargeException e) {
         send(exchange, 413, "text/plain; charset=utf-8", "request body over 16 KiB\n");
       } catch (Cursor.BadCursorException e) {
         html(
@@ -85,8 +79,8 @@ final class ConsoleHandler implements HttpExchangeHandler {
         if (Db.isCancelled(e)) {
           log.warn(
               "Console {} {} took longer than {} s and was cancelled",
-              escaped(method),
-              escaped(path),
+              Requests.escaped(method),
+              Requests.escaped(path),
               ConsoleQueries.STATEMENT_TIMEOUT.toSeconds());
           html(
               exchange,
@@ -99,7 +93,11 @@ final class ConsoleHandler implements HttpExchangeHandler {
                   "/console/"));
           return;
         }
-        log.warn("Console {} {} failed: {}", escaped(method), escaped(path), escaped(e.toString()));
+        log.warn(
+            "Console {} {} failed: {}",
+            Requests.escaped(method),
+            Requests.escaped(path),
+            Requests.escaped(e.toString()));
         send(
             exchange,
             500,
@@ -117,7 +115,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
   private void route(HttpExchange ex, String method, String path) throws IOException {
     boolean get = method.equals("GET") || method.equals("HEAD");
     boolean post = method.equals("POST");
-    Map<String, String> q = params(ex.getRequestURI().getRawQuery());
+    Map<String, String> q = Requests.params(ex.getRequestURI().getRawQuery());
     if (get && path.equals("/console")) {
       ex.getResponseHeaders().set("Location", "/console/");
       send(ex, 302, "text/plain; charset=utf-8", "");
@@ -156,11 +154,17 @@ final class ConsoleHandler implements HttpExchangeHandler {
     } else if (post && path.equals("/console/api/watch")) {
       watch(ex);
     } else if (post && path.equals("/console/dead/requeue")) {
-      requeueOne(ex, form(ex).get("id"));
+      answer(ex, actions.requeueOne(Requests.form(ex).get("id")));
     } else if (post && path.equals("/console/dead/requeue-code")) {
-      requeueCode(ex, form(ex));
+      answer(ex, actions.requeueCode(Requests.form(ex)));
     } else if (post && path.equals("/console/breakers/close")) {
-      closeBreaker(ex, form(ex).get("fingerprint"));
+      answer(ex, actions.closeBreaker(Requests.form(ex).get("fingerprint")));
+    } else if (post && path.equals("/console/providers/budget")) {
+      answer(
+          ex,
+          providers.setDailyBudget(
+              Requests.form(ex),
+              ex.getPrincipal() == null ? null : ex.getPrincipal().getUsername()));
     } else if (post || get) {
       html(ex, 404, Pages.outcome("Not found", "No console page at this address.", "/console/"));
     } else {
@@ -183,116 +187,6 @@ final class ConsoleHandler implements HttpExchangeHandler {
       return;
     }
     html(ex, 200, Pages.solve(s.get(), queries.events(id)));
-  }
-
-  private void requeueOne(HttpExchange ex, String idText) throws IOException {
-    UUID id;
-    try {
-      id = UUID.fromString(idText == null ? "" : idText.strip());
-    } catch (IllegalArgumentException e) {
-      html(ex, 400, Pages.outcome("Requeue refused", "That is not a solve id.", "/console/dead"));
-      return;
-    }
-    String back = "/console/solves/" + id;
-    try {
-      Optional<Requeued> done = operations.requeue(id, jobs);
-      if (done.isPresent()) {
-        log.info("Console: solve {} requeued ({} requeue(s))", id, done.get().requeues());
-        html(
-            ex,
-            200,
-            Pages.outcome(
-                "Requeued",
-                "Solve "
-                    + done.get().businessKey()
-                    + " requeued: submitted afresh with a fresh deadline (requeue "
-                    + done.get().requeues()
-                    + ").",
-                back));
-      } else {
-        html(
-            ex,
-            409,
-            Pages.outcome("Not requeued", "The solve is not FAILED (409): nothing changed.", back));
-      }
-    } catch (OperatorQueries.NotRebuildableException e) {
-      html(ex, 409, Pages.outcome("Not requeued", e.getMessage() + " (409)", back));
-    }
-  }
-
-  private void requeueCode(HttpExchange ex, Map<String, String> form) throws IOException {
-    String code = ConsoleQueries.Filter.blankToNull(form.get("code"));
-    if (code == null) {
-      html(ex, 400, Pages.outcome("Requeue refused", "No error code given.", "/console/dead"));
-      return;
-    }
-    if (!"yes".equals(form.get("confirm"))) {
-      long count =
-          queries.deadByCode().stream()
-              .filter(c -> c.code().equals(code))
-              .mapToLong(ConsoleQueries.CodeCount::count)
-              .sum();
-      html(ex, 200, Pages.confirm(code, count));
-      return;
-    }
-    int requeued = 0;
-    int refused = 0;
-    int moved = 0;
-    for (UUID id : queries.deadIds(code, MAX_REQUEUE_ALL)) {
-      try {
-        if (operations.requeue(id, jobs).isPresent()) {
-          requeued++;
-        } else {
-          moved++;
-        }
-      } catch (OperatorQueries.NotRebuildableException e) {
-        refused++;
-      }
-    }
-    log.info(
-        "Console: requeued {} FAILED solve(s) of code {}, {} could not be rebuilt",
-        requeued,
-        escaped(code),
-        refused);
-    html(
-        ex,
-        refused > 0 && requeued == 0 ? 409 : 200,
-        Pages.outcome(
-            "Requeued " + code,
-            "Requeued "
-                + requeued
-                + " solve(s) with code "
-                + code
-                + "; "
-                + refused
-                + " could not be rebuilt (409: proxy or cookies removed when they failed)"
-                + (moved > 0 ? "; " + moved + " were no longer FAILED" : "")
-                + "."
-                + (requeued + refused + moved == MAX_REQUEUE_ALL
-                    ? " At most "
-                        + MAX_REQUEUE_ALL
-                        + " are requeued at a time: press again for the rest."
-                    : ""),
-            "/console/dead"));
-  }
-
-  private void closeBreaker(HttpExchange ex, String fingerprint) throws IOException {
-    String fp = ConsoleQueries.Filter.blankToNull(fingerprint);
-    if (fp == null || fp.length() > 64) {
-      html(ex, 400, Pages.outcome("Not closed", "No key fingerprint given.", "/console/"));
-      return;
-    }
-    boolean closed = operations.breaker(fp).closeBreaker();
-    log.info("Console: breaker of key {} {}", escaped(fp), closed ? "closed" : "was not open");
-    html(
-        ex,
-        closed ? 200 : 409,
-        Pages.outcome(
-            closed ? "Breaker closed" : "Breaker not open",
-            closed
-                ? "The breaker of key " + fp + " is closed: submissions resume."
-                : "The breaker of key " + fp + " was not open (409): nothing changed.",
-            "/console/"));
   }
 
   /**
@@ -335,6 +229,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
         queries.answersByMinute(),
         queries.latency(),
         operations.breakerRows().all(),
+        providers.lines(),
         queries.failuresLastHour(),
         queries.badReports());
   }
@@ -364,6 +259,7 @@ final class ConsoleHandler implements HttpExchangeHandler {
     }
     m.put("answers", answers);
     m.put("breakersHtml", Pages.breakers(o.breakers()));
+    m.put("providersHtml", ProviderTable.html(o.providers()));
     m.put("failuresHtml", Pages.failures(o.failures()));
     m.put("reportsHtml", Pages.reports(o.badReports()));
     return m;
@@ -382,74 +278,8 @@ final class ConsoleHandler implements HttpExchangeHandler {
     }
   }
 
-  /**
-   * A value the caller sent, as it may appear in a log line: printable ASCII but the backslash
-   * kept, everything else (CR, LF, other controls, any non-ASCII) written as {@code \\uXXXX}, at
-   * most 200 characters. No value can forge a line of its own or hide in one.
-   */
-  static String escaped(String value) {
-    if (value == null) {
-      return "(none)";
-    }
-    StringBuilder out = new StringBuilder();
-    for (int i = 0; i < value.length() && i < 200; i++) {
-      char c = value.charAt(i);
-      if (c >= 0x20 && c < 0x7f && c != '\\') {
-        out.append(c);
-      } else {
-        out.append(String.format("\\u%04x", (int) c));
-      }
-    }
-    return value.length() > 200 ? out.append("...").toString() : out.toString();
-  }
-
-  /** The urlencoded form of a POST, read up to {@link #MAX_BODY}. */
-  static Map<String, String> form(HttpExchange ex) throws IOException {
-    String length = ex.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.strip()) > MAX_BODY) {
-          throw new BodyTooLargeException();
-        }
-      } catch (NumberFormatException e) {
-        throw new BodyTooLargeException();
-      }
-    }
-    return params(new String(readCapped(ex.getRequestBody(), MAX_BODY), StandardCharsets.UTF_8));
-  }
-
-  static byte[] readCapped(InputStream in, int max) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buf = new byte[4096];
-    int n;
-    while ((n = in.read(buf)) > 0) {
-      if (out.size() + n > max) {
-        throw new BodyTooLargeException();
-      }
-      out.write(buf, 0, n);
-    }
-    return out.toByteArray();
-  }
-
-  /** Form or query parameters; the first value of a name wins. */
-  static Map<String, String> params(String raw) {
-    Map<String, String> out = new LinkedHashMap<>();
-    if (raw == null || raw.isEmpty()) {
-      return out;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String k = eq < 0 ? pair : pair.substring(0, eq);
-      String v = eq < 0 ? "" : pair.substring(eq + 1);
-      try {
-        out.putIfAbsent(
-            URLDecoder.decode(k, StandardCharsets.UTF_8),
-            URLDecoder.decode(v, StandardCharsets.UTF_8));
-      } catch (IllegalArgumentException e) {
-        // a malformed escape: the parameter is ignored
-      }
-    }
-    return out;
+  private static void answer(HttpExchange ex, Outcome outcome) throws IOException {
+    html(ex, outcome.status(), outcome.page());
   }
 
   private static void html(HttpExchange ex, int status, String page) throws IOException {
@@ -482,12 +312,5 @@ final class ConsoleHandler implements HttpExchangeHandler {
   @Override
   public void close() {
     sampler.close();
-  }
-
-  /** A request body over {@link #MAX_BODY}. */
-  static final class BodyTooLargeException extends RuntimeException {
-    BodyTooLargeException() {
-      super("request body over " + MAX_BODY + " bytes");
-    }
   }
 }

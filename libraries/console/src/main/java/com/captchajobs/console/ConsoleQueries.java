@@ -40,13 +40,17 @@ public final class ConsoleQueries {
   public record Gauges(
       Instant at, int capacity, int inFlight, int waiting, Integer workingThreads) {}
 
-  /** One statement: cap, slots held, solves waiting, working threads read in the last 30 s. */
+  /**
+   * One statement: cap, slots held, solves waiting, working threads read in the last 30 s. The cap
+   * and the slots are the primary's ({@code captchaai}), as the engine's gate figures; the other
+   * providers' are on the overview's Providers table. The solves waiting are all of them.
+   */
   public Gauges gauges() {
     return db.queryOne(
             "SELECT clock_timestamp() AS at,"
                 + " (SELECT capacity FROM captchajobs.gate WHERE id = 1) AS capacity,"
-                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + "   AND lease_until > now()) AS in_flight,"
+                + " (SELECT count(*) FROM captchajobs.gate_slot WHERE provider = 'captchaai'"
+                + "   AND solve_id IS NOT NULL AND lease_until > now()) AS in_flight,"
                 + " (SELECT count(*) FROM captchajobs.solve"
                 + "   WHERE status = 'WAITING_FOR_THREAD') AS waiting,"
                 + " (SELECT sum(working_threads) FROM captchajobs.provider_threads"
@@ -163,6 +167,7 @@ public final class ConsoleQueries {
       String status,
       String errorCode,
       String batch,
+      String provider,
       Instant createdAt,
       Instant updatedAt) {}
 
@@ -181,8 +186,8 @@ public final class ConsoleQueries {
     StringBuilder sql =
         new StringBuilder(
             (fewKeys ? "WITH m AS MATERIALIZED (" : "")
-                + "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
-                + " updated_at FROM captchajobs.solve WHERE true");
+                + "SELECT id, client, business_key, type, status, error_code, batch, provider,"
+                + " created_at, updated_at FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     where(sql, args, "client = ?", f.client());
     where(sql, args, "status = ?", f.status());
@@ -259,6 +264,7 @@ public final class ConsoleQueries {
         rs.getString("status"),
         rs.getString("error_code"),
         rs.getString("batch"),
+        rs.getString("provider"),
         Db.instant(rs, "created_at"),
         Db.instant(rs, "updated_at"));
   }
@@ -276,8 +282,8 @@ public final class ConsoleQueries {
   public Page<SolveLine> deadOfCode(String code, Cursor after) {
     StringBuilder sql =
         new StringBuilder(
-            "SELECT id, client, business_key, type, status, error_code, batch, created_at,"
-                + " updated_at FROM captchajobs.solve WHERE status = 'FAILED' AND error_code = ?");
+            "SELECT id, client, business_key, type, status, error_code, batch, provider,"
+                + " created_at, updated_at FROM captchajobs.solve WHERE status = 'FAILED' AND error_code = ?");
     List<Object> args = new ArrayList<>();
     args.add(code);
     keyset(sql, args, after);
@@ -306,6 +312,7 @@ public final class ConsoleQueries {
       String errorCode,
       String errorClass,
       String batch,
+      String provider,
       int priority,
       int submits,
       int polls,
@@ -327,7 +334,7 @@ public final class ConsoleQueries {
   public Optional<SolveDetail> solve(UUID id) {
     return db.queryOne(
         "SELECT id, client, business_key, type, status, task_id, error_code, error_class, batch,"
-            + " priority, submits, polls, requeues, requeued_error_code, answered_via,"
+            + " provider, priority, submits, polls, requeues, requeued_error_code, answered_via,"
             + " report_verdict, report_delivery, callback_url IS NOT NULL AS has_callback,"
             + " job_id, created_at, submitted_at, solved_at, claimed_at, reported_at, requeued_at,"
             + " updated_at FROM captchajobs.solve WHERE id = ?",
@@ -342,6 +349,7 @@ public final class ConsoleQueries {
                 rs.getString("error_code"),
                 rs.getString("error_class"),
                 rs.getString("batch"),
+                rs.getString("provider"),
                 rs.getInt("priority"),
                 rs.getInt("submits"),
                 rs.getInt("polls"),

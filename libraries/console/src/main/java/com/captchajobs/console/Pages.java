@@ -70,6 +70,10 @@ final class Pages {
             + "Answers per minute by push and by poll</title></svg></div><p class=\"legend\">"
             + "<span class=\"k push\"></span> push <span class=\"k poll\"></span> poll</p>"
             + "</section>");
+    m.append("<section aria-labelledby=\"providers-h\"><h2 id=\"providers-h\">Providers</h2>")
+        .append("<div id=\"providers\">")
+        .append(ProviderTable.html(o.providers()))
+        .append("</div></section>");
     m.append("<section aria-labelledby=\"breakers-h\"><h2 id=\"breakers-h\">Breakers</h2>")
         .append("<div id=\"breakers\">")
         .append(breakers(o.breakers()))
@@ -280,7 +284,7 @@ final class Pages {
                 "</caption><thead><tr><th scope=\"col\">Created</th><th scope=\"col\">Business"
                     + " key</th><th scope=\"col\">Client</th><th scope=\"col\">Type</th>"
                     + "<th scope=\"col\">Status</th><th scope=\"col\">Error code</th>"
-                    + "<th scope=\"col\">Batch</th>")
+                    + "<th scope=\"col\">Batch</th><th scope=\"col\">Provider</th>")
             .append(requeue ? "<th scope=\"col\">Action</th>" : "")
             .append("</tr></thead><tbody>");
     for (SolveLine r : rows) {
@@ -300,6 +304,8 @@ final class Pages {
           .append(esc(r.errorCode()))
           .append("</td><td>")
           .append(esc(r.batch()))
+          .append("</td><td>")
+          .append(esc(r.provider()))
           .append("</td>");
       if (requeue) {
         t.append("<td>")
@@ -327,6 +333,7 @@ final class Pages {
     field(m, "Type", s.type());
     field(m, "Status", s.status());
     field(m, "Batch", s.batch());
+    field(m, "Provider", s.provider());
     field(m, "Priority", String.valueOf(s.priority()));
     field(m, "Current task id", s.taskId());
     field(m, "Submissions", String.valueOf(s.submits()));
@@ -498,6 +505,7 @@ final class Pages {
       List<ConsoleQueries.AnswersMinute> answers,
       ConsoleQueries.Latency latency,
       List<BreakerRow> breakers,
+      List<ConsoleProviders.Line> providers,
       List<CodeCount> failures,
       List<ConsoleQueries.BadReports> badReports) {
 

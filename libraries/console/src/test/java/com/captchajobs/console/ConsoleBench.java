@@ -75,7 +75,12 @@ class ConsoleBench {
         sampler.add(new ConsoleQueries.Gauges(now.minusSeconds(2L * i), 60, 100, 95, 61));
       }
       ConsoleHandler handler =
-          new ConsoleHandler(queries, new OperatorQueries(explaining, schema), null, sampler);
+          new ConsoleHandler(
+              queries,
+              new OperatorQueries(explaining, schema),
+              null,
+              sampler,
+              new ConsoleProviders(new OperatorQueries(explaining, schema), explaining, schema));
       JsonMapper json = JsonMapper.builder().build();
       UUID some = pick(plain, "SELECT id FROM captchajobs.solve WHERE status = 'CLAIMED' LIMIT 1");
       Cursor deep = cursorAt(plain, SOLVES / 2);

@@ -43,6 +43,7 @@ class ConsoleOnTheDashboardPortTest {
 
   static HikariDataSource db;
   static DashboardServer server;
+  static OperatorQueries operations;
   static String base;
 
   @BeforeAll
@@ -55,6 +56,7 @@ class ConsoleOnTheDashboardPortTest {
     // a statement timeout of 1 s instead of 5, so that the test of it is quick
     ConsoleQueries queries = new ConsoleQueries(db, schema, Duration.ofSeconds(1));
     Sampler sampler = new Sampler(queries);
+    operations = new OperatorQueries(db, schema);
     JacksonJsonMapper json = new JacksonJsonMapper();
     InMemoryStorageProvider storage = new InMemoryStorageProvider();
     storage.setJobMapper(new JobMapper(json));
@@ -67,7 +69,13 @@ class ConsoleOnTheDashboardPortTest {
             USER,
             PASSWORD,
             com.captchajobs.console.server.DashboardLimits.DEFAULT,
-            List.of(new ConsoleHandler(queries, new OperatorQueries(db, schema), null, sampler)));
+            List.of(
+                new ConsoleHandler(
+                    queries,
+                    operations,
+                    null,
+                    sampler,
+                    new ConsoleProviders(operations, db, schema))));
     base = "http://127.0.0.1:" + server.address().getPort();
   }
 

@@ -28,13 +28,22 @@ class PagesTest {
         Pages.table(
             List.of(
                 new SolveLine(
-                    ID, "c<1>", "key\"><img src=x>", "TURNSTILE", "FAILED", "E<", "b'", T0, T0)),
+                    ID,
+                    "c<1>",
+                    "key\"><img src=x>",
+                    "TURNSTILE",
+                    "FAILED",
+                    "E<",
+                    "b'",
+                    "p<2>",
+                    T0,
+                    T0)),
             "caption <b>",
             true);
 
     assertThat(html)
-        .doesNotContain("<img", "<1>", "<b>")
-        .contains("key&quot;&gt;&lt;img src=x&gt;", "c&lt;1&gt;", "caption &lt;b&gt;")
+        .doesNotContain("<img", "<1>", "<b>", "<2>")
+        .contains("key&quot;&gt;&lt;img src=x&gt;", "c&lt;1&gt;", "caption &lt;b&gt;", "p&lt;2&gt;")
         .contains("aria-label=\"Requeue key&quot;&gt;&lt;img src=x&gt;\">Requeue</button>");
   }
 
@@ -47,7 +56,16 @@ class PagesTest {
             new Page<>(
                 List.of(
                     new SolveLine(
-                        ID, "acme", "ord-1", "TURNSTILE", "FAILED", "ERROR_X", null, T0, T0)),
+                        ID,
+                        "acme",
+                        "ord-1",
+                        "TURNSTILE",
+                        "FAILED",
+                        "ERROR_X",
+                        null,
+                        "backup2c",
+                        T0,
+                        T0)),
                 next),
             true);
 
@@ -60,6 +78,32 @@ class PagesTest {
         .contains("<option selected>FAILED</option>")
         .contains("<label for=\"f-key\">Business key starts with</label>")
         .doesNotContain("OFFSET", "page=");
+  }
+
+  @Test
+  void theSolvesTableAndTheSolvePageNameTheProviderOfEachSolve() {
+    String table =
+        Pages.solves(
+            Filter.none(),
+            new Page<>(
+                List.of(
+                    new SolveLine(
+                        ID,
+                        "acme",
+                        "ord-1",
+                        "TURNSTILE",
+                        "SOLVED",
+                        null,
+                        null,
+                        "backup2c",
+                        T0,
+                        T0)),
+                null),
+            true);
+    String page = Pages.solve(detail("SOLVED", null, null), List.of());
+
+    assertThat(table).contains("<th scope=\"col\">Provider</th>", "<td>backup2c</td>");
+    assertThat(page).contains("<dt>Provider</dt><dd>backup2c</dd>");
   }
 
   @Test
@@ -144,14 +188,14 @@ class PagesTest {
   @Test
   void aFormIsReadUpToItsCapAndALargerOneIsRefused() throws Exception {
     byte[] ok =
-        ConsoleHandler.readCapped(new java.io.ByteArrayInputStream(new byte[16 * 1024]), 16 * 1024);
+        Requests.readCapped(new java.io.ByteArrayInputStream(new byte[16 * 1024]), 16 * 1024);
     assertThat(ok).hasSize(16 * 1024);
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
-                ConsoleHandler.readCapped(
+                Requests.readCapped(
                     new java.io.ByteArrayInputStream(new byte[16 * 1024 + 1]), 16 * 1024))
-        .isInstanceOf(ConsoleHandler.BodyTooLargeException.class);
-    assertThat(ConsoleHandler.params("id=a%20b&id=second&code=E_1&bad=%zz"))
+        .isInstanceOf(Requests.BodyTooLargeException.class);
+    assertThat(Requests.params("id=a%20b&id=second&code=E_1&bad=%zz"))
         .containsEntry("id", "a b")
         .containsEntry("code", "E_1")
         .doesNotContainKey("bad");
@@ -173,6 +217,7 @@ class PagesTest {
         code,
         cls,
         null,
+        "backup2c",
         0,
         1,
         1,

@@ -31,9 +31,13 @@ class BackupFiguresTest {
     return BackupLedgerTest.get(T0 + at, taskId, "OK");
   }
 
-  static SimulatorStats stats(int maxInFlight) {
+  static SimulatorStats stats(int maxInFlight, List<long[]> inFlightSeries) {
     return new SimulatorStats(
-        0, maxInFlight, 3, Map.of(), 0, Map.of(), 3, 3, 1.0, 1, 1, 1, 1, 10, List.of());
+        0, maxInFlight, 3, Map.of(), 0, Map.of(), 3, 3, 1.0, 1, 1, 1, 1, 10, inFlightSeries);
+  }
+
+  static SimulatorStats stats(int maxInFlight) {
+    return stats(maxInFlight, List.of());
   }
 
   /**
@@ -41,6 +45,10 @@ class BackupFiguresTest {
    * at 9 s) at the backup's 2 threads: 12-16, 12.5-19 and 16.5-22 s, delivered at 17, 19.5, 23 s.
    */
   static RunData run(String budget) {
+    return run(budget, List.of());
+  }
+
+  static RunData run(String budget, List<long[]> backupInFlight) {
     BenchOptions o =
         BenchOptions.parse(
             "--mode",
@@ -63,7 +71,7 @@ class BackupFiguresTest {
     RunData.Backup backup =
         new RunData.Backup(
             o.backup(),
-            stats(2),
+            stats(2, backupInFlight),
             backupTasks,
             List.of(get(17_000, 1), get(19_500, 2), get(23_000, 3)),
             List.of(),

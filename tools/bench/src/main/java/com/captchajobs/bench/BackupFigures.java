@@ -116,9 +116,13 @@ final class BackupFigures {
               + Figures.fmt(through.windowSeconds(), 1)
               + " s outage ("
               + Figures.pct1(through.utilWindow())
-              + " over the whole window); its first task "
-              + Figures.fmt(through.firstAcceptedAfter(), 1)
-              + " s after the outage began (the simulators' task records)",
+              + " over the whole window); "
+              + (Double.isNaN(through.firstAcceptedAfter())
+                  ? "no task at the backup in it"
+                  : "its first task at the backup "
+                      + Figures.fmt(through.firstAcceptedAfter(), 1)
+                      + " s after the outage began")
+              + " (the simulators' task records)",
           target,
           ok(through.util(), v -> v >= OUTAGE_UTILISATION));
       Map<String, Long> completed =

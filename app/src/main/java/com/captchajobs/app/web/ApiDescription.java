@@ -92,7 +92,7 @@ final class ApiDescription {
     components.addSchemas("ReportRequest", reportRequestSchema());
     // Fields sent as null until they apply: nullable, so that generated clients accept them.
     nullable(components, "SolveStatusView", "submittedAt", "solvedAt", "expiresAt", "claimedAt");
-    nullable(components, "SolveStatusView", "errorCode", "errorClass", "report");
+    nullable(components, "SolveStatusView", "errorCode", "errorClass", "report", "provider");
     nullable(components, "Report", "deliveredAt", "error");
     nullable(components, "ClaimedToken", "userAgent");
     nullable(components, "BatchSummary", "latencyP50Seconds", "latencyP95Seconds");

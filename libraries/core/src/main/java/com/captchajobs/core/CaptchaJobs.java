@@ -10,6 +10,7 @@ import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.DashboardSettings;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.core.settings.ProviderSettings;
 import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.WebhookSettings;
@@ -144,6 +145,12 @@ public final class CaptchaJobs implements AutoCloseable {
 
     /** Serves the dashboard ({@code captchajobs-console}); none. */
     Builder dashboard(DashboardSettings dashboard);
+
+    /**
+     * Adds a provider beside the primary (another key, or a backup service, see docs/providers.md);
+     * none. Each name once.
+     */
+    Builder provider(ProviderSettings provider);
 
     /**
      * How long after its claim an answer may be reported ({@link Solves#report}), 1s-1h; 10 min.

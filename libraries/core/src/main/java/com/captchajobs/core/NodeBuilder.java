@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.settings.DashboardSettings;
 import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.core.settings.ProviderSettings;
 import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.WebhookSettings;
@@ -42,6 +43,7 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   PingbackSettings.Builder pingbacks = PingbackSettings.builder();
   DashboardSettings.Builder dashboard = DashboardSettings.builder();
   boolean servesDashboard = false;
+  java.util.List<ProviderSettings> providers = new java.util.ArrayList<>(); // none
   Duration reportWindow = DEFAULT_REPORT_WINDOW;
   EngineListener events = EngineListener.NONE;
   Clock clock = Clock.systemUTC();
@@ -122,6 +124,12 @@ final class NodeBuilder implements CaptchaJobs.Builder {
   public CaptchaJobs.Builder dashboard(DashboardSettings dashboard) {
     this.dashboard = Objects.requireNonNull(dashboard, "dashboard").toBuilder();
     this.servesDashboard = true;
+    return this;
+  }
+
+  @Override
+  public CaptchaJobs.Builder provider(ProviderSettings provider) {
+    providers.add(Objects.requireNonNull(provider, "provider"));
     return this;
   }
 

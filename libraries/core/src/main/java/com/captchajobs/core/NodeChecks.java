@@ -93,4 +93,16 @@ final class NodeChecks {
               + " {WebhookSettings.maxBackoff(Duration)} and {WebhookSettings.timeout(Duration)})");
     }
   }
+
+  /** The providers beside the primary, each name once (the builder of each checked the rest). */
+  static java.util.List<com.captchajobs.core.settings.ProviderSettings> providers(
+      java.util.List<com.captchajobs.core.settings.ProviderSettings> providers) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (var p : providers) {
+      require(
+          names.add(p.name()),
+          "{ProviderSettings.name(String)} '" + p.name() + "' is given twice: each name once");
+    }
+    return java.util.List.copyOf(providers);
+  }
 }

@@ -34,7 +34,8 @@ final class NodePlan {
             n.retention.build(),
             n.servesDashboard ? n.dashboard.build() : null,
             n.events,
-            n.clock);
+            n.clock,
+            NodeChecks.providers(n.providers));
     NodeChecks.checkAcrossGroups(settings);
     return settings;
   }

@@ -8,6 +8,7 @@ import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.model.BatchSummary;
 import com.captchajobs.core.model.BreakerRow;
 import com.captchajobs.core.model.Gate;
+import com.captchajobs.core.model.ProviderRow;
 import com.captchajobs.core.model.Requeued;
 import com.captchajobs.core.model.SlotHolder;
 import com.captchajobs.core.model.SolveFilter;
@@ -146,6 +147,26 @@ public final class Operations {
   /** Closes a key's breaker after the cause is fixed; true when it was open. */
   public boolean closeBreaker(String keyFingerprint) {
     return queries.breaker(keyFingerprint).closeBreaker();
+  }
+
+  /**
+   * Every provider the workers registered (docs/providers.md): the primary, {@code captchaai},
+   * first, then each of {@code captchajobs.providers.*}, with its threads, slots in flight,
+   * breaker, today's spend and daily budget.
+   */
+  public List<ProviderRow> providers() {
+    return queries.providerRows().all();
+  }
+
+  /**
+   * Sets a provider's budget per UTC day for the whole fleet, stored in the database, over its
+   * configured {@code daily-budget} until set again: {@code null} goes back to the configured one,
+   * 0 means no cap. A backup whose budget is spent takes solves again as soon as this raises it.
+   *
+   * @return false when no worker registered a provider of that name beside the primary
+   */
+  public boolean setDailyBudget(String provider, java.math.BigDecimal dailyBudget) {
+    return queries.providerRows().setDailyBudget(provider, dailyBudget);
   }
 
   /** This node's worker, on a node that runs one. */

@@ -35,6 +35,12 @@ public abstract class EngineListener {
   /** in.php accepted a task; {@code resumed} when a rerun found a stored task id instead. */
   public void submitted(CaptchaType type, boolean resumed) {}
 
+  /**
+   * A provider that bills per solve accepted a task from this node: {@code amount} is its price of
+   * one solve of {@code type} ({@code captchajobs.providers.<name>.price.<TYPE>} / 1,000).
+   */
+  public void spent(String provider, CaptchaType type, java.math.BigDecimal amount) {}
+
   /** A token was stored: submit to token, and how many res.php calls it took. */
   public void solved(CaptchaType type, Duration latency, int polls) {}
 

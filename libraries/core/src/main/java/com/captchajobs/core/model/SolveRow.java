@@ -27,4 +27,5 @@ public record SolveRow(
     Instant createdAt,
     Instant updatedAt,
     Instant submittedAt,
-    Instant solvedAt) {}
+    Instant solvedAt,
+    String provider) {}

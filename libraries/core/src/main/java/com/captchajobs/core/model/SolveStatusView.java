@@ -13,6 +13,8 @@ import java.util.UUID;
  * @param errorCode the provider's (or our) code when the solve failed or last waited, else null
  * @param errorClass credential, request, image, proxy, unsolvable, threads or transient, else null
  * @param report the caller's report on the claimed answer ({@code Solves.report}), else null
+ * @param provider the provider whose slot it holds or whose task it runs ({@code "captchaai"}, the
+ *     primary, or a name of {@code captchajobs.providers.*}); null until it took a slot
  */
 public record SolveStatusView(
     UUID id,
@@ -31,7 +33,8 @@ public record SolveStatusView(
     int submits,
     int polls,
     int threadWaits,
-    Report report) {
+    Report report,
+    String provider) {
 
   /**
    * A report on the solve's answer and its way to the provider.

@@ -67,6 +67,24 @@ public final class EngineNode implements AutoCloseable {
     return start(EmbeddedPostgresSupport.newDatabase(), simulator.baseUrl(), apiKey, properties);
   }
 
+  /**
+   * Like {@link #onFreshDatabase(CaptchaAiSimulator, String, Map)}, with {@code providers} beside
+   * the primary (docs/providers.md).
+   */
+  public static EngineNode onFreshDatabase(
+      CaptchaAiSimulator simulator,
+      String apiKey,
+      Map<String, String> properties,
+      List<com.captchajobs.core.settings.ProviderSettings> providers) {
+    return start(
+        EmbeddedPostgresSupport.newDatabase(),
+        simulator.baseUrl(),
+        apiKey,
+        properties,
+        Clock.systemUTC(),
+        providers);
+  }
+
   /** A node on {@code jdbcUrl}; a worker unless {@code captchajobs.worker.enabled=false}. */
   public static EngineNode start(
       String jdbcUrl, String baseUrl, String apiKey, Map<String, String> properties) {
@@ -76,6 +94,16 @@ public final class EngineNode implements AutoCloseable {
   /** Like {@link #start(String, String, String, Map)}, on the given clock of this node. */
   public static EngineNode start(
       String jdbcUrl, String baseUrl, String apiKey, Map<String, String> properties, Clock clock) {
+    return start(jdbcUrl, baseUrl, apiKey, properties, clock, List.of());
+  }
+
+  private static EngineNode start(
+      String jdbcUrl,
+      String baseUrl,
+      String apiKey,
+      Map<String, String> properties,
+      Clock clock,
+      List<com.captchajobs.core.settings.ProviderSettings> providers) {
     Map<String, String> unread = new LinkedHashMap<>(properties);
     List<Runnable> restore = new ArrayList<>();
     HikariDataSource dataSource = new HikariDataSource();
@@ -92,6 +120,7 @@ public final class EngineNode implements AutoCloseable {
       CaptchaJobs.Builder builder =
           CaptchaJobs.builder().dataSource(dataSource).clock(clock).baseUrl(baseUrl);
       configure(builder, apiKey, unread);
+      providers.forEach(builder::provider);
       if (!unread.isEmpty()) {
         throw new IllegalArgumentException("EngineNode does not know " + unread.keySet());
       }

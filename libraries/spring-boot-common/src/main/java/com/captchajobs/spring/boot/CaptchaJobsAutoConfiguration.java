@@ -37,7 +37,8 @@ import org.springframework.core.log.LogAccessor;
 @EnableConfigurationProperties({
   CaptchaAiProperties.class,
   CaptchaJobsProperties.class,
-  WebhookProperties.class
+  WebhookProperties.class,
+  ProvidersProperties.class
 })
 public class CaptchaJobsAutoConfiguration {
 
@@ -59,6 +60,7 @@ public class CaptchaJobsAutoConfiguration {
       CaptchaAiProperties captchaAi,
       CaptchaJobsProperties captchaJobs,
       WebhookProperties webhook,
+      ProvidersProperties providers,
       Environment environment,
       ObjectProvider<EngineListener> listener,
       ObjectProvider<Clock> clock) {
@@ -86,6 +88,7 @@ public class CaptchaJobsAutoConfiguration {
           .worker(worker.toSettings())
           .retention(captchaJobs.toRetention())
           .webhooks(webhook.toSettings(WebhookProperties.clientSecrets(environment)));
+      providers.toSettings().forEach(builder::provider); // none: the primary alone
     } else {
       // checked on every node, so a value that cannot work is refused wherever it is set
       builder.webhooks(webhook.toSettings(Map.of()));

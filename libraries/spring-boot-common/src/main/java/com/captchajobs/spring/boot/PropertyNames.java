@@ -79,7 +79,7 @@ final class PropertyNames {
     }
   }
 
-  private static String kebab(String camel) {
+  static String kebab(String camel) {
     StringBuilder out = new StringBuilder();
     for (char c : camel.toCharArray()) {
       if (Character.isUpperCase(c)) {

@@ -11,6 +11,7 @@ import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackRegistration;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.push.Pingbacks;
 import com.captchajobs.core.internal.steps.PollStep;
 import com.captchajobs.core.internal.steps.SlotHandoff;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
  * @param pollJob the poll job
  * @param pushedPollJob the fetch a push rings for
  * @param pingbacks the receiver of pushes, or null
+ * @param providers the primary and the providers beside it
  */
 record SolveJobsWiring(
     CaptchaAiClient client,
@@ -53,7 +55,8 @@ record SolveJobsWiring(
     SubmitJob submitJob,
     PollJob pollJob,
     PushedPollJob pushedPollJob,
-    Pingbacks pingbacks) {
+    Pingbacks pingbacks,
+    Providers providers) {
 
   private static final Logger log = LoggerFactory.getLogger(SolveJobsWiring.class);
 
@@ -71,12 +74,15 @@ record SolveJobsWiring(
             s.schema(),
             engine.lease(),
             settings.nodeName(),
-            s.jobRunr()::serverId);
+            s.jobRunr()::serverId,
+            ProviderWiring.lanes(settings.providers()),
+            client.keyFingerprint());
     SolveTransitions transitions = new SolveTransitions(settings.dataSource(), s.schema());
     SlotHandoff handoff = new SlotHandoff(gate, s.jobs(), transitions);
     FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
     PlanCheck planCheck =
         new PlanCheck(client, breaker, clock, settings.solve().providerCheckInterval());
+    Providers providers = ProviderWiring.providers(s, client, breaker, planCheck, gate.lanes());
     // With a pingback secret: what the jobs and the receiver of pushes are built with.
     PingbackSettings push = settings.pingbacks();
     PingbackUrls urls = push == null ? null : new PingbackUrls(push.url(), push.secret());
@@ -86,15 +92,14 @@ record SolveJobsWiring(
             repository,
             transitions,
             handoff,
-            breaker,
-            planCheck,
+            providers,
             s.jobs(),
             engine,
             events,
             clock,
             sendsUrls ? new PushWatch(push.url(), clock) : null);
     PollStep pollStep =
-        new PollStep(repository, transitions, outcomes, client, s.jobs(), engine, events, clock);
+        new PollStep(repository, transitions, outcomes, providers, s.jobs(), engine, events, clock);
     SubmitStep submitStep =
         new SubmitStep(
             repository,
@@ -102,8 +107,7 @@ record SolveJobsWiring(
             gate,
             handoff,
             outcomes,
-            breaker,
-            client,
+            providers,
             s.jobs(),
             waits,
             engine,
@@ -119,7 +123,7 @@ record SolveJobsWiring(
         urls == null ? null : new Pingbacks(urls, repository, transitions, s.jobs(), engine, clock);
     if (sendsUrls) {
       if (push.register()) {
-        new PingbackRegistration(client).startFor(push.url());
+        providers.all().forEach(p -> new PingbackRegistration(p.client()).startFor(push.url()));
       }
       log.info(
           "Pushes ring at {}: each one fetches its task's result from res.php at once (polling"
@@ -136,6 +140,7 @@ record SolveJobsWiring(
         submitJob,
         pollJob,
         new PushedPollJob(life),
-        pingbacks);
+        pingbacks,
+        providers);
   }
 }

@@ -6,6 +6,7 @@ import com.captchajobs.core.internal.engine.ReportJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
+import com.captchajobs.core.internal.providers.ProviderPreflight;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.store.SolveReports;
 import com.captchajobs.core.internal.upkeep.Reconciler;
@@ -57,8 +58,11 @@ final class WorkerAssembly {
     WorkerStartup startup =
         new WorkerStartup(solve, jobs.gate(), jobs.planCheck(), jobs.breaker(), reconciler);
     startup.prepare();
+    if (settings.solve().preflight()) {
+      ProviderPreflight.check(jobs.providers());
+    }
     SolveReports reports = new SolveReports(settings.dataSource(), s.schema());
-    ReportJob reportJob = new ReportJob(reports, jobs.client());
+    ReportJob reportJob = new ReportJob(reports, name -> jobs.providers().get(name).client());
     BackgroundJobServer server =
         s.jobRunr()
             .startServer(

@@ -41,11 +41,20 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
   private static final Logger log = LoggerFactory.getLogger(ReportJob.class);
 
   private final SolveReports reports;
-  private final CaptchaAiClient client;
+  private final java.util.function.Function<String, CaptchaAiClient> clients;
 
   public ReportJob(SolveReports reports, CaptchaAiClient client) {
+    this(reports, provider -> client);
+  }
+
+  /**
+   * @param clients the client of each provider by name (null: the primary): a report goes to the
+   *     provider that accepted the task, with its key
+   */
+  public ReportJob(
+      SolveReports reports, java.util.function.Function<String, CaptchaAiClient> clients) {
     this.reports = reports;
-    this.client = client;
+    this.clients = clients;
   }
 
   @Override
@@ -71,7 +80,7 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
     }
     SolveReports.Sending s = taken.get();
     try {
-      client.report(s.taskId(), s.verdict());
+      clients.apply(s.provider()).report(s.taskId(), s.verdict());
     } catch (CaptchaAiException e) {
       if (neverCounted(e)) {
         reports.retryLater(solveId, e.errorCode());

@@ -45,6 +45,8 @@ public final class FleetGate {
   private final Duration lease;
   private final String node;
   private final Supplier<UUID> serverId;
+  private final ProviderLanes lanes;
+  private final String primaryFingerprint;
 
   /** A gate of a node without a JobRunr server (an operator's view, a test). */
   public FleetGate(DataSource dataSource, Schema schema, Duration lease, String node) {
@@ -58,20 +60,51 @@ public final class FleetGate {
    */
   public FleetGate(
       DataSource dataSource, Schema schema, Duration lease, String node, Supplier<UUID> serverId) {
+    this(dataSource, schema, lease, node, serverId, List.of(), null);
+  }
+
+  /**
+   * A gate with providers beside the primary ({@code lanes}, routed by {@link ProviderLanes});
+   * none: the primary alone, as before.
+   */
+  public FleetGate(
+      DataSource dataSource,
+      Schema schema,
+      Duration lease,
+      String node,
+      Supplier<UUID> serverId,
+      List<ProviderLanes.Lane> lanes,
+      String primaryFingerprint) {
     this.db = new Db(dataSource, schema);
     this.phantomSlots = new PhantomSlots(db);
     this.lease = lease;
     this.node = node;
     this.serverId = Objects.requireNonNull(serverId, "serverId");
+    this.primaryFingerprint = primaryFingerprint;
+    this.lanes =
+        lanes.isEmpty()
+            ? null
+            : new ProviderLanes(db, lanes, primaryFingerprint, node, lease, serverId);
+  }
+
+  /** The providers beside the primary, or null when there are none. */
+  public ProviderLanes lanes() {
+    return lanes;
   }
 
   /** Sets the fleet cap and makes sure there is one row per slot. */
   public void resize(int capacity) {
     db.update(
-        "INSERT INTO captchajobs.gate_slot (slot_no, freed_at) SELECT g, now()"
-            + " FROM generate_series(0, ? - 1) g ON CONFLICT DO NOTHING",
+        "INSERT INTO captchajobs.gate_slot (provider, slot_no, freed_at) SELECT 'captchaai', g,"
+            + " now() FROM generate_series(0, ? - 1) g ON CONFLICT DO NOTHING",
         capacity);
     db.update("UPDATE captchajobs.gate SET capacity = ? WHERE id = 1", capacity);
+    if (primaryFingerprint != null) { // the primary's row, for operators
+      ProviderLanes.registerPrimary(db, capacity, primaryFingerprint);
+    }
+    if (lanes != null) {
+      lanes.resize();
+    }
   }
 
   public int capacity() {
@@ -79,11 +112,11 @@ public final class FleetGate {
         .orElse(0);
   }
 
-  /** Slots held now (a lapsed lease does not count). */
+  /** The primary's slots held now (a lapsed lease does not count; others: ProviderLanes). */
   public int inFlight() {
     return db.queryOne(
             "SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + " AND lease_until > now()",
+                + " AND lease_until > now() AND provider = 'captchaai'",
             rs -> rs.getInt(1))
         .orElse(0);
   }
@@ -109,7 +142,7 @@ public final class FleetGate {
                 + " RETURNING 1)"
                 + " SELECT g.capacity,"
                 + " (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL"
-                + " AND lease_until > now()),"
+                + " AND lease_until > now() AND provider = 'captchaai'),"
                 + " (SELECT count(*) FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'),"
                 + " EXISTS (SELECT 1 FROM r)"
                 + " FROM captchajobs.gate g WHERE g.id = 1",
@@ -172,38 +205,29 @@ public final class FleetGate {
    * submit must follow at once (by the carrier, when one is given: see {@link #dispatchTo}).
    */
   private Optional<Handoff> dispatchOne(UUID carrier, Duration submitLock) {
+    if (lanes != null) {
+      return lanes.dispatchOne(carrier, submitLock);
+    }
     return db.queryOne(
-        "WITH free AS (SELECT slot_no, freed_at FROM captchajobs.gate_slot"
-            + "   WHERE (solve_id IS NULL OR lease_until < now())"
-            + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
-            + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
-            + " next AS (SELECT id, waiting_since FROM captchajobs.solve"
-            + "   WHERE status = 'WAITING_FOR_THREAD' AND (not_before IS NULL OR not_before <= now())"
-            + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot h WHERE h.solve_id = captchajobs.solve.id)"
-            + "   ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),"
-            + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = next.id, node = ?, phantom = false,"
-            + "   server_id = ?, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
-            + "   FROM free, next WHERE g.slot_no = free.slot_no"
-            + "   RETURNING g.solve_id, greatest(free.freed_at, next.waiting_since) AS freed_at)"
-            + " UPDATE captchajobs.solve s SET status = 'QUEUED', not_before = NULL, updated_at = now(),"
-            + "   job_id = COALESCE(?::uuid, s.job_id),"
-            + "   submit_lock_until = CASE WHEN ?::uuid IS NULL THEN s.submit_lock_until"
-            + "     ELSE now() + ? * interval '1 millisecond' END"
-            + " FROM taken WHERE s.id = taken.solve_id"
-            + " RETURNING s.id, s.type, s.business_key, s.thread_waits, taken.freed_at",
-        rs ->
-            new Handoff(
-                Db.uuid(rs, "id"),
-                CaptchaType.valueOf(rs.getString("type")),
-                rs.getString("business_key"),
-                rs.getInt("thread_waits"),
-                Db.instant(rs, "freed_at")),
-        node,
-        serverId.get(),
-        lease.toMillis(),
-        carrier,
-        carrier,
-        submitLock.toMillis());
+        ProviderLanes.pairSql(false, false),
+        FleetGate::handoff,
+        ProviderLanes.args(
+            ProviderLanes.PRIMARY,
+            Duration.ZERO,
+            node,
+            serverId.get(),
+            lease,
+            carrier,
+            submitLock));
+  }
+
+  static Handoff handoff(java.sql.ResultSet rs) throws java.sql.SQLException {
+    return new Handoff(
+        Db.uuid(rs, "id"),
+        CaptchaType.valueOf(rs.getString("type")),
+        rs.getString("business_key"),
+        rs.getInt("thread_waits"),
+        Db.instant(rs, "freed_at"));
   }
 
   /**

@@ -63,10 +63,10 @@ public final class PhantomSlots {
     Instant answeredAfter = after.plus(ANSWER_LAG);
     return db.queryOne(
             "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE phantom"
-                + "   AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?),"
+                + "   AND provider = 'captchaai' AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?),"
                 // unanswered, holding its slot
                 + " (SELECT count(*) FROM captchajobs.gate_slot g JOIN captchajobs.solve s"
-                + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.lease_until > now()"
+                + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.provider = 'captchaai' AND g.lease_until > now()"
                 + "   AND s.status = 'SUBMITTED' AND s.task_stored_at <= ?"
                 // a push that rang for the submission says its answer is ready: not awaited
                 + "   AND ((s.push_expected AND s.rung_submit IS DISTINCT FROM s.submits)"
@@ -76,6 +76,7 @@ public final class PhantomSlots {
                 // ended since: solved by a pushed answer that arrived well after the reading, or
                 // found not ready by a call made after it
                 + " + (SELECT count(*) FROM captchajobs.solve s WHERE s.updated_at > ?"
+                + "   AND (s.provider IS NULL OR s.provider = 'captchaai')"
                 + "   AND s.status <> 'SUBMITTED' AND s.task_stored_at <= ?"
                 + "   AND ((s.push_expected AND s.solved_at > ? AND NOT EXISTS (SELECT 1"
                 + "       FROM captchajobs.poll p WHERE p.solve_id = s.id"
@@ -106,8 +107,8 @@ public final class PhantomSlots {
     return db.update(
         "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
             + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
-            + " WHERE slot_no IN (SELECT slot_no FROM captchajobs.gate_slot"
-            + "   WHERE phantom AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?"
+            + " WHERE (provider, slot_no) IN (SELECT provider, slot_no FROM captchajobs.gate_slot"
+            + "   WHERE phantom AND provider = 'captchaai' AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?"
             + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
         madeBy,
         count);

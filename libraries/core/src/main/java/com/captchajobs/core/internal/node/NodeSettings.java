@@ -4,11 +4,13 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.settings.DashboardSettings;
 import com.captchajobs.core.settings.PingbackSettings;
+import com.captchajobs.core.settings.ProviderSettings;
 import com.captchajobs.core.settings.RetentionSettings;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.settings.WebhookSettings;
 import com.captchajobs.core.settings.WorkerSettings;
 import java.time.Clock;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -26,6 +28,7 @@ import javax.sql.DataSource;
  * @param dashboard the JobRunr dashboard, or null
  * @param events where the engine reports
  * @param clock this node's clock
+ * @param providers the providers beside the primary, each name once; empty: the primary alone
  */
 public record NodeSettings(
     DataSource dataSource,
@@ -38,7 +41,36 @@ public record NodeSettings(
     RetentionSettings retention,
     DashboardSettings dashboard,
     EngineListener events,
-    Clock clock) {
+    Clock clock,
+    List<ProviderSettings> providers) {
+
+  /** As before there were providers beside the primary: none. */
+  public NodeSettings(
+      DataSource dataSource,
+      String schema,
+      SolveSettings solve,
+      CaptchaAiClient client,
+      PingbackSettings pingbacks,
+      WorkerSettings server,
+      WebhookSettings webhooks,
+      RetentionSettings retention,
+      DashboardSettings dashboard,
+      EngineListener events,
+      Clock clock) {
+    this(
+        dataSource,
+        schema,
+        solve,
+        client,
+        pingbacks,
+        server,
+        webhooks,
+        retention,
+        dashboard,
+        events,
+        clock,
+        List.of());
+  }
 
   /** Whether this node runs a worker. */
   public boolean runsWorker() {

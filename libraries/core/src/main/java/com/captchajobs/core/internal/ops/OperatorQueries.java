@@ -67,7 +67,7 @@ public final class OperatorQueries {
         new StringBuilder(
             "SELECT id, client, business_key, type, status, error_code, error_class, batch, priority,"
                 + " submits, polls, requeues, requeued_error_code, created_at, updated_at,"
-                + " submitted_at, solved_at FROM captchajobs.solve WHERE true");
+                + " submitted_at, solved_at, provider FROM captchajobs.solve WHERE true");
     List<Object> args = new ArrayList<>();
     if (f.status() != null) {
       sql.append(" AND status = ?");
@@ -126,7 +126,8 @@ public final class OperatorQueries {
                 Db.instant(rs, "created_at"),
                 Db.instant(rs, "updated_at"),
                 Db.instant(rs, "submitted_at"),
-                Db.instant(rs, "solved_at")),
+                Db.instant(rs, "solved_at"),
+                rs.getString("provider")),
         args.toArray());
   }
 
@@ -273,6 +274,11 @@ public final class OperatorQueries {
   }
 
   /** The breaker table's rows, for reading (fingerprints, never keys). */
+  /** The providers as operators read them. */
+  public ProviderRows providerRows() {
+    return new ProviderRows(db);
+  }
+
   public BreakerRows breakerRows() {
     return new BreakerRows(db);
   }

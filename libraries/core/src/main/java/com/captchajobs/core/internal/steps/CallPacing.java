@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.steps;
 
-import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.PollResult;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.settings.SolveSettings;
@@ -29,14 +29,14 @@ public final class CallPacing {
    */
   public static final Duration SPACING_MARGIN = Duration.ofMillis(50);
 
-  private final CaptchaAiClient client;
+  private final Providers providers;
   private final SolveTransitions transitions;
   private final SolveSettings settings;
   private final Clock clock;
 
   CallPacing(
-      CaptchaAiClient client, SolveTransitions transitions, SolveSettings settings, Clock clock) {
-    this.client = client;
+      Providers providers, SolveTransitions transitions, SolveSettings settings, Clock clock) {
+    this.providers = providers;
     this.transitions = transitions;
     this.settings = settings;
     this.clock = clock;
@@ -48,7 +48,7 @@ public final class CallPacing {
    */
   PollResult call(Solve solve, int submitNo) {
     try {
-      return client.get(solve.taskId());
+      return providers.get(solve.provider()).client().get(solve.taskId()); // its task's provider
     } finally {
       try {
         transitions.calls().callAnswered(solve.id(), submitNo, clock.instant());

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.steps;
 
-import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.events.EngineListener;
@@ -8,6 +7,7 @@ import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.PushedPollRequest;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -43,7 +43,6 @@ public final class PollStep {
 
   private final SolveRepository repository;
   private final SolveTransitions transitions;
-  private final CaptchaAiClient client;
   private final SolveJobs jobs;
   private final SolveSettings settings;
   private final EngineListener events;
@@ -55,7 +54,7 @@ public final class PollStep {
       SolveRepository repository,
       SolveTransitions transitions,
       TaskOutcomes outcomes,
-      CaptchaAiClient client,
+      Providers providers,
       SolveJobs jobs,
       SolveSettings settings,
       EngineListener events,
@@ -63,12 +62,11 @@ public final class PollStep {
     this.repository = repository;
     this.transitions = transitions;
     this.outcomes = outcomes;
-    this.client = client;
     this.jobs = jobs;
     this.settings = settings;
     this.events = events;
     this.clock = clock;
-    this.pacing = new CallPacing(client, transitions, settings, clock);
+    this.pacing = new CallPacing(providers, transitions, settings, clock);
   }
 
   /**

@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.steps;
 
-import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
@@ -9,6 +8,7 @@ import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.InProcessRetry;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
@@ -56,8 +56,7 @@ public final class SubmitStep {
   private final FleetGate gate;
   private final SlotHandoff handoff;
   private final TaskOutcomes outcomes;
-  private final Breaker breaker;
-  private final CaptchaAiClient client;
+  private final Providers providers;
   private final SolveJobs jobs;
   private final FirstPollWaits firstPollWaits;
   private final SolveSettings settings;
@@ -75,8 +74,7 @@ public final class SubmitStep {
       FleetGate gate,
       SlotHandoff handoff,
       TaskOutcomes outcomes,
-      Breaker breaker,
-      CaptchaAiClient client,
+      Providers providers,
       SolveJobs jobs,
       FirstPollWaits firstPollWaits,
       SolveSettings settings,
@@ -88,8 +86,7 @@ public final class SubmitStep {
     this.gate = gate;
     this.handoff = handoff;
     this.outcomes = outcomes;
-    this.breaker = breaker;
-    this.client = client;
+    this.providers = providers;
     this.jobs = jobs;
     this.firstPollWaits = firstPollWaits;
     this.settings = settings;
@@ -121,7 +118,7 @@ public final class SubmitStep {
       resume(solve, now);
       return Step.DONE;
     }
-    Optional<Breaker.State> open = breaker.openState();
+    Optional<Breaker.State> open = providers.openEverywhere();
     if (open.isPresent()) {
       return outcomes.fail(solve, open.get().errorCode(), ErrorClass.CREDENTIAL);
     }
@@ -144,6 +141,8 @@ public final class SubmitStep {
         }
         slotFreedAtEpochMilli = 0; // got a slot at once: not a hand-off
       }
+      // in.php at the provider whose slot it holds (one read, only with providers beside it)
+      solve = providers.hasOthers() ? solve.at(providers.slotOf(solveId)) : solve;
       Step step = callInPhp(solve, slotFreedAtEpochMilli, runningJob);
       // Storing the task id, or an outcome, cleared the lock; after a lost task id it must stay
       // until the hold ends: no new in.php call before.
@@ -216,11 +215,14 @@ public final class SubmitStep {
     }
     boolean pollHere = runningJob != null && firstWait.compareTo(settings.pollLead()) <= 0;
     String taskId;
+    Providers.Provider provider = providers.get(solve.provider());
     try {
-      taskId = client.submit(solve.task(), pingbackUrl);
+      taskId = provider.client().submit(solve.task(), pingbackUrl);
     } catch (CaptchaAiException e) {
+      providers.submitted(provider.name(), e);
       return outcomes.submitError(solve, e);
     }
+    providers.submitted(provider.name(), null);
     Instant at = clock.instant();
     Instant freedAt =
         slotFreedAtEpochMilli > 0 ? Instant.ofEpochMilli(slotFreedAtEpochMilli) : null;
@@ -228,10 +230,22 @@ public final class SubmitStep {
     // poll job created right after) and the hand-off's record in the same statement.
     UUID pollJobId = pollHere ? runningJob : SolveJobs.pollJobId(solve.id(), submitNo, 1);
     Optional<RuntimeException> notStored =
-        storeTaskId(solve, new Submitted(taskId, at, pollJobId, freedAt, pingbackUrl != null));
+        storeTaskId(
+            solve,
+            new Submitted(
+                taskId,
+                at,
+                pollJobId,
+                freedAt,
+                pingbackUrl != null,
+                provider.name(),
+                provider.priceOfOne(solve.type()).orElse(null)));
     if (notStored.isPresent()) {
       return outcomes.taskIdLost(solve, taskId, notStored.get());
     }
+    provider
+        .priceOfOne(solve.type())
+        .ifPresent(p -> events.spent(provider.name(), solve.type(), p));
     Instant firstPoll = at.plus(firstWait);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
     events.submitted(solve.type(), false);

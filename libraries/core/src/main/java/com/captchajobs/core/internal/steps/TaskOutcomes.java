@@ -5,8 +5,7 @@ import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.engine.SubmitJob;
-import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -58,8 +57,7 @@ public final class TaskOutcomes {
   private final SolveRepository repository;
   private final SolveTransitions transitions;
   private final SlotHandoff handoff;
-  private final Breaker breaker;
-  private final PlanCheck planCheck;
+  private final Providers providers;
   private final SolveJobs jobs;
   private final SolveSettings settings;
   private final EngineListener events;
@@ -68,8 +66,8 @@ public final class TaskOutcomes {
   private final PushWatch watch;
 
   /**
-   * @param breaker the fleet-wide breaker; null on a node without a key (it only receives pushes)
-   * @param planCheck told of thread saturation; null on a node without a key
+   * @param providers each provider's breaker and plan check (told of thread saturation); null on a
+   *     node without a key (it only receives pushes)
    * @param watch told of every stored answer and how it came, on a worker that asks for pushes;
    *     else null
    */
@@ -77,8 +75,7 @@ public final class TaskOutcomes {
       SolveRepository repository,
       SolveTransitions transitions,
       SlotHandoff handoff,
-      Breaker breaker,
-      PlanCheck planCheck,
+      Providers providers,
       SolveJobs jobs,
       SolveSettings settings,
       EngineListener events,
@@ -87,8 +84,7 @@ public final class TaskOutcomes {
     this.repository = repository;
     this.transitions = transitions;
     this.handoff = handoff;
-    this.breaker = breaker;
-    this.planCheck = planCheck;
+    this.providers = providers;
     this.jobs = jobs;
     this.settings = settings;
     this.events = events;
@@ -233,8 +229,8 @@ public final class TaskOutcomes {
           solve.businessKey(),
           solve.id(),
           e.errorCode());
-      if (planCheck != null) {
-        planCheck.afterThreadsError(e.errorCode());
+      if (providers != null && providers.get(solve.provider()).planCheck() != null) {
+        providers.get(solve.provider()).planCheck().afterThreadsError(e.errorCode());
       }
       return Step.DONE;
     }
@@ -281,8 +277,8 @@ public final class TaskOutcomes {
 
   /** A permanent code: a credential code opens the breaker first; then the solve fails. */
   private Step permanent(Solve solve, CaptchaAiException e, String call) {
-    if (e.errorClass() == ErrorClass.CREDENTIAL && breaker != null) {
-      breaker.keyRejected(e.errorCode(), call);
+    if (e.errorClass() == ErrorClass.CREDENTIAL && providers != null) { // that provider's only
+      providers.get(solve.provider()).breaker().keyRejected(e.errorCode(), call);
     }
     return fail(solve, e.errorCode(), e.errorClass());
   }

@@ -33,7 +33,38 @@ public record Solve(
     int unsolvableResubmits,
     Instant createdAt,
     Instant updatedAt,
-    SolveStatusView.Report report) {
+    SolveStatusView.Report report,
+    String provider) {
+
+  /**
+   * The same row at {@code provider} (the provider whose slot it holds now: read after the slot was
+   * taken).
+   */
+  public Solve at(String provider) {
+    return new Solve(
+        id,
+        businessKey,
+        type,
+        params,
+        priority,
+        callbackUrl,
+        status,
+        taskId,
+        submittedAt,
+        solvedAt,
+        expiresAt,
+        claimedAt,
+        errorCode,
+        errorClass,
+        submits,
+        polls,
+        threadWaits,
+        unsolvableResubmits,
+        createdAt,
+        updatedAt,
+        report,
+        provider);
+  }
 
   /** The provider task this solve describes (validated when it was stored). */
   public CaptchaTask task() {
@@ -62,7 +93,8 @@ public record Solve(
         submits,
         polls,
         threadWaits,
-        report);
+        report,
+        provider);
   }
 
   @Override

@@ -150,7 +150,7 @@ public final class SolveInserts {
 
   private static final String INSERT_QUEUED_OR_WAITING =
       "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
-          + "   WHERE (solve_id IS NULL OR lease_until < now())"
+          + "   WHERE provider = 'captchaai' AND (solve_id IS NULL OR lease_until < now())"
           + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
           + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
           + "       AND (not_before IS NULL OR not_before <= now()))"
@@ -165,7 +165,7 @@ public final class SolveInserts {
           + "   ON CONFLICT (client, business_key) DO NOTHING RETURNING id, status),"
           + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
           + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
-          + "   FROM free, ins WHERE g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
+          + "   FROM free, ins WHERE g.provider = 'captchaai' AND g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
           + "   RETURNING g.slot_no)"
           + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
 

@@ -96,7 +96,7 @@ public final class SolveReports {
   }
 
   /** A report taken for sending: the task it is about and the verdict. */
-  public record Sending(String taskId, Verdict verdict, CaptchaType type) {}
+  public record Sending(String taskId, Verdict verdict, CaptchaType type, String provider) {}
 
   /**
    * Takes a PENDING report for sending (it becomes SENDING); empty when there is none: never
@@ -106,12 +106,13 @@ public final class SolveReports {
     return db.queryOne(
         "UPDATE captchajobs.solve SET report_delivery = 'SENDING'"
             + " WHERE id = ? AND report_delivery = 'PENDING' AND task_id IS NOT NULL"
-            + " RETURNING task_id, report_verdict, type",
+            + " RETURNING task_id, report_verdict, type, provider",
         rs ->
             new Sending(
                 rs.getString("task_id"),
                 Verdict.valueOf(rs.getString("report_verdict")),
-                CaptchaType.valueOf(rs.getString("type"))),
+                CaptchaType.valueOf(rs.getString("type")),
+                rs.getString("provider")),
         id);
   }
 

@@ -37,7 +37,7 @@ public final class SolveRepository {
       "id, business_key, type, params::text AS params, priority, callback_url, status, task_id,"
           + " submitted_at, solved_at, expires_at, claimed_at, error_code, error_class, submits,"
           + " polls, thread_waits, unsolvable_resubmits, created_at, updated_at, report_verdict,"
-          + " reported_at, report_delivery, report_delivered_at, report_error";
+          + " reported_at, report_delivery, report_delivered_at, report_error, provider";
   private static final TypeReference<TreeMap<String, String>> PARAMS = new TypeReference<>() {};
 
   private final Db db;
@@ -277,7 +277,8 @@ public final class SolveRepository {
         rs.getInt("unsolvable_resubmits"),
         Db.instant(rs, "created_at"),
         Db.instant(rs, "updated_at"),
-        report(rs));
+        report(rs),
+        rs.getString("provider"));
   }
 
   private static SolveStatusView.Report report(ResultSet rs) throws SQLException {

@@ -107,27 +107,57 @@ public final class SolveTransitions {
    *     answer the moment it is ready)
    */
   public record Submitted(
-      String taskId, Instant at, UUID pollJobId, Instant slotFreedAt, boolean pushExpected) {}
+      String taskId,
+      Instant at,
+      UUID pollJobId,
+      Instant slotFreedAt,
+      boolean pushExpected,
+      String provider,
+      java.math.BigDecimal price) {
+
+    /** At the primary, billed by threads. */
+    public Submitted(
+        String taskId, Instant at, UUID pollJobId, Instant slotFreedAt, boolean pushExpected) {
+      this(taskId, at, pollJobId, slotFreedAt, pushExpected, null, null);
+    }
+  }
 
   /** Commits the provider task id first, before any poll is scheduled. */
   public void markSubmitted(UUID id, Submitted s) {
     db.update(
         "WITH handoff AS (INSERT INTO captchajobs.slot_handoff (solve_id, freed_at, submit_at)"
             + "   SELECT ?, ?::timestamptz, ? WHERE ?::timestamptz IS NOT NULL)"
+            + (s.price() == null ? "" : SPEND)
             + " UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
             + " submit_lock_until = NULL, job_id = ?, task_stored_at = now(), push_expected = ?,"
-            + " updated_at = now() WHERE id = ?",
-        id,
-        s.slotFreedAt(),
-        s.at(),
-        s.slotFreedAt(),
-        s.taskId(),
-        s.at(),
-        s.pollJobId(),
-        s.pushExpected(),
-        id);
+            + " provider = COALESCE(?, provider), updated_at = now() WHERE id = ?",
+        args(id, s));
     events.submitted(id, s.taskId());
+  }
+
+  /**
+   * The spend of a priced provider's accepted task, counted in the statement that stores its id:
+   * one row per provider, UTC day and type.
+   */
+  private static final String SPEND =
+      ", spend AS (INSERT INTO captchajobs.provider_spend AS p (provider, day, type, solves, amount)"
+          + "   SELECT ?, (now() AT TIME ZONE 'UTC')::date, type, 1, ?::numeric"
+          + "   FROM captchajobs.solve WHERE id = ?"
+          + "   ON CONFLICT (provider, day, type) DO UPDATE"
+          + "   SET solves = p.solves + 1, amount = p.amount + EXCLUDED.amount)";
+
+  private static Object[] args(UUID id, Submitted s) {
+    java.util.List<Object> args =
+        new java.util.ArrayList<>(
+            java.util.Arrays.asList(id, s.slotFreedAt(), s.at(), s.slotFreedAt()));
+    if (s.price() != null) {
+      args.addAll(java.util.List.of(s.provider(), s.price(), id));
+    }
+    args.addAll(
+        java.util.Arrays.asList(
+            s.taskId(), s.at(), s.pollJobId(), s.pushExpected(), s.provider(), id));
+    return args.toArray();
   }
 
   /**

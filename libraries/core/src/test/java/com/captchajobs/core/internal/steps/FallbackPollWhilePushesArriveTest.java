@@ -12,6 +12,7 @@ import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -108,8 +109,7 @@ class FallbackPollWhilePushesArriveTest {
             repository,
             transitions,
             handoff,
-            breaker,
-            null,
+            Providers.single(null, breaker, null),
             jobs,
             settings,
             EngineListener.NONE,
@@ -121,8 +121,7 @@ class FallbackPollWhilePushesArriveTest {
         gate,
         handoff,
         outcomes,
-        breaker,
-        client,
+        Providers.single(client, breaker, null),
         jobs,
         new FirstPollWaits(settings, (type, n) -> List.of(), clock),
         settings,

@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -100,8 +101,7 @@ class PollStepTest {
             repository,
             transitions,
             new SlotHandoff(gate, jobs, transitions),
-            new Breaker(dataSource, schema, "fingerprint"),
-            null,
+            Providers.single(null, new Breaker(dataSource, schema, "fingerprint"), null),
             jobs,
             SolveSettings.defaults(),
             EngineListener.NONE,
@@ -112,7 +112,7 @@ class PollStepTest {
             repository,
             transitions,
             outcomes,
-            client,
+            Providers.single(client, null, null),
             jobs,
             SolveSettings.defaults(),
             EngineListener.NONE,

@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.time.FirstPollWaits;
@@ -107,8 +108,7 @@ class SolveLifeTest {
             repository,
             transitions,
             handoff,
-            breaker,
-            null,
+            Providers.single(null, breaker, null),
             jobs,
             settings,
             EngineListener.NONE,
@@ -121,8 +121,7 @@ class SolveLifeTest {
             gate,
             handoff,
             outcomes,
-            breaker,
-            client,
+            Providers.single(client, breaker, null),
             jobs,
             new FirstPollWaits(settings, (type, n) -> List.of(), clock),
             settings,
@@ -131,7 +130,14 @@ class SolveLifeTest {
             null);
     PollStep pollStep =
         new PollStep(
-            repository, transitions, outcomes, client, jobs, settings, EngineListener.NONE, clock);
+            repository,
+            transitions,
+            outcomes,
+            Providers.single(client, null, null),
+            jobs,
+            settings,
+            EngineListener.NONE,
+            clock);
     life = new SolveLife(submitStep, pollStep, repository, transitions, jobs, clock);
   }
 

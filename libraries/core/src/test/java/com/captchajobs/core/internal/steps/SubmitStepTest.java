@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -80,8 +81,7 @@ class SubmitStepTest {
             repository,
             transitions,
             handoff,
-            breaker,
-            null,
+            Providers.single(null, breaker, null),
             jobs,
             settings,
             EngineListener.NONE,
@@ -96,8 +96,7 @@ class SubmitStepTest {
             gate,
             handoff,
             outcomes,
-            breaker,
-            client,
+            Providers.single(client, breaker, null),
             jobs,
             firstPollWaits,
             settings,

@@ -12,6 +12,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -110,8 +111,7 @@ class TaskOutcomesTest {
             repository,
             transitions,
             new SlotHandoff(gate, jobs, transitions),
-            breaker,
-            null,
+            Providers.single(null, breaker, null),
             jobs,
             SolveSettings.defaults(),
             counting,

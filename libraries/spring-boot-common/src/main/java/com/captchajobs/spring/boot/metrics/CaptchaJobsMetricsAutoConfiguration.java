@@ -5,6 +5,7 @@ import com.captchajobs.core.Operations;
 import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.spring.boot.CaptchaAiProperties;
 import com.captchajobs.spring.boot.CaptchaJobsAutoConfiguration;
+import com.captchajobs.spring.boot.ProvidersProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -43,7 +44,9 @@ public class CaptchaJobsMetricsAutoConfiguration {
 
   @Bean
   public MeterBinder captchaJobsGauges(
-      ObjectProvider<CaptchaJobs> captchaJobs, ObjectProvider<CaptchaAiProperties> captchaAi) {
+      ObjectProvider<CaptchaJobs> captchaJobs,
+      ObjectProvider<CaptchaAiProperties> captchaAi,
+      ObjectProvider<ProvidersProperties> providers) {
     return registry ->
         captchaJobs.ifAvailable(
             instance -> {
@@ -53,6 +56,16 @@ public class CaptchaJobsMetricsAutoConfiguration {
                   .ifPresent(
                       worker -> {
                         new EngineGauges(operations, worker).bindTo(registry);
+                        // the spend of each priced provider and type, 0 from startup
+                        ProvidersProperties configured = providers.getIfAvailable();
+                        if (configured != null) {
+                          configured
+                              .priced()
+                              .forEach(
+                                  (name, types) ->
+                                      types.forEach(
+                                          type -> MeteredEngineEvents.spend(registry, name, type)));
+                        }
                         // read from the pingback group, as the node was built from it
                         CaptchaAiProperties properties = captchaAi.getIfAvailable();
                         boolean pushConfigured =

@@ -70,6 +70,24 @@ public final class MeteredEngineEvents extends EngineListener {
     submits(type, resumed).increment();
   }
 
+  @Override
+  public void spent(String provider, CaptchaType type, java.math.BigDecimal amount) {
+    spend(registry, provider, type).increment(amount.doubleValue());
+  }
+
+  /**
+   * {@code captchajobs_spend_total{provider,type}}: what a priced provider charged for the tasks
+   * this node submitted to it.
+   */
+  public static Counter spend(MeterRegistry registry, String provider, CaptchaType type) {
+    return Counter.builder("captchajobs.spend")
+        .description(
+            "what a provider billed per solve charged for tasks it accepted from this node")
+        .tag("provider", provider)
+        .tag("type", type.name())
+        .register(registry);
+  }
+
   private Counter submits(CaptchaType type, boolean resumed) {
     return Counter.builder("captchajobs.submits")
         .description("in.php submissions, and reruns that resumed a stored task id instead")

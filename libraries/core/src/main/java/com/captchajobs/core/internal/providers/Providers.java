@@ -1,0 +1,153 @@
+package com.captchajobs.core.internal.providers;
+
+import com.captchajobs.core.client.CaptchaAiClient;
+import com.captchajobs.core.client.CaptchaAiException;
+import com.captchajobs.core.client.CaptchaAiTransportException;
+import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.internal.gate.ProviderLanes;
+import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.provider.PlanCheck;
+import com.captchajobs.core.settings.ProviderSettings;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The providers of a worker by name (docs/providers.md): the primary, {@value
+ * ProviderLanes#PRIMARY}, and those beside it, each with its own client (built once, at assembly),
+ * credential breaker and plan check. A solve's calls go to the provider it names: in.php to the one
+ * whose slot it holds, res.php and reports to the one that accepted its task.
+ */
+public final class Providers {
+
+  private static final Logger log = LoggerFactory.getLogger(Providers.class);
+
+  /**
+   * One provider.
+   *
+   * @param settings its settings; null for the primary ({@code captchaai.*})
+   * @param planCheck its threadsinfo; null on a node without a key
+   */
+  public record Provider(
+      String name,
+      ProviderSettings settings,
+      CaptchaAiClient client,
+      Breaker breaker,
+      PlanCheck planCheck) {
+
+    /** The price of one solve of {@code type} here, or empty when billed by threads. */
+    public Optional<BigDecimal> priceOfOne(CaptchaType type) {
+      return settings == null ? Optional.empty() : settings.priceOfOne(type);
+    }
+  }
+
+  private final Provider primary;
+  private final Map<String, Provider> others = new LinkedHashMap<>();
+  private final ProviderLanes lanes;
+
+  /**
+   * @param lanes the gate's routing of the others, null when there are none
+   */
+  public Providers(Provider primary, List<Provider> others, ProviderLanes lanes) {
+    this.primary = primary;
+    others.forEach(p -> this.others.put(p.name(), p));
+    this.lanes = lanes;
+  }
+
+  /** The primary alone, as before there were others (a node's tests). */
+  public static Providers single(CaptchaAiClient client, Breaker breaker, PlanCheck planCheck) {
+    return new Providers(
+        new Provider(ProviderLanes.PRIMARY, null, client, breaker, planCheck), List.of(), null);
+  }
+
+  public Provider primary() {
+    return primary;
+  }
+
+  /**
+   * The provider {@code name}: null (a solve from before providers) is the primary, and so is a
+   * name this node was not given (said at WARN: its task is asked where it cannot be).
+   */
+  public Provider get(String name) {
+    if (name == null || others.isEmpty() || ProviderLanes.PRIMARY.equals(name)) {
+      return primary;
+    }
+    Provider p = others.get(name);
+    if (p == null) {
+      log.warn("Provider {} is not configured on this node: asking the primary instead", name);
+      return primary;
+    }
+    return p;
+  }
+
+  /** Whether there are providers beside the primary. */
+  public boolean hasOthers() {
+    return !others.isEmpty();
+  }
+
+  /** The primary, then the others in the order they were given. */
+  public List<Provider> all() {
+    List<Provider> all = new ArrayList<>();
+    all.add(primary);
+    all.addAll(others.values());
+    return all;
+  }
+
+  public Collection<Provider> others() {
+    return others.values();
+  }
+
+  /**
+   * The primary's open breaker when no provider can take a solve: the primary's breaker is open and
+   * so is every other's. One read when the primary's is closed.
+   */
+  public Optional<Breaker.State> openEverywhere() {
+    Optional<Breaker.State> open = primary.breaker().openState();
+    if (open.isEmpty()) {
+      return open;
+    }
+    for (Provider p : others.values()) {
+      if (p.breaker().openState().isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    return open;
+  }
+
+  /**
+   * Records, with providers beside the primary, what the primary's in.php came to ({@code failure}
+   * null: a task id): only server trouble for {@link ProviderLanes#DOWN_AFTER} makes the gate route
+   * to the backups. Nothing without others: no statement on the path.
+   */
+  public void submitted(String provider, CaptchaAiException failure) {
+    if (lanes == null || !ProviderLanes.PRIMARY.equals(provider)) {
+      return;
+    }
+    try {
+      lanes.answered(provider, serverTrouble(failure));
+    } catch (RuntimeException e) {
+      log.warn("Could not record the primary's health: {}", e.toString());
+    }
+  }
+
+  /** A transport error (an HTML 5xx page among them) or the provider's own server error. */
+  static boolean serverTrouble(CaptchaAiException e) {
+    return e instanceof CaptchaAiTransportException
+        || e != null
+            && ("ERROR_SERVER_ERROR".equals(e.errorCode())
+                || "ERROR_INTERNAL_SERVER_ERROR".equals(e.errorCode()));
+  }
+
+  /** Which provider's slot the solve holds now (the primary's when there are no others). */
+  public String slotOf(java.util.UUID solveId) {
+    return lanes == null
+        ? ProviderLanes.PRIMARY
+        : lanes.providerOf(solveId).orElse(ProviderLanes.PRIMARY);
+  }
+}

@@ -1,0 +1,141 @@
+package com.captchajobs.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.captchajobs.core.CaptchaJobs;
+import com.captchajobs.core.model.ProviderRow;
+import com.captchajobs.core.testing.EmbeddedPostgresSupport;
+import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.spring.boot.metrics.CaptchaJobsMetricsAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/**
+ * {@code captchajobs.providers.<name>.*} (docs/providers.md): bound into the worker's providers,
+ * the key from {@code CAPTCHAJOBS_PROVIDERS_<NAME>_APIKEY}, a missing value refused by its name.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+class ProvidersPropertiesTest {
+
+  private static final String KEY = "provprovprovprovprovprovprovprov";
+  private static final String BACKUP_KEY = "backbackbackbackbackbackbackback";
+
+  private final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+          .withConfiguration(
+              AutoConfigurations.of(
+                  ThisBoot.DATA_SOURCE_AUTO_CONFIGURATION,
+                  CaptchaJobsMetricsAutoConfiguration.class,
+                  CaptchaJobsAutoConfiguration.class));
+
+  @Test
+  void aProviderWithoutThreadsRefusesTheWorkerNamingTheProperty() {
+    runner
+        .withPropertyValues(
+            "spring.datasource.url=" + EmbeddedPostgresSupport.newDatabase(),
+            "captchajobs.worker.enabled=true",
+            "captchaai.api-key=" + KEY,
+            "captchaai.base-url=http://127.0.0.1:9",
+            "captchajobs.providers.backup.base-url=http://127.0.0.1:9",
+            "captchajobs.providers.backup.api-key=" + BACKUP_KEY)
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .isInstanceOf(MissingPropertyException.class)
+                  .hasMessageContaining("captchajobs.providers.backup.threads");
+            });
+  }
+
+  @Test
+  void aValueTheSettingsRefuseIsNamedByItsProperty() {
+    runner
+        .withPropertyValues(
+            "spring.datasource.url=" + EmbeddedPostgresSupport.newDatabase(),
+            "captchajobs.worker.enabled=true",
+            "captchaai.api-key=" + KEY,
+            "captchaai.base-url=http://127.0.0.1:9",
+            "captchajobs.providers.backup.base-url=http://127.0.0.1:9",
+            "captchajobs.providers.backup.api-key=" + BACKUP_KEY,
+            "captchajobs.providers.backup.threads=0")
+        .run(
+            context -> {
+              assertThat(context).hasFailed();
+              assertThat(context)
+                  .getFailure()
+                  .rootCause()
+                  .hasMessageContaining("captchajobs.providers.backup.threads must be at least 1")
+                  .hasMessageNotContaining(BACKUP_KEY);
+            });
+  }
+
+  @Test
+  void aBackupWithItsKeyFromTheEnvironmentIsAProviderOfTheFleetWithItsSpendMeteredFromStartup() {
+    try (CaptchaAiSimulator primary = CaptchaAiSimulator.builder().account(KEY, 2).build().start();
+        CaptchaAiSimulator backup =
+            CaptchaAiSimulator.builder().name("backup").account(BACKUP_KEY, 3).build().start()) {
+      runner
+          .withInitializer(
+              context ->
+                  context
+                      .getEnvironment()
+                      .getPropertySources()
+                      .addFirst(
+                          new SystemEnvironmentPropertySource(
+                              "test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                              Map.of("CAPTCHAJOBS_PROVIDERS_BACKUP_APIKEY", BACKUP_KEY))))
+          .withPropertyValues(
+              "spring.datasource.url=" + EmbeddedPostgresSupport.newDatabase(),
+              "captchajobs.worker.enabled=true",
+              "captchajobs.worker.shutdown-wait=1s",
+              "captchaai.api-key=" + KEY,
+              "captchaai.base-url=" + primary.baseUrl(),
+              "captchaai.threads=2",
+              "captchajobs.providers.backup.base-url=" + backup.baseUrl(),
+              "captchajobs.providers.backup.threads=3",
+              "captchajobs.providers.backup.role=backup",
+              "captchajobs.providers.backup.overflow-after=20s",
+              "captchajobs.providers.backup.price.TURNSTILE=1.45",
+              "captchajobs.providers.backup.daily-budget=5.00")
+          .run(
+              context -> {
+                assertThat(context).hasNotFailed();
+                List<ProviderRow> rows =
+                    context.getBean(CaptchaJobs.class).operations().providers();
+                assertThat(rows)
+                    .extracting(ProviderRow::name, ProviderRow::role, ProviderRow::threads)
+                    .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("captchaai", "PRIMARY", 2),
+                        org.assertj.core.groups.Tuple.tuple("backup", "BACKUP", 3));
+                assertThat(rows.get(1).dailyBudget()).isEqualByComparingTo("5.00");
+                assertThat(rows.get(1).spentToday()).isEqualByComparingTo(BigDecimal.ZERO);
+                MeterRegistry registry = context.getBean(MeterRegistry.class);
+                context
+                    .getBean(
+                        "captchaJobsGauges", io.micrometer.core.instrument.binder.MeterBinder.class)
+                    .bindTo(registry);
+                assertThat(
+                        registry
+                            .get("captchajobs.spend")
+                            .tag("provider", "backup")
+                            .tag("type", "TURNSTILE")
+                            .counter()
+                            .count())
+                    .isZero();
+              });
+    }
+  }
+}

@@ -41,7 +41,8 @@ public record BenchOptions(
     Map<String, String> workerProps,
     boolean push,
     int killAfterSolves,
-    PushFaults pushFaults) {
+    PushFaults pushFaults,
+    BackupPlan backup) {
 
   /**
    * Faults of the simulator's pushes: the share it drops, the share it sends twice, and how late it
@@ -122,7 +123,8 @@ public record BenchOptions(
         props,
         true,
         0,
-        PushFaults.NONE);
+        PushFaults.NONE,
+        BackupPlan.NONE);
   }
 
   /** The time scale of {@link Mode#VIP}: Turnstile's 3–9 s become 60–180 s. */
@@ -172,7 +174,8 @@ public record BenchOptions(
         props,
         true,
         0,
-        PushFaults.NONE);
+        PushFaults.NONE,
+        BackupPlan.NONE);
   }
 
   /**
@@ -439,6 +442,50 @@ public record BenchOptions(
       return new PushFaults(pingbackDrop, pingbackDuplicate, pingbackDelay);
     }
 
+    @Option(
+        names = "--backup-threads",
+        paramLabel = "B",
+        description =
+            "chaos mode: a second simulator named backup with B threads for the fleet"
+                + " (captchajobs.providers.backup.*, role backup; default 0: none)")
+    int backupThreads;
+
+    @Option(
+        names = "--backup-price",
+        paramLabel = "T:p,T:p",
+        description =
+            "with --backup-threads: the backup's price per 1,000 solves by type, e.g."
+                + " TURNSTILE:1.45,RECAPTCHA_V2:2.99,IMAGE:0.50 (default none: billed by threads)")
+    String backupPrice;
+
+    @Option(
+        names = "--backup-budget",
+        paramLabel = "AMOUNT",
+        description = "with --backup-threads: the backup's daily-budget (default none: no cap)")
+    String backupBudget;
+
+    private BackupPlan backup() {
+      if (backupThreads < 0) {
+        throw new IllegalArgumentException(
+            "--backup-threads must be at least 0, got " + backupThreads);
+      }
+      if (backupThreads == 0) {
+        if (backupPrice != null || backupBudget != null) {
+          throw new IllegalArgumentException(
+              (backupPrice != null ? "--backup-price" : "--backup-budget")
+                  + " needs --backup-threads");
+        }
+        return BackupPlan.NONE;
+      }
+      if (mode != Mode.CHAOS) {
+        throw new IllegalArgumentException("--backup-threads needs --mode chaos");
+      }
+      return new BackupPlan(
+          backupThreads,
+          backupPrice == null ? Map.of() : BackupPlan.parsePrices(backupPrice),
+          backupBudget == null ? null : BackupPlan.decimal("--backup-budget", backupBudget));
+    }
+
     @Option(names = "--help", usageHelp = true, description = "this text")
     boolean help;
 
@@ -483,7 +530,8 @@ public record BenchOptions(
               Map.copyOf(props),
               push,
               killAfterSolves,
-              pushFaults());
+              pushFaults(),
+              backup());
       if (o.faultRate() < 0 || o.faultRate() > 1) {
         throw new IllegalArgumentException("--fault-rate must be in [0, 1], got " + o.faultRate());
       }
@@ -562,7 +610,8 @@ public record BenchOptions(
         Map.copyOf(workerProps),
         push,
         killAfterSolves,
-        pushFaults);
+        pushFaults,
+        backup);
   }
 
   /** A copy with push on or off. */
@@ -593,7 +642,8 @@ public record BenchOptions(
         workerProps,
         push,
         killAfterSolves,
-        pushFaults);
+        pushFaults,
+        backup);
   }
 
   /** The command line that reproduces these options (for the report). */
@@ -641,6 +691,7 @@ public record BenchOptions(
     if (!push) {
       sb.append(" --no-push");
     }
+    sb.append(backup.commandLine());
     sb.append(" --out ").append(out);
     return sb.toString();
   }

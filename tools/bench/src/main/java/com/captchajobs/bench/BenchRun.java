@@ -38,11 +38,7 @@ public final class BenchRun {
             .account(API_KEY, o.planThreads())
             .timeScale(o.timeScale())
             .seed(o.seed())
-            // the figures read every task record at the end: none may be forgotten before
-            .taskTtl(
-                Duration.ofMinutes(15).compareTo(o.timeout().plusMinutes(15)) > 0
-                    ? Duration.ofMinutes(15)
-                    : o.timeout().plusMinutes(15));
+            .taskTtl(taskTtl(o));
     if (o.pushFaults().any()) {
       simBuilder
           .pingbackDrop(o.pushFaults().drop())
@@ -68,6 +64,7 @@ public final class BenchRun {
             + ", time scale "
             + o.timeScale());
     try (CaptchaAiSimulator sim = simBuilder.build().start();
+        CaptchaAiSimulator backup = backupSimulator(o);
         Database db =
             o.jdbcUrl() == null ? Database.embedded(chaos) : Database.external(o.jdbcUrl())) {
       log(
@@ -79,6 +76,27 @@ public final class BenchRun {
       Path logs = logDir(label);
       try (AppSide app = appNode(o, db, sim, secret, logs)) {
         Map<String, String> props = new LinkedHashMap<>(o.workerProps());
+        Map<String, String> env = new LinkedHashMap<>();
+        if (backup != null) {
+          // a --worker-prop for one of these wins, as for the push properties
+          o.backup().workerProps(backup.baseUrl()).forEach(props::putIfAbsent);
+          env.put(BackupPlan.KEY_ENV, BackupPlan.API_KEY);
+          log(
+              "backup provider at "
+                  + backup.baseUrl()
+                  + ": "
+                  + o.backup().threads()
+                  + " threads for the fleet (plan "
+                  + o.backup().planThreads()
+                  + "), prices "
+                  + (o.backup().pricesPer1000().isEmpty()
+                      ? "none"
+                      : BackupPlan.prices(o.backup().pricesPer1000()))
+                  + ", daily budget "
+                  + (o.backup().dailyBudget() == null
+                      ? "none"
+                      : o.backup().dailyBudget().toPlainString()));
+        }
         if (secret != null) {
           // as the sandbox does: every in.php carries a pingback URL under the app node's endpoint
           props.putIfAbsent("captchaai.pingback-url", app.pingbackUrl());
@@ -98,17 +116,52 @@ public final class BenchRun {
                 o.poolSize(),
                 o.workerHeap(),
                 Map.copyOf(props),
-                logs);
+                logs,
+                env);
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }
         fleet.forEach(w -> w.awaitUp(Duration.ofSeconds(300)));
         log(fleet.size() + " worker JVM(s) UP");
-        return drive(o, label, sim, db, app, fleet, launch);
+        return drive(o, label, sim, backup, db, app, fleet, launch);
       } finally {
         fleet.forEach(WorkerJvm::close);
       }
     }
+  }
+
+  /**
+   * The backup provider of {@code --backup-threads}: a second simulator named {@value
+   * BackupPlan#NAME} with its own key and seed, the primary's time scale and solve times, faults
+   * and push faults (the provider outage is the primary's only); null without one.
+   */
+  private static CaptchaAiSimulator backupSimulator(BenchOptions o) {
+    if (!o.backup().configured()) {
+      return null;
+    }
+    CaptchaAiSimulator.Builder b =
+        CaptchaAiSimulator.builder()
+            .name(BackupPlan.NAME)
+            .account(BackupPlan.API_KEY, o.backup().keyPlan())
+            .timeScale(o.timeScale())
+            .seed(o.seed() + 1)
+            .taskTtl(taskTtl(o));
+    if (o.pushFaults().any()) {
+      b.pingbackDrop(o.pushFaults().drop())
+          .pingbackDuplicate(o.pushFaults().duplicate())
+          .pingbackDelay(o.pushFaults().delay());
+    }
+    if (o.faultRate() > 0) {
+      faults(o.faultRate()).forEach(b::fault);
+    }
+    return b.build().start();
+  }
+
+  /** The figures read every task record at the end: none may be forgotten before. */
+  private static Duration taskTtl(BenchOptions o) {
+    return Duration.ofMinutes(15).compareTo(o.timeout().plusMinutes(15)) > 0
+        ? Duration.ofMinutes(15)
+        : o.timeout().plusMinutes(15);
   }
 
   /**
@@ -163,6 +216,7 @@ public final class BenchRun {
       BenchOptions o,
       String label,
       CaptchaAiSimulator sim,
+      CaptchaAiSimulator backup,
       Database db,
       AppSide app,
       List<WorkerJvm> fleet,
@@ -242,6 +296,16 @@ public final class BenchRun {
       List<TaskRecord> tasks = sim.tasks();
       List<RequestRecord> simRequests = sim.requests();
       List<PushRecord> pushes = sim.pushes();
+      RunData.Backup backupRecords =
+          backup == null
+              ? RunData.Backup.NONE
+              : new RunData.Backup(
+                  o.backup(),
+                  backup.stats(),
+                  backup.tasks(),
+                  backup.requests(),
+                  backup.pushes(),
+                  backup.spend());
       Map<String, Long> enqueued = app.enqueuedAt();
       Map<String, Long> sent = app.sentAt();
       ProcStats.Reading appJvm = app.pid() == null ? null : ProcStats.read(app.pid());
@@ -329,7 +393,8 @@ public final class BenchRun {
             events,
             stuck,
             settings,
-            enqueues);
+            enqueues,
+            backupRecords);
       } catch (SQLException e) {
         throw new IllegalStateException("cannot read the run's rows", e);
       }

@@ -263,6 +263,9 @@ public final class Figures {
     // duplicates
     duplicates();
     permanent();
+    if (run.backup().configured()) {
+      BackupFigures.add(this);
+    }
     nodes();
     if (run.options().mode() == BenchOptions.Mode.VIP) {
       VipFigures.add(this);
@@ -432,7 +435,7 @@ public final class Figures {
   }
 
   /** The engine's token lifetime per simulator method, as configured for the workers. */
-  private Map<String, java.time.Duration> tokenLifetimes() {
+  Map<String, java.time.Duration> tokenLifetimes() {
     Map<com.captchajobs.core.client.CaptchaType, java.time.Duration> ttl =
         new HashMap<>(new CaptchaAiProperties().getTokenTtl());
     run.options()
@@ -454,7 +457,7 @@ public final class Figures {
     return out;
   }
 
-  private java.time.Duration solveTimeout() {
+  java.time.Duration solveTimeout() {
     String v = run.options().workerProps().get("captchaai.solve-timeout");
     return v == null ? new CaptchaAiProperties().getSolveTimeout() : DurationConverter.parse(v);
   }
@@ -561,7 +564,13 @@ public final class Figures {
     int plan = run.options().planThreads();
     ProviderLedger.Occupancy occ =
         ProviderLedger.occupancy(
-            run.tasks(), run.enqueuedAt(), outages, cap, plan, run.startMillis(), run.endMillis());
+            run.tasks(),
+            primaryEnqueuedAt(),
+            outages,
+            cap,
+            plan,
+            run.startMillis(),
+            run.endMillis());
     double providerTarget = meanSolve / (meanSolve + 3.0);
     put("provider_target", providerTarget);
     put("provider_util", occ.utilCap());
@@ -584,6 +593,7 @@ public final class Figures {
             + fmt(occ.waitingSeconds(), 1)
             + " s with work waiting"
             + (outages.isEmpty() ? "" : " outside outage windows")
+            + (run.backup().configured() ? ", solves the backup accepted left out" : "")
             + " (simulator's task records)",
         "≥ " + pct(providerTarget) + " of C (mean solve " + fmt(meanSolve, 2) + " s)",
         ok(occ.utilCap(), v -> v >= providerTarget));
@@ -615,7 +625,7 @@ public final class Figures {
       long from = kills.get(0).atMillis();
       ProviderLedger.Occupancy after =
           ProviderLedger.occupancy(
-              run.tasks(), run.enqueuedAt(), outages, cap, plan, from, run.endMillis());
+              run.tasks(), primaryEnqueuedAt(), outages, cap, plan, from, run.endMillis());
       put("provider_util_after_kill", after.utilCap());
       row(
           "provider-thread utilisation from the first kill -9",
@@ -635,6 +645,22 @@ public final class Figures {
           "(≥ 85 % of C with push)",
           null);
     }
+  }
+
+  /**
+   * The solves the primary's figures wait for: every one the harness enqueued, less, with a backup,
+   * those the backup accepted (the primary's records show no task for them, so they would seem to
+   * wait there until the run's end).
+   */
+  private Map<String, Long> primaryEnqueuedAt() {
+    if (!run.backup().configured()) {
+      return run.enqueuedAt();
+    }
+    Set<String> atBackup =
+        run.backup().tasks().stream().map(TaskRecord::subject).collect(Collectors.toSet());
+    Map<String, Long> out = new LinkedHashMap<>(run.enqueuedAt());
+    out.keySet().removeAll(atBackup);
+    return out;
   }
 
   /**

@@ -46,6 +46,7 @@ final class Plot {
   private static final Color BACKLOG = new Color(0xff, 0xf3, 0xd6);
   private static final Color KILL = Color.BLACK;
   private static final Color RESTART = new Color(0x1f, 0x77, 0xb4);
+  private static final Color BACKUP = new Color(0x17, 0xbe, 0xcf);
 
   static {
     // the bench draws off screen; without this, AWT may look for a display
@@ -69,7 +70,8 @@ final class Plot {
     int solves = run.options().solves();
 
     XYSeriesCollection inFlight = new XYSeriesCollection();
-    inFlight.addSeries(providerInFlight(run.stats(), t0, run.endMillis()));
+    inFlight.addSeries(
+        providerInFlight(run.stats(), t0, run.endMillis(), "provider in flight (simulator)"));
     XYSeries held = new XYSeries("gate slots held", false);
     XYSeries solved = new XYSeries("solved (right axis)", false);
     XYSeries failed = new XYSeries("failed (right axis)", false);
@@ -82,6 +84,12 @@ final class Plot {
     inFlight.addSeries(held);
     inFlight.addSeries(level("cap C = " + cap, cap, span));
     inFlight.addSeries(level("plan threads = " + plan, plan, span));
+    if (run.backup().configured()) {
+      XYSeries backup =
+          providerInFlight(
+              run.backup().stats(), t0, run.endMillis(), "backup in flight (backup simulator)");
+      inFlight.addSeries(backup);
+    }
 
     NumberAxis time = new NumberAxis("seconds since the first enqueue");
     time.setRange(0, span);
@@ -98,6 +106,8 @@ final class Plot {
     steps.setSeriesStroke(2, dashed(1.5f, 6, 4));
     steps.setSeriesPaint(3, PLAN);
     steps.setSeriesStroke(3, dashed(1.5f, 2, 4));
+    steps.setSeriesPaint(4, BACKUP);
+    steps.setSeriesStroke(4, new BasicStroke(1.2f));
     XYPlot plot = new XYPlot(inFlight, time, left, steps);
 
     XYSeriesCollection ended = new XYSeriesCollection();
@@ -151,8 +161,8 @@ final class Plot {
   }
 
   /** The simulator's in-flight step series within [t0, end], starting from its value at t0. */
-  private static XYSeries providerInFlight(SimulatorStats stats, long t0, long end) {
-    XYSeries series = new XYSeries("provider in flight (simulator)", false);
+  private static XYSeries providerInFlight(SimulatorStats stats, long t0, long end, String name) {
+    XYSeries series = new XYSeries(name, false);
     long atStart = 0;
     long last = 0;
     for (long[] p : stats.inFlightSeries()) {

@@ -233,7 +233,8 @@ final class ProviderLedger {
     return new Duplicates(paid, extra, keys, List.copyOf(pairs));
   }
 
-  private static Pair cause(
+  /** The cause of one pair: the rules of {@link #duplicates}, with b's own logs. */
+  static Pair cause(
       String key,
       TaskRecord b,
       TaskRecord n,

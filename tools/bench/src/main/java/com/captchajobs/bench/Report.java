@@ -64,6 +64,27 @@ final class Report {
                       com.captchajobs.simulator.DurationConverter.format(o.pushFaults().delay()))
                   : "")
           .append("  \n");
+      if (o.backup().configured()) {
+        md.append("Backup: a second simulator named `")
+            .append(BackupPlan.NAME)
+            .append("` with ")
+            .append(o.backup().threads())
+            .append(
+                " threads for the fleet (`captchajobs.providers.backup.*`, role `backup`), prices")
+            .append(" per 1,000 ")
+            .append(
+                o.backup().pricesPer1000().isEmpty()
+                    ? "none (billed by threads)"
+                    : BackupPlan.prices(o.backup().pricesPer1000()))
+            .append(", daily budget ")
+            .append(
+                o.backup().dailyBudget() == null
+                    ? "none"
+                    : o.backup().dailyBudget().toPlainString())
+            .append(
+                "; the provider outage is the primary's only. The figures without `backup:` are")
+            .append(" the primary's (`captchaai`) records.  \n");
+      }
       md.append(
           "The judging figures are counted from the simulator's request log, task records and push"
               + " log and the harness's own enqueue, kill and outage times; rows marked"
@@ -149,6 +170,16 @@ final class Report {
           .append('\n');
       sb.append("permanent codes retried: ")
           .append((long) f.value("permanent_retried"))
+          .append('\n');
+    }
+    if (!Double.isNaN(f.value("paid_at_two"))) {
+      sb.append("pages paid at two providers: ")
+          .append((long) f.value("paid_at_two"))
+          .append(" (not explained: ")
+          .append((long) f.value("paid_at_two_unexplained"))
+          .append(")\n");
+      sb.append("backup threads in use through the provider outage: ")
+          .append(Figures.pct1(f.value("backup_outage_util")))
           .append('\n');
     }
     for (String key : List.of("outside", "during")) {

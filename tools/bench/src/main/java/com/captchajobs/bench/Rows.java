@@ -54,7 +54,8 @@ final class Rows {
                 + "   WHERE j.id = CAST(s.job_id AS char(36))"
                 + "   AND j.state IN ('SCHEDULED', 'ENQUEUED', 'PROCESSING', 'AWAITING'))"
                 + " AND (s.status <> 'WAITING_FOR_THREAD' OR (SELECT count(*) FROM captchajobs.gate_slot g"
-                + "   WHERE g.solve_id IS NOT NULL AND g.lease_until > now()) < ?)")) {
+                + "   WHERE g.provider = 'captchaai' AND g.solve_id IS NOT NULL"
+                + "   AND g.lease_until > now()) < ?)")) {
       st.setInt(1, cap);
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {

@@ -3,6 +3,7 @@ package com.captchajobs.bench;
 import com.captchajobs.simulator.PushRecord;
 import com.captchajobs.simulator.RequestRecord;
 import com.captchajobs.simulator.SimulatorStats;
+import com.captchajobs.simulator.SpendRecord;
 import com.captchajobs.simulator.TaskRecord;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,92 @@ record RunData(
     Chaos.Events chaos,
     List<Rows.Unfinished> stuck,
     Map<String, String> pgSettings,
-    Enqueues enqueues) {
+    Enqueues enqueues,
+    Backup backup) {
+
+  /** A run without a backup provider (every run before {@code --backup-threads}). */
+  RunData(
+      BenchOptions options,
+      String label,
+      long startMillis,
+      long endMillis,
+      boolean timedOut,
+      SimulatorStats stats,
+      List<TaskRecord> tasks,
+      List<RequestRecord> requests,
+      List<PushRecord> pushes,
+      Map<String, Long> enqueuedAt,
+      Map<String, String> labels,
+      long permanentRequests,
+      List<Rows.Solve> solves,
+      List<Rows.Poll> polls,
+      List<Double> handoffSeconds,
+      List<Double> enqueueToSubmitSeconds,
+      long jobrunrJobs,
+      long sqlStatements,
+      List<Rows.JobHistory> permanentJobs,
+      List<Sampler.Sample> samples,
+      List<Node> nodes,
+      double postgresCpuSeconds,
+      double benchCpuSeconds,
+      double machineBusyShare,
+      Chaos.Events chaos,
+      List<Rows.Unfinished> stuck,
+      Map<String, String> pgSettings,
+      Enqueues enqueues) {
+    this(
+        options,
+        label,
+        startMillis,
+        endMillis,
+        timedOut,
+        stats,
+        tasks,
+        requests,
+        pushes,
+        enqueuedAt,
+        labels,
+        permanentRequests,
+        solves,
+        polls,
+        handoffSeconds,
+        enqueueToSubmitSeconds,
+        jobrunrJobs,
+        sqlStatements,
+        permanentJobs,
+        samples,
+        nodes,
+        postgresCpuSeconds,
+        benchCpuSeconds,
+        machineBusyShare,
+        chaos,
+        stuck,
+        pgSettings,
+        enqueues,
+        Backup.NONE);
+  }
+
+  /**
+   * The backup provider's own records, read from its simulator at the same moment as the primary's
+   * ({@code --backup-threads}); {@link #NONE} without one. The figures about the backup ({@link
+   * BackupFigures}) are counted from these and the primary's records only.
+   *
+   * @param spend its spend rows (key fingerprint, UTC day, type, tasks charged, amount)
+   */
+  record Backup(
+      BackupPlan plan,
+      SimulatorStats stats,
+      List<TaskRecord> tasks,
+      List<RequestRecord> requests,
+      List<PushRecord> pushes,
+      List<SpendRecord> spend) {
+    static final Backup NONE =
+        new Backup(BackupPlan.NONE, null, List.of(), List.of(), List.of(), List.of());
+
+    boolean configured() {
+      return plan.configured();
+    }
+  }
 
   /**
    * How the solves were enqueued, the harness's own records: over how many connections, from the

@@ -16,12 +16,16 @@ import java.util.function.Supplier;
  */
 final class Sampler implements AutoCloseable {
 
-  /** One reading of the fleet's state. */
+  /**
+   * One reading of the fleet's state; {@code slotsHeld} counts the primary's ({@code captchaai})
+   * gate slots only, against its cap C: a backup's slots are its own lane.
+   */
   record Sample(long atMillis, int slotsHeld, int backlog, int solved, int failed) {}
 
   private static final String QUERY =
       Database.BENCH_TAG
-          + "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE solve_id IS NOT NULL AND lease_until > now()),"
+          + "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE provider = 'captchaai'"
+          + "   AND solve_id IS NOT NULL AND lease_until > now()),"
           + " (SELECT count(*) FROM captchajobs.solve s WHERE s.status IN ('QUEUED', 'WAITING_FOR_THREAD')"
           + "   AND NOT EXISTS (SELECT 1 FROM captchajobs.gate_slot g WHERE g.solve_id = s.id)),"
           + " (SELECT count(*) FROM captchajobs.solve WHERE status IN ('SOLVED', 'CLAIMED', 'EXPIRED')),"

@@ -46,7 +46,12 @@ public final class WorkerJvm implements AutoCloseable {
     this.log = log;
   }
 
-  /** Everything a worker needs besides its name. */
+  /**
+   * Everything a worker needs besides its name.
+   *
+   * @param env further environment variables, e.g. another provider's key ({@code
+   *     CAPTCHAJOBS_PROVIDERS_<NAME>_APIKEY}): keys go by the environment only
+   */
   public record Launch(
       Path workerJar,
       String jdbcUrl,
@@ -57,7 +62,13 @@ public final class WorkerJvm implements AutoCloseable {
       int poolSize,
       String heap,
       Map<String, String> props,
-      Path logDir) {}
+      Path logDir,
+      Map<String, String> env) {
+
+    public Launch {
+      env = Map.copyOf(env);
+    }
+  }
 
   public static WorkerJvm start(String name, Launch launch) {
     int port = freePort();
@@ -99,6 +110,7 @@ public final class WorkerJvm implements AutoCloseable {
           new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
       // The key travels in the environment, as operators pass it; never on the command line.
       builder.environment().put("CAPTCHAAI_API_KEY", launch.apiKey());
+      builder.environment().putAll(launch.env());
       return new WorkerJvm(name, builder.start(), port, managementPort, log);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start worker " + name, e);

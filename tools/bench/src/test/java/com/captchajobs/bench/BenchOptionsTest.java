@@ -137,6 +137,9 @@ class BenchOptionsTest {
             "--pool-size",
             "--worker-heap",
             "--worker-prop",
+            "--backup-threads",
+            "--backup-price",
+            "--backup-budget",
             "--help");
   }
 
@@ -161,6 +164,82 @@ class BenchOptionsTest {
             .split(" ");
     assertThat(BenchOptions.parse(again)).isEqualTo(o);
     assertThat(BenchOptions.parse().pushFaults().any()).isFalse();
+  }
+
+  @Test
+  void aBackupIsOffByDefaultAndTheChaosCommandLineIsUnchanged() {
+    BenchOptions chaos = BenchOptions.parse("--mode", "chaos");
+    assertThat(chaos.backup()).isEqualTo(BackupPlan.NONE);
+    assertThat(chaos.backup().configured()).isFalse();
+    assertThat(chaos.commandLine()).doesNotContain("backup");
+  }
+
+  @Test
+  void aBackupReachesTheRunItsWorkerPropertiesAndItsCommandLine() {
+    BenchOptions o =
+        BenchOptions.parse(
+            "--mode",
+            "chaos",
+            "--backup-threads",
+            "10",
+            "--backup-price",
+            "TURNSTILE:1.45,RECAPTCHA_V2:2.99,IMAGE:0.50",
+            "--backup-budget",
+            "5.00");
+    BackupPlan b = o.backup();
+    assertThat(b.threads()).isEqualTo(10);
+    assertThat(b.planThreads()).as("its cap plus a reserve, as the primary's").isEqualTo(12);
+    assertThat(b.pricesPer1000().get("TURNSTILE")).isEqualByComparingTo("1.45");
+    assertThat(b.dailyBudget()).isEqualByComparingTo("5.00");
+    assertThat(b.keyPlan().threads()).isEqualTo(12);
+    assertThat(b.keyPlan().pricesPer1000()).hasSize(3);
+    assertThat(b.keyPlan().balance()).as("the budget is the engine's, not the account's").isNull();
+
+    assertThat(b.workerProps("http://127.0.0.1:4242"))
+        .containsExactlyInAnyOrderEntriesOf(
+            java.util.Map.of(
+                "captchajobs.providers.backup.base-url", "http://127.0.0.1:4242",
+                "captchajobs.providers.backup.threads", "10",
+                "captchajobs.providers.backup.role", "backup",
+                "captchajobs.providers.backup.price.TURNSTILE", "1.45",
+                "captchajobs.providers.backup.price.RECAPTCHA_V2", "2.99",
+                "captchajobs.providers.backup.price.IMAGE", "0.50",
+                "captchajobs.providers.backup.daily-budget", "5.00"));
+    assertThat(b.workerProps("http://x").values())
+        .as("the key goes by the environment only")
+        .doesNotContain(BackupPlan.API_KEY);
+    assertThat(BackupPlan.API_KEY).hasSize(32).doesNotStartWith(BenchRun.API_KEY.substring(0, 4));
+    assertThat(BackupPlan.KEY_ENV).isEqualTo("CAPTCHAJOBS_PROVIDERS_BACKUP_APIKEY");
+
+    assertThat(o.commandLine())
+        .contains(
+            " --backup-threads 10 --backup-price IMAGE:0.50,RECAPTCHA_V2:2.99,TURNSTILE:1.45"
+                + " --backup-budget 5.00");
+    String[] again =
+        o.commandLine()
+            .replace("java -jar tools/bench/target/captchajobs-bench.jar ", "")
+            .split(" ");
+    assertThat(BenchOptions.parse(again)).isEqualTo(o);
+  }
+
+  @Test
+  void badBackupOptionsAreRejectedNamingTheOption() {
+    for (List<String> args :
+        List.of(
+            List.of("--backup-threads", "10"),
+            List.of("--backup-threads", "-1", "--mode", "chaos"),
+            List.of("--backup-price", "TURNSTILE:1", "--mode", "chaos"),
+            List.of("--backup-budget", "5", "--mode", "chaos"),
+            List.of("--backup-price", "CAPTCHA:1", "--mode", "chaos", "--backup-threads", "2"),
+            List.of("--backup-price", "TURNSTILE:-1", "--mode", "chaos", "--backup-threads", "2"),
+            List.of("--backup-price", "TURNSTILE", "--mode", "chaos", "--backup-threads", "2"),
+            List.of("--backup-budget", "lots", "--mode", "chaos", "--backup-threads", "2"))) {
+      String option = args.get(0);
+      assertThatThrownBy(() -> BenchOptions.parse(args.toArray(String[]::new)))
+          .as(String.join(" ", args))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(option);
+    }
   }
 
   @Test

@@ -84,6 +84,27 @@ class PlotTest {
         .contains(0x2ca02c, 0xff7f0e, 0xd62728, 0x9467bd, 0xfff3d6, 0x1f77b4);
   }
 
+  @Test
+  void aRunWithABackupDrawsTheBackupsTasksInFlightBesideThePrimarys() throws Exception {
+    long t0 = BackupFiguresTest.T0;
+    List<long[]> backup =
+        List.of(
+            new long[] {t0, 0},
+            new long[] {t0 + 12_000, 1},
+            new long[] {t0 + 12_500, 2},
+            new long[] {t0 + 22_000, 0});
+    Path png = out.resolve("chaos.png");
+
+    Plot.writePng(BackupFiguresTest.run("5.00", backup), png);
+
+    assertThat(colours(ImageIO.read(png.toFile()))).as("the backup's teal").contains(0x17becf);
+    Plot.writePng(
+        ProviderFiguresTest.withoutEngineRows(BackupFiguresTest.run("5.00", backup)), png);
+    assertThat(colours(ImageIO.read(png.toFile())))
+        .as("without a backup: no backup line, no legend for it")
+        .doesNotContain(0x17becf);
+  }
+
   private static java.util.Set<Integer> colours(BufferedImage image) {
     java.util.Set<Integer> seen = new java.util.HashSet<>();
     for (int x = 0; x < image.getWidth(); x++) {

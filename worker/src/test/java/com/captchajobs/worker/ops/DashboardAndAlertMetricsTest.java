@@ -40,6 +40,7 @@ import tools.jackson.databind.json.JsonMapper;
 class DashboardAndAlertMetricsTest {
 
   static final String KEY = "opsDashboardKeyOPSdashboardKey12";
+  static final String BACKUP_KEY = "opsBackupKeyOPSbackupKeyOPSback2";
   static final Path DASHBOARD = Path.of("..", "ops", "grafana", "captchajobs-fleet.json");
   static final Path RULES = Path.of("..", "ops", "prometheus", "captchajobs-alerts.yml");
 
@@ -76,7 +77,10 @@ class DashboardAndAlertMetricsTest {
     Map<String, Map<String, Set<String>>> exported;
     try (CaptchaAiSimulator sim =
             CaptchaAiSimulator.builder().account(KEY, 3).timeScale(0.05).build().start();
-        WorkerNode node = WorkerNode.onFreshDatabase(sim, KEY, Map.of("captchaai.threads", "3"))) {
+        CaptchaAiSimulator backup = backup();
+        WorkerNode node =
+            WorkerNode.onFreshDatabase(
+                sim, KEY, withBackup(Map.of("captchaai.threads", "3"), backup))) {
       HttpResponse<String> r = node.get("/actuator/prometheus");
       assertThat(r.statusCode()).isEqualTo(200);
       exported = parse(r.body());
@@ -141,11 +145,14 @@ class DashboardAndAlertMetricsTest {
   /** Runs solves through a worker on a plan smaller than its cap, then scrapes it. */
   Map<String, Map<String, Set<String>>> scrapeAfterSolves() {
     try (CaptchaAiSimulator sim =
-        CaptchaAiSimulator.builder().account(KEY, 3).timeScale(0.05).build().start()) {
+            CaptchaAiSimulator.builder().account(KEY, 3).timeScale(0.05).build().start();
+        CaptchaAiSimulator backup = backup()) {
       Map<String, String> props =
-          Map.of(
-              "captchaai.threads", "3",
-              "captchaai.first-poll-wait.TURNSTILE", "1s");
+          withBackup(
+              Map.of(
+                  "captchaai.threads", "3",
+                  "captchaai.first-poll-wait.TURNSTILE", "1s"),
+              backup);
       try (WorkerNode node = WorkerNode.onFreshDatabase(sim, KEY, props)) {
         // the plan has one thread for a cap of three: the submits that overlap the first task meet
         // ERROR_ZERO_BALANCE (a plan of none would read as a key that does not exist)
@@ -173,6 +180,39 @@ class DashboardAndAlertMetricsTest {
         return parse(r.body());
       }
     }
+  }
+
+  /**
+   * A priced backup provider (issue 36): the provider panel and rules read its spend and budget,
+   * which a fleet without priced providers has no series for. The primary stays healthy, so no
+   * solve goes to it.
+   */
+  static CaptchaAiSimulator backup() {
+    return CaptchaAiSimulator.builder()
+        .name("backup")
+        .account(
+            BACKUP_KEY,
+            com.captchajobs.simulator.KeyPlan.threads(2)
+                .price("TURNSTILE", "1.45")
+                .price("RECAPTCHA_V2", "2.99")
+                .price("IMAGE", "0.50"))
+        .timeScale(0.05)
+        .build()
+        .start();
+  }
+
+  static Map<String, String> withBackup(Map<String, String> props, CaptchaAiSimulator backup) {
+    Map<String, String> out = new HashMap<>(props);
+    String p = "captchajobs.providers.backup.";
+    out.put(p + "base-url", backup.baseUrl());
+    out.put(p + "api-key", BACKUP_KEY);
+    out.put(p + "threads", "2");
+    out.put(p + "role", "backup");
+    out.put(p + "price.TURNSTILE", "1.45");
+    out.put(p + "price.RECAPTCHA_V2", "2.99");
+    out.put(p + "price.IMAGE", "0.50");
+    out.put(p + "daily-budget", "5.00");
+    return out;
   }
 
   /** Metric name → label name → values seen, from the Prometheus text format. */

@@ -1,0 +1,178 @@
+package com.captchajobs.bench;
+
+import com.captchajobs.simulator.TaskRecord;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rows of a chaos run with a backup provider ({@code --backup-threads}), each counted from the
+ * two simulators' own records ({@link BackupLedger}) and the harness's times, never from the
+ * engine's tables: solves accepted at the backup, its spend against the daily budget, its
+ * overshoot, the utilisation of its threads through the primary's outage, the solves completed
+ * during that outage, and the pages paid at two providers.
+ */
+final class BackupFigures {
+
+  /** Issue 36: the backup's threads in use through the primary's outage. */
+  static final double OUTAGE_UTILISATION = 0.90;
+
+  /** The primary's name, in the properties and the metrics' {@code provider} tag. */
+  static final String PRIMARY = "captchaai";
+
+  private BackupFigures() {}
+
+  static void add(Figures f) {
+    RunData run = f.run();
+    RunData.Backup b = run.backup();
+    int threads = b.plan().threads();
+    BackupLedger.Provider primary =
+        new BackupLedger.Provider(PRIMARY, run.tasks(), run.requests(), run.pushes());
+    BackupLedger.Provider backup =
+        new BackupLedger.Provider(BackupPlan.NAME, b.tasks(), b.requests(), b.pushes());
+
+    long keys = b.tasks().stream().map(TaskRecord::subject).distinct().count();
+    long solved = b.tasks().stream().filter(t -> "SOLVED".equals(t.outcome())).count();
+    f.put("backup_tasks", b.tasks().size());
+    f.put("backup_keys", keys);
+    f.row(
+        "backup: solves accepted",
+        b.tasks().size()
+            + " task(s) for "
+            + keys
+            + " business key(s), "
+            + solved
+            + " solved by it; in.php refused: "
+            + b.stats().rejectedSubmitsByCode()
+            + " (the backup simulator's task records)",
+        "(no target)",
+        null);
+
+    BackupLedger.Spend spend = BackupLedger.spend(b.spend());
+    f.put("backup_spend", spend.total().doubleValue());
+    java.math.BigDecimal budget = b.plan().dailyBudget();
+    boolean capped = budget != null && budget.signum() > 0;
+    f.row(
+        "backup: spend",
+        spend.total().toPlainString()
+            + " for "
+            + spend.tasks()
+            + " task(s) charged; by type "
+            + spend.byType()
+            + ", by UTC day "
+            + spend.byDay()
+            + " (the backup simulator's spend records; prices per 1,000 "
+            + (b.plan().pricesPer1000().isEmpty()
+                ? "none: billed by threads"
+                : BackupPlan.prices(b.plan().pricesPer1000()))
+            + ")",
+        capped ? "≤ the daily budget " + budget.toPlainString() + " each UTC day" : "(no budget)",
+        capped ? spend.maxDay().compareTo(budget) <= 0 : null);
+
+    int overshoot = b.stats().maxInFlight() - threads;
+    f.put("backup_overshoot", overshoot);
+    f.row(
+        "backup: overshoot",
+        overshoot
+            + " (backup simulator max in flight "
+            + b.stats().maxInFlight()
+            + ", its cap "
+            + threads
+            + ", plan "
+            + b.plan().planThreads()
+            + ")",
+        "0",
+        overshoot <= 0);
+
+    Chaos.Outage outage = run.chaos().outage(Chaos.Outage.PROVIDER);
+    String name = "backup: provider-thread utilisation through the primary's outage";
+    String target = "≥ " + Figures.pct(OUTAGE_UTILISATION) + " of the backup's threads";
+    if (outage == null) {
+      f.row(name, "n/a: no provider outage happened", target, null);
+      f.row("solves completed during the provider outage", "n/a", "(> 0 with a backup)", null);
+    } else {
+      List<TaskRecord> all = new java.util.ArrayList<>(run.tasks());
+      all.addAll(b.tasks());
+      BackupLedger.Through through =
+          BackupLedger.through(
+              b.tasks(),
+              all,
+              run.enqueuedAt(),
+              threads,
+              outage.fromMillis(),
+              outage.toMillis(),
+              run.endMillis());
+      f.put("backup_outage_util", through.util());
+      f.put("backup_outage_util_window", through.utilWindow());
+      f.put("backup_outage_waiting_s", through.waitingSeconds());
+      f.put("backup_first_task_after_outage_s", through.firstAcceptedAfter());
+      f.row(
+          name,
+          Figures.pct1(through.util())
+              + " of the backup's "
+              + threads
+              + " threads over "
+              + Figures.fmt(through.waitingSeconds(), 1)
+              + " s with work waiting of the "
+              + Figures.fmt(through.windowSeconds(), 1)
+              + " s outage ("
+              + Figures.pct1(through.utilWindow())
+              + " over the whole window); "
+              + (Double.isNaN(through.firstAcceptedAfter())
+                  ? "no task at the backup in it"
+                  : "its first task at the backup "
+                      + Figures.fmt(through.firstAcceptedAfter(), 1)
+                      + " s after the outage began")
+              + " (the simulators' task records)",
+          target,
+          ok(through.util(), v -> v >= OUTAGE_UTILISATION));
+      Map<String, Long> completed =
+          BackupLedger.completedIn(
+              List.of(backup, primary), outage.fromMillis(), outage.toMillis());
+      long total = completed.values().stream().mapToLong(Long::longValue).sum();
+      f.put("outage_completed", total);
+      f.put("outage_completed_backup", completed.get(BackupPlan.NAME));
+      f.row(
+          "solves completed during the provider outage",
+          total
+              + " "
+              + completed
+              + " (answers first delivered in the window: the first res.php get that returned"
+              + " each, each simulator's request log)",
+          "> 0 (0 without a backup)",
+          total > 0);
+    }
+
+    List<BackupLedger.TwoProviders> two =
+        BackupLedger.paidAtTwo(
+            List.of(primary, backup),
+            run.chaos().kills().stream().map(Chaos.Kill::atMillis).toList(),
+            run.labels(),
+            f.tokenLifetimes(),
+            f.solveTimeout());
+    List<BackupLedger.TwoProviders> unexplained =
+        two.stream().filter(t -> t.cause() == ProviderLedger.Cause.UNEXPLAINED).toList();
+    f.put("paid_at_two", two.size());
+    f.put("paid_at_two_unexplained", unexplained.size());
+    f.row(
+        "pages paid at two providers",
+        two.size()
+            + " business key(s) accepted at both while the first task could still answer; "
+            + (two.size() - unexplained.size())
+            + " of them explained by a lost in.php reply or a kill (the engine never knew the"
+            + " first task)"
+            + (unexplained.isEmpty()
+                ? ""
+                : "; not explained: "
+                    + unexplained.stream()
+                        .limit(10)
+                        .map(BackupLedger.TwoProviders::describe)
+                        .toList())
+            + " (both simulators' task records and logs)",
+        "0 not explained",
+        unexplained.isEmpty());
+  }
+
+  private static Boolean ok(double v, java.util.function.DoublePredicate p) {
+    return Double.isNaN(v) ? null : p.test(v);
+  }
+}

@@ -53,6 +53,7 @@ class DashboardStartupTest {
                 List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
                     "-cp",
                     System.getProperty("java.class.path"),
                     DashboardApplication.class.getName(),

@@ -7,9 +7,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.dashboard.DashboardServing;
+import com.captchajobs.core.testing.OurClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -22,10 +21,7 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ConsoleArchitectureTest {
 
-  static final JavaClasses CONSOLE =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("com.captchajobs.console");
+  static final JavaClasses CONSOLE = OurClasses.main("com.captchajobs.console");
 
   @Test
   void theConsoleImportsNeitherSpringNorTheStarterNorANode() {

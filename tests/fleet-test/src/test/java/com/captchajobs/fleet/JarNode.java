@@ -74,6 +74,7 @@ final class JarNode implements AutoCloseable {
     // JVM options only, to keep three JVMs light on a small machine; no node setting
     command.add("-Xmx256m");
     command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.add("-jar");
     command.add(jar.toAbsolutePath().normalize().toString());
     command.addAll(args.apply(ports));

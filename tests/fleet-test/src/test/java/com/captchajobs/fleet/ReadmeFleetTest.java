@@ -51,7 +51,8 @@ import org.junit.jupiter.api.Test;
  *   <li>The worker gets {@code --captchaai.base-url} of the in-process CaptchaAI simulator, the one
  *       setting not in the README: a real fleet talks to CaptchaAI. The simulator's plan has the
  *       README's 15 threads, and it solves a Turnstile in about a second.
- *   <li>JVM options ({@code -Xmx256m -XX:TieredStopAtLevel=1}) keep three JVMs light.
+ *   <li>JVM options ({@code -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}) keep three JVMs
+ *       light.
  * </ul>
  *
  * <p>The PostgreSQL is fresh and on its defaults: {@code CREATE USER} with a password, a database

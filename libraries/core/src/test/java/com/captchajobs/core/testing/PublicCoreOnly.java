@@ -9,8 +9,6 @@ import com.captchajobs.core.CaptchaJobs;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -37,9 +35,7 @@ public final class PublicCoreOnly {
 
   /** The main classes (never tests) found under the packages on the class path. */
   public static JavaClasses mainClassesOf(String... packages) {
-    return new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages(packages);
+    return OurClasses.main(packages);
   }
 
   /**

@@ -57,6 +57,7 @@ public final class SimulatorProcess implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx128m");
     command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
     command.add("--server.address=127.0.0.1");
     command.add("--server.port=" + port);

@@ -6,8 +6,6 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAnnotation;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.Set;
 
@@ -38,9 +36,7 @@ public final class UnitTier {
 
   /** The test classes (never main ones) under the packages on the class path. */
   public static JavaClasses testClassesOf(String... packages) {
-    return new ClassFileImporter()
-        .withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
-        .importPackages(packages);
+    return OurClasses.tests(packages);
   }
 
   /** No class tagged {@code unit} uses a fixture that starts something, or a Spring context. */

@@ -5,9 +5,8 @@ import static com.captchajobs.core.testing.PublicCoreOnly.noClassUsesTheCoresInt
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.captchajobs.core.testing.OurClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -15,10 +14,7 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class StarterArchitectureTest {
 
-  static final JavaClasses STARTER =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("com.captchajobs.spring");
+  static final JavaClasses STARTER = OurClasses.main("com.captchajobs.spring");
 
   @Test
   void theStarterImportsNoNode() {

@@ -30,6 +30,10 @@ CREATE TABLE provider_health (
 -- The provider whose slot the solve holds, or whose task it runs (null until a slot is taken).
 ALTER TABLE solve ADD COLUMN provider varchar(32);
 
+-- Since when the solve has waited for a thread without a task accepted (waiting_since restarts at
+-- every parking, a provider's "no slot" answer included): a backup's overflow-after counts from it.
+ALTER TABLE solve ADD COLUMN thread_wait_since timestamptz;
+
 -- What each priced provider was charged: one row per provider, UTC day and type, counted in the
 -- statement that stores the task id it accepted.
 CREATE TABLE provider_spend (

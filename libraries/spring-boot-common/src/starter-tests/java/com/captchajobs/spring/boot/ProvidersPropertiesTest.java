@@ -135,6 +135,27 @@ class ProvidersPropertiesTest {
                             .counter()
                             .count())
                     .isZero();
+                assertThat(
+                        registry
+                            .get("captchajobs.providers.threads")
+                            .tag("provider", "backup")
+                            .gauge()
+                            .value())
+                    .isEqualTo(3.0);
+                assertThat(
+                        registry
+                            .get("captchajobs.providers.daily.budget")
+                            .tag("provider", "backup")
+                            .gauge()
+                            .value())
+                    .isEqualTo(5.0);
+                assertThat(
+                        registry
+                            .get("captchajobs.providers.in.flight")
+                            .tag("provider", "captchaai")
+                            .gauge()
+                            .value())
+                    .isZero();
               });
     }
   }

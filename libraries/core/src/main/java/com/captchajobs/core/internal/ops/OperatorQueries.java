@@ -209,7 +209,7 @@ public final class OperatorQueries {
             "UPDATE captchajobs.solve SET status = 'QUEUED', requeues = requeues + 1, job_id = ?,"
                 + " requeued_at = now(), requeued_error_code = error_code, error_code = NULL,"
                 + " error_class = NULL, task_id = NULL, submitted_at = NULL, unsolvable_resubmits = 0,"
-                + " not_before = NULL, waiting_since = NULL, submit_lock_until = NULL,"
+                + " not_before = NULL, waiting_since = NULL, thread_wait_since = NULL, submit_lock_until = NULL,"
                 + " updated_at = now() WHERE id = ? AND status = 'FAILED'"
                 + " RETURNING id, type, business_key, requeues",
             rs ->

@@ -143,6 +143,16 @@ public final class SubmitStep {
       }
       // in.php at the provider whose slot it holds (one read, only with providers beside it)
       solve = providers.hasOthers() ? solve.at(providers.slotOf(solveId)) : solve;
+      Optional<Breaker.State> shut =
+          providers.hasOthers()
+              ? providers.get(solve.provider()).breaker().openState()
+              : Optional.empty();
+      if (shut.isPresent()) { // that provider's key was rejected: the gate hands it another's
+        transitions.waitForThread(solveId, Duration.ZERO, shut.get().errorCode());
+        handoff.giveBack(solveId);
+        handoff.handOff();
+        return Step.DONE;
+      }
       Step step = callInPhp(solve, slotFreedAtEpochMilli, runningJob);
       // Storing the task id, or an outcome, cleared the lock; after a lost task id it must stay
       // until the hold ends: no new in.php call before.

@@ -51,7 +51,7 @@ public final class SolveTransitions {
   public boolean markWaiting(UUID id) {
     return db.update(
             "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD', waiting_since = now(),"
-                + " thread_waits = thread_waits + 1, updated_at = now()"
+                + " thread_wait_since = COALESCE(thread_wait_since, now()), thread_waits = thread_waits + 1, updated_at = now()"
                 + " WHERE id = ? AND status = 'QUEUED'",
             id)
         == 1;
@@ -65,7 +65,8 @@ public final class SolveTransitions {
     db.update(
         "UPDATE captchajobs.solve SET status = 'WAITING_FOR_THREAD',"
             + " not_before = now() + ? * interval '1 millisecond',"
-            + " waiting_since = now(), thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
+            + " waiting_since = now(), thread_wait_since = COALESCE(thread_wait_since, now()),"
+            + " thread_waits = thread_waits + 1, error_code = ?, submit_lock_until = NULL,"
             + " updated_at = now() WHERE id = ? AND status IN ('QUEUED', 'WAITING_FOR_THREAD')",
         wait.toMillis(),
         code,
@@ -131,7 +132,8 @@ public final class SolveTransitions {
             + " UPDATE captchajobs.solve SET status = 'SUBMITTED', task_id = ?, submitted_at = ?,"
             + " submits = submits + 1, error_code = NULL, error_class = NULL, not_before = NULL,"
             + " submit_lock_until = NULL, job_id = ?, task_stored_at = now(), push_expected = ?,"
-            + " provider = COALESCE(?, provider), updated_at = now() WHERE id = ?",
+            + " provider = COALESCE(?, provider), thread_wait_since = NULL, updated_at = now()"
+            + " WHERE id = ?",
         args(id, s));
     events.submitted(id, s.taskId());
   }

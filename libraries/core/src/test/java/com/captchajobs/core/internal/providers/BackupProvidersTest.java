@@ -7,6 +7,7 @@ import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.client.Verdict;
 import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.model.ProviderRow;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.ProviderSettings;
 import com.captchajobs.core.testing.EngineNode;
@@ -102,11 +103,14 @@ class BackupProvidersTest {
       for (int i = 0; i < 8; i++) {
         ids.add(solves.turnstile("down-" + i));
       }
+      long enqueued = System.nanoTime();
 
       await()
           .atMost(Duration.ofSeconds(150))
           .pollInterval(Duration.ofMillis(500))
           .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+      System.out.printf(
+          "PRIMARY DOWN -> 8 SOLVES FINAL IN %.1f s%n", (System.nanoTime() - enqueued) / 1e9);
 
       assertThat(ids)
           .allSatisfy(id -> assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SOLVED));
@@ -126,6 +130,8 @@ class BackupProvidersTest {
                   String.class)
               .transform(BigDecimal::new);
       assertThat(counted).isEqualByComparingTo(charged).isPositive();
+      // the backup's key is stored nowhere, its fingerprint names it
+      assertThat(solves.everyStoredText()).noneMatch(text -> text.contains(BACKUP_KEY));
 
       // a report goes to the provider that solved, with its key
       UUID reported = ids.get(0);
@@ -181,15 +187,15 @@ class BackupProvidersTest {
             EngineNode.onFreshDatabase(
                 primary,
                 KEY,
-                scaledTimes(1),
-                List.of(backup(backupSim, 5).overflowAfter(Duration.ofSeconds(4)).build()))) {
+                longSolves(scaledTimes(1)),
+                List.of(backup(backupSim, 5).overflowAfter(Duration.ofSeconds(20)).build()))) {
       SolveProbe solves = node.probe();
       List<UUID> ids = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         ids.add(solves.turnstile("full-" + i));
       }
       await()
-          .atMost(Duration.ofSeconds(40))
+          .atMost(Duration.ofSeconds(60))
           .until(
               () ->
                   ids.stream().filter(id -> solves.get(id).status() == SolveStatus.SOLVED).count()
@@ -206,7 +212,7 @@ class BackupProvidersTest {
         Solve s = solves.get(id);
         if ("backup".equals(s.provider())) {
           assertThat(Duration.between(s.createdAt(), s.submittedAt()))
-              .isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+              .isGreaterThanOrEqualTo(Duration.ofSeconds(20));
         }
       }
       assertThat(primary.stats().maxInFlight()).isEqualTo(1);
@@ -243,13 +249,18 @@ class BackupProvidersTest {
         }
         await()
             .atMost(Duration.ofSeconds(20))
-            .until(() -> sim.tasks(KEY).size() == 1 && sim.tasks(POOL_KEY).size() == 2);
-        Map<String, Long> byProvider =
-            ids.stream()
-                .filter(id -> solves.get(id).status() == SolveStatus.SUBMITTED)
-                .collect(
-                    Collectors.groupingBy(id -> solves.get(id).provider(), Collectors.counting()));
-        assertThat(byProvider).containsEntry("captchaai", 1L).containsEntry("second-plan", 2L);
+            .until(
+                () ->
+                    Map.of("captchaai", 1L, "second-plan", 2L)
+                        .equals(
+                            ids.stream()
+                                .filter(id -> solves.get(id).status() == SolveStatus.SUBMITTED)
+                                .collect(
+                                    Collectors.groupingBy(
+                                        id -> solves.get(id).provider(), Collectors.counting()))));
+        // each key's own tasks at the provider, within its threads
+        assertThat(sim.tasks(KEY)).hasSize(1);
+        assertThat(sim.tasks(POOL_KEY)).hasSize(2);
         // the fourth waits: every provider's cap is exact
         assertThat(
                 ids.stream()
@@ -292,6 +303,16 @@ class BackupProvidersTest {
                   backupSim.tasks().size() == 3
                       && count(solves, ids, SolveStatus.SOLVED) == 3
                       && count(solves, ids, SolveStatus.FAILED) == 0);
+
+      ProviderRow row =
+          node.captchaJobs().operations().providers().stream()
+              .filter(p -> p.name().equals("backup"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(row.role()).isEqualTo("BACKUP");
+      assertThat(row.spentToday()).isEqualByComparingTo("3.00");
+      assertThat(row.dailyBudget()).isEqualByComparingTo("3.00");
+      assertThat(row.breakerOpen()).isFalse();
 
       // the operator raises the budget: one more fits
       node.captchaJobs().operations().setDailyBudget("backup", new BigDecimal("4.00"));
@@ -360,6 +381,40 @@ class BackupProvidersTest {
   }
 
   @Test
+  void aPrimaryWhoseKeyWasRejectedLeavesEverySolveToTheBackupAndNoneFails() {
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(5));
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary,
+                "rejectedrejectedrejectedrejected", // not the primary's: its preflight opens it
+                scaledTimes(5),
+                List.of(backup(backupSim, 5).build()))) {
+      SolveProbe solves = node.probe();
+      List<UUID> ids = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        ids.add(solves.turnstile("rejected-" + i));
+      }
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> ids.stream().allMatch(id -> solves.get(id).status().isFinal()));
+
+      assertThat(ids)
+          .allSatisfy(
+              id -> {
+                assertThat(solves.get(id).status()).isEqualTo(SolveStatus.SOLVED);
+                assertThat(solves.get(id).provider()).isEqualTo("backup");
+              });
+      assertThat(primary.tasks()).isEmpty();
+      assertThat(node.captchaJobs().operations().providers())
+          .filteredOn(ProviderRow::breakerOpen)
+          .extracting(ProviderRow::name)
+          .containsExactly("captchaai");
+    }
+  }
+
+  @Test
   void aTaskAcceptedByTheBackupIsNeverSubmittedToThePrimaryWhileItMayStillAnswer() {
     try (CaptchaAiSimulator primary =
             CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
@@ -410,6 +465,13 @@ class BackupProvidersTest {
 
   private static Map<String, String> withoutPreflight(Map<String, String> properties) {
     properties.put("captchaai.preflight", "false");
+    return properties;
+  }
+
+  /** The primary's solves of 40 to 50 s are neither given up nor their slots' leases ended. */
+  private static Map<String, String> longSolves(Map<String, String> properties) {
+    properties.put("captchaai.solve-timeout", "2m");
+    properties.put("captchaai.lease", "3m");
     return properties;
   }
 

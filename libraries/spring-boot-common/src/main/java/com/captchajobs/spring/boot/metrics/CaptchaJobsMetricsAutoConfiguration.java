@@ -9,6 +9,8 @@ import com.captchajobs.spring.boot.ProvidersProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -59,6 +61,11 @@ public class CaptchaJobsMetricsAutoConfiguration {
                         // the spend of each priced provider and type, 0 from startup
                         ProvidersProperties configured = providers.getIfAvailable();
                         if (configured != null) {
+                          if (!configured.getProviders().isEmpty()) {
+                            List<String> names = new ArrayList<>(List.of("captchaai"));
+                            names.addAll(configured.getProviders().keySet());
+                            new ProviderGauges(operations, names).bindTo(registry);
+                          }
                           configured
                               .priced()
                               .forEach(

@@ -32,6 +32,13 @@ final class BackupFigures {
 
     long keys = b.tasks().stream().map(TaskRecord::subject).distinct().count();
     long solved = b.tasks().stream().filter(t -> "SOLVED".equals(t.outcome())).count();
+    List<Double> lags =
+        ProviderLedger.fetchLags(b.tasks(), b.requests(), b.pushes()).values().stream()
+            .flatMap(List::stream)
+            .toList();
+    double lag = lags.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    long pushed = b.pushes().stream().filter(p -> p.status() >= 200 && p.status() < 300).count();
+    f.put("backup_fetch_lag_mean", lag);
     f.put("backup_tasks", b.tasks().size());
     f.put("backup_keys", keys);
     f.row(
@@ -43,7 +50,17 @@ final class BackupFigures {
             + solved
             + " solved by it; in.php refused: "
             + b.stats().rejectedSubmitsByCode()
-            + " (the backup simulator's task records)",
+            + "; answer ready → delivered mean "
+            + Figures.fmt(lag, 2)
+            + " s, p95 "
+            + Figures.fmt(com.captchajobs.core.stats.Percentiles.of(lags, 0.95), 2)
+            + " s (n="
+            + lags.size()
+            + "); pushes "
+            + b.pushes().size()
+            + " ("
+            + pushed
+            + " accepted by the app node) (the backup simulator's records)",
         "(no target)",
         null);
 

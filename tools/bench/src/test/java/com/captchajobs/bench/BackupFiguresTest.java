@@ -124,6 +124,9 @@ class BackupFiguresTest {
     Figures f = Figures.of(run("5.00"));
 
     assertThat(f.value("backup_tasks")).isEqualTo(3);
+    assertThat(f.value("backup_fetch_lag_mean"))
+        .as("ready 16, 19, 22 s; delivered 17, 19.5, 23 s")
+        .isCloseTo(2.5 / 3, within(1e-9));
     // work waits 10-16.5 s; in flight 0, 1 (12-12.5), 2 (12.5-16), 1 (16-16.5): 8 of 13
     assertThat(f.value("backup_outage_util")).isCloseTo(8.0 / 13, within(1e-9));
     assertThat(f.value("backup_outage_waiting_s")).isEqualTo(6.5);

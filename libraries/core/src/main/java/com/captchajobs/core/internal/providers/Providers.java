@@ -144,6 +144,14 @@ public final class Providers {
                 || "ERROR_INTERNAL_SERVER_ERROR".equals(e.errorCode()));
   }
 
+  /**
+   * Whether the primary is judged down as the gate routes ({@link ProviderLanes#primaryDown}); one
+   * read, only with providers beside it (false without).
+   */
+  public boolean primaryDown() {
+    return lanes != null && lanes.primaryDown();
+  }
+
   /** Which provider's slot the solve holds now (the primary's when there are no others). */
   public String slotOf(java.util.UUID solveId) {
     return lanes == null

@@ -6,6 +6,7 @@ import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.gate.ProviderLanes;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.providers.Providers;
@@ -149,6 +150,15 @@ public final class SubmitStep {
               : Optional.empty();
       if (shut.isPresent()) { // that provider's key was rejected: the gate hands it another's
         transitions.waitForThread(solveId, Duration.ZERO, shut.get().errorCode());
+        handoff.giveBack(solveId);
+        handoff.handOff();
+        return Step.DONE;
+      }
+      if (providers.hasOthers()
+          && ProviderLanes.PRIMARY.equals(solve.provider())
+          && providers.primaryDown()) {
+        // a primary slot taken before it was judged down (or at enqueue): a backup's instead
+        transitions.waitForThread(solveId, Duration.ZERO, solve.errorCode());
         handoff.giveBack(solveId);
         handoff.handOff();
         return Step.DONE;

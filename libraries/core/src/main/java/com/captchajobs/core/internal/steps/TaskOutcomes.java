@@ -52,6 +52,12 @@ public final class TaskOutcomes {
   /** The provider's answer for a task id it no longer knows: the task is given up. */
   static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
 
+  /**
+   * The least pause before a solve whose in.php met server trouble is submitted again (CaptchaAI
+   * asks for 5 s before repeating a request that met a server error); a quarter more as jitter.
+   */
+  static final Duration SERVER_ERROR_PAUSE = Duration.ofSeconds(5);
+
   private static final Logger log = LoggerFactory.getLogger(TaskOutcomes.class);
 
   private final SolveRepository repository;
@@ -213,7 +219,10 @@ public final class TaskOutcomes {
   /**
    * An error code or a lost reply of in.php, for a solve without a task: thread saturation waits
    * for a thread, a permanent code fails the solve, a transient one is retried (a reply lost on the
-   * way may have created a task anyway: its slot stays taken a while).
+   * way may have created a task anyway: its slot stays taken a while). With providers beside the
+   * primary, a transient one instead puts the solve back among those waiting for a thread, for at
+   * least {@link #SERVER_ERROR_PAUSE}, no retry spent: the gate then routes it (a primary judged
+   * down: to a backup) rather than JobRunr's backoff keeping it from a free thread.
    */
   public Step submitError(Solve solve, CaptchaAiException e) {
     ErrorClass errorClass = e.errorClass();
@@ -237,11 +246,31 @@ public final class TaskOutcomes {
     if (e.permanent()) {
       return permanent(solve, e, "in.php");
     }
-    transitions.markRetrying(solve.id(), e.errorCode(), errorClass);
+    if (providers != null && providers.hasOthers()) {
+      // Another provider may take it: back into the gate's waiting line for the router (primary
+      // down: a backup), after the pause the provider asks for, no retry spent.
+      long pause = SERVER_ERROR_PAUSE.toMillis();
+      transitions.waitForThread(
+          solve.id(),
+          Duration.ofMillis(pause + ThreadLocalRandom.current().nextLong(pause / 4 + 1)),
+          e.errorCode());
+    } else {
+      transitions.markRetrying(solve.id(), e.errorCode(), errorClass);
+    }
     if (e instanceof CaptchaAiTransportException) {
       handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
     }
     handoff.release(solve.id()); // hands on what is free, the held slot aside
+    if (providers != null && providers.hasOthers()) {
+      log.warn(
+          "Solve {} ({}) in.php at {} failed with {} ({}): WAITING_FOR_THREAD, the gate routes it",
+          solve.businessKey(),
+          solve.id(),
+          solve.provider(),
+          e.errorCode(),
+          errorClass);
+      return Step.DONE;
+    }
     log.warn(
         "Solve {} ({}) in.php failed with {} ({}), will retry",
         solve.businessKey(),

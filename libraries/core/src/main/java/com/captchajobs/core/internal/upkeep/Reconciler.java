@@ -132,6 +132,23 @@ public final class Reconciler implements Runnable {
     handoff.handOff();
   }
 
+  /**
+   * Between passes, every {@link #DUE_HANDOFF_INTERVAL} on every worker: hands free slots to the
+   * waiting solves whose pause ({@code not_before}) ended since the last hand-off, so that such a
+   * solve meets a free thread (a backup's while the primary is down) within about a second whatever
+   * the pass's interval. Exact as every dispatch: one statement per pair.
+   */
+  public void handOffDue() {
+    try {
+      handoff.handOff();
+    } catch (RuntimeException e) {
+      log.debug("Hand-off between passes failed, the next will try again: {}", e.toString());
+    }
+  }
+
+  /** How often {@link #handOffDue} runs. */
+  public static final Duration DUE_HANDOFF_INTERVAL = Duration.ofSeconds(1);
+
   int releaseConfirmedPhantoms() {
     return phantoms.release(gate.phantomSlots());
   }

@@ -126,6 +126,10 @@ public final class WorkerStartup implements AutoCloseable {
     executor = Timers.daemon("captchajobs-reconciler");
     long period = settings.reconcileInterval().toMillis();
     executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
+    long due = Reconciler.DUE_HANDOFF_INTERVAL.toMillis();
+    if (period > due) { // a waiting solve's pause ends between passes: it meets a free slot then
+      executor.scheduleWithFixedDelay(reconciler::handOffDue, due, due, TimeUnit.MILLISECONDS);
+    }
     long check = settings.providerCheckInterval().toMillis();
     executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
   }

@@ -56,7 +56,13 @@ final class WorkerAssembly {
             jobs.planCheck()::read);
     WebhookJob webhookJob = WebhookAssembly.job(s);
     WorkerStartup startup =
-        new WorkerStartup(solve, jobs.gate(), jobs.planCheck(), jobs.breaker(), reconciler);
+        new WorkerStartup(
+            solve,
+            jobs.gate(),
+            jobs.planCheck(),
+            jobs.breaker(),
+            reconciler,
+            () -> ProviderPreflight.recheck(jobs.providers()));
     startup.prepare();
     if (settings.solve().preflight()) {
       ProviderPreflight.check(jobs.providers());

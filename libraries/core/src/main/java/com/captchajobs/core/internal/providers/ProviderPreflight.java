@@ -12,6 +12,10 @@ import org.slf4j.LoggerFactory;
  * breaker only; a plan smaller than its {@code threads} is said at WARN; a provider without
  * threadsinfo (not every service of the API family has it) is said at INFO. The worker starts in
  * every case: the primary alone decides whether it may.
+ *
+ * <p>{@link #recheck(Providers)} is the periodic threadsinfo of the same providers (every {@code
+ * captchaai.provider-check-interval}, beside the primary's): it keeps each one's last plan, and a
+ * key rejected since the start opens that provider's breaker only.
  */
 public final class ProviderPreflight {
 
@@ -22,6 +26,23 @@ public final class ProviderPreflight {
   public static void check(Providers providers) {
     for (Providers.Provider p : providers.others()) {
       check(p);
+    }
+  }
+
+  /** The periodic threadsinfo of each provider beside the primary; never throws. */
+  public static void recheck(Providers providers) {
+    for (Providers.Provider p : providers.others()) {
+      try {
+        p.planCheck().read();
+      } catch (CaptchaAiException e) {
+        if (e.errorClass() == ErrorClass.CREDENTIAL) {
+          p.breaker().keyRejected(e.errorCode(), "threadsinfo of provider " + p.name());
+        } else {
+          log.debug("Provider {}: threadsinfo failed ({})", p.name(), e.errorCode());
+        }
+      } catch (RuntimeException e) {
+        log.warn("Provider {}: threadsinfo failed: {}", p.name(), e.toString());
+      }
     }
   }
 

@@ -343,6 +343,6 @@ public final class PollStep {
     transitions
         .calls()
         .recordPoll(solve.id(), request.submitNo(), request.pollNo(), intended, called, outcome);
-    events.polled(solve.type(), Duration.between(intended, called));
+    events.polled(solve.providerOrPrimary(), solve.type(), Duration.between(intended, called));
   }
 }

@@ -216,7 +216,7 @@ public final class SubmitStep {
     UUID pollJobId = UUID.randomUUID(); // stored before the job exists, like every job id
     transitions.setJob(solve.id(), pollJobId);
     jobs.poll(pollJobId, solve, submitNo, last.map(p -> p.pollNo()).orElse(0) + 1, intended);
-    events.submitted(solve.type(), true);
+    events.submitted(solve.providerOrPrimary(), solve.type(), true);
     log.info("Solve {} ({}) resumed task {}", solve.businessKey(), solve.id(), solve.taskId());
   }
 
@@ -268,7 +268,7 @@ public final class SubmitStep {
         .ifPresent(p -> events.spent(provider.name(), solve.type(), p));
     Instant firstPoll = at.plus(firstWait);
     log.info("Solve {} ({}) SUBMITTED as task {}", solve.businessKey(), solve.id(), taskId);
-    events.submitted(solve.type(), false);
+    events.submitted(provider.name(), solve.type(), false);
     if (freedAt != null) {
       events.handedOff(Duration.between(freedAt, at));
     }

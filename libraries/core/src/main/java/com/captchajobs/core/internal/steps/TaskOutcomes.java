@@ -158,9 +158,13 @@ public final class TaskOutcomes {
         solve.id(),
         rang ? " after a push" : "",
         polls);
-    events.solved(solve.type(), Duration.between(solve.submittedAt(), solvedAt), polls);
+    events.solved(
+        solve.providerOrPrimary(),
+        solve.type(),
+        Duration.between(solve.submittedAt(), solvedAt),
+        polls);
     if (stored.isPresent()) {
-      events.answered(solve.type(), rang);
+      events.answered(solve.providerOrPrimary(), solve.type(), rang);
       if (watch != null) {
         watch.answered(rang);
       }

@@ -66,6 +66,14 @@ public record Solve(
         provider);
   }
 
+  /**
+   * The provider this solve runs at, for events and meters: its stored provider, or the primary
+   * ({@value com.captchajobs.core.settings.ProviderSettings#PRIMARY}) when none is stored.
+   */
+  public String providerOrPrimary() {
+    return provider == null ? com.captchajobs.core.settings.ProviderSettings.PRIMARY : provider;
+  }
+
   /** The provider task this solve describes (validated when it was stored). */
   public CaptchaTask task() {
     return CaptchaTask.of(type, params);

@@ -29,6 +29,10 @@ public final class WorkerStartup implements AutoCloseable {
   private final PlanCheck planCheck;
   private final Breaker breaker;
   private final Reconciler reconciler;
+
+  /** The periodic threadsinfo of the providers beside the primary, run after the primary's. */
+  private final Runnable othersCheck;
+
   private ScheduledExecutorService executor;
 
   public WorkerStartup(
@@ -37,11 +41,22 @@ public final class WorkerStartup implements AutoCloseable {
       PlanCheck planCheck,
       Breaker breaker,
       Reconciler reconciler) {
+    this(settings, gate, planCheck, breaker, reconciler, () -> {});
+  }
+
+  public WorkerStartup(
+      SolveSettings settings,
+      FleetGate gate,
+      PlanCheck planCheck,
+      Breaker breaker,
+      Reconciler reconciler,
+      Runnable othersCheck) {
     this.settings = settings;
     this.gate = gate;
     this.planCheck = planCheck;
     this.breaker = breaker;
     this.reconciler = reconciler;
+    this.othersCheck = othersCheck;
   }
 
   /**
@@ -134,7 +149,10 @@ public final class WorkerStartup implements AutoCloseable {
     executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
   }
 
-  /** The periodic threadsinfo, published as captchajobs.provider.* gauges. */
+  /**
+   * The periodic threadsinfo, published as captchajobs.provider.* gauges; then each other
+   * provider's.
+   */
   private void checkProvider() {
     try {
       planCheck.read();
@@ -146,6 +164,11 @@ public final class WorkerStartup implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       log.warn("threadsinfo failed: {}", e.toString());
+    }
+    try {
+      othersCheck.run();
+    } catch (RuntimeException e) {
+      log.warn("threadsinfo of the other providers failed: {}", e.toString());
     }
   }
 

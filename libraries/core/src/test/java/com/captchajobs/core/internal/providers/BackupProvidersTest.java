@@ -381,6 +381,47 @@ class BackupProvidersTest {
   }
 
   @Test
+  void theProviderCheckFindsABackupKeyRejectedAfterTheStartAndOpensThatBreakerOnly() {
+    String wrongKey = "wrongwrongwrongwrongwrongwrong34";
+    Map<String, String> properties = withoutPreflight(scaledTimes(5)); // nothing asks at start
+    properties.put("captchaai.provider-check-interval", "1s");
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim =
+            backupSim(KeyPlan.threads(5)); // knows BACKUP_KEY, not the key the node is given
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary, KEY, properties, List.of(backup(backupSim, 5).apiKey(wrongKey).build()))) {
+      SolveProbe solves = node.probe();
+      String backupFingerprint =
+          ProviderSettings.builder()
+              .name("x")
+              .baseUrl("http://x")
+              .apiKey(wrongKey)
+              .threads(1)
+              .build()
+              .keyFingerprint();
+      // no solve ran: only the periodic threadsinfo can have found the rejected key
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  solves
+                      .jdbc()
+                      .queryForList(
+                          "SELECT key_fingerprint FROM captchajobs.breaker WHERE open",
+                          String.class),
+              open -> open.equals(List.of(backupFingerprint)));
+      assertThat(backupSim.tasks()).isEmpty();
+      assertThat(primary.tasks()).isEmpty();
+      // the primary's breaker stays closed: a solve goes there
+      UUID id = solves.turnstile("after-backup-check");
+      Solve solved = solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(90));
+      assertThat(solved.provider()).isEqualTo("captchaai");
+    }
+  }
+
+  @Test
   void aPrimaryWhoseKeyWasRejectedLeavesEverySolveToTheBackupAndNoneFails() {
     try (CaptchaAiSimulator primary =
             CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();

@@ -23,6 +23,12 @@ public final class MeteredEngineEvents extends EngineListener {
   private final MeterRegistry registry;
 
   /**
+   * The provider tag of events that name none (the older listener methods): the primary. Meters of
+   * a solve's events carry {@code provider}; those of the primary are registered at zero.
+   */
+  static final String PRIMARY = com.captchajobs.core.settings.ProviderSettings.PRIMARY;
+
+  /**
    * Codes the engine records itself, beside the provider's ({@link ErrorClass#knownCodes()}) and
    * the client's transport codes.
    */
@@ -44,17 +50,17 @@ public final class MeteredEngineEvents extends EngineListener {
   public MeteredEngineEvents(MeterRegistry registry) {
     this.registry = registry;
     for (CaptchaType type : CaptchaType.values()) {
-      submits(type, false);
-      submits(type, true);
-      latency(type);
-      polls(type);
-      lateness(type);
+      submits(PRIMARY, type, false);
+      submits(PRIMARY, type, true);
+      latency(PRIMARY, type);
+      polls(PRIMARY, type);
+      lateness(PRIMARY, type);
       tokenAge(type);
       for (Verdict verdict : Verdict.values()) {
         reports(type, verdict);
       }
-      answers(type, true);
-      answers(type, false);
+      answers(PRIMARY, type, true);
+      answers(PRIMARY, type, false);
     }
     handoff();
     Map<String, ErrorClass> codes = new TreeMap<>(ErrorClass.knownCodes());
@@ -67,7 +73,12 @@ public final class MeteredEngineEvents extends EngineListener {
 
   @Override
   public void submitted(CaptchaType type, boolean resumed) {
-    submits(type, resumed).increment();
+    submitted(PRIMARY, type, resumed);
+  }
+
+  @Override
+  public void submitted(String provider, CaptchaType type, boolean resumed) {
+    submits(provider, type, resumed).increment();
   }
 
   @Override
@@ -88,9 +99,10 @@ public final class MeteredEngineEvents extends EngineListener {
         .register(registry);
   }
 
-  private Counter submits(CaptchaType type, boolean resumed) {
+  private Counter submits(String provider, CaptchaType type, boolean resumed) {
     return Counter.builder("captchajobs.submits")
         .description("in.php submissions, and reruns that resumed a stored task id instead")
+        .tag("provider", provider)
         .tag("kind", resumed ? "resumed" : "fresh")
         .tag("type", type.name())
         .register(registry);
@@ -98,13 +110,19 @@ public final class MeteredEngineEvents extends EngineListener {
 
   @Override
   public void solved(CaptchaType type, Duration latency, int polls) {
-    latency(type).record(latency);
-    polls(type).record(polls);
+    solved(PRIMARY, type, latency, polls);
   }
 
-  private Timer latency(CaptchaType type) {
+  @Override
+  public void solved(String provider, CaptchaType type, Duration latency, int polls) {
+    latency(provider, type).record(latency);
+    polls(provider, type).record(polls);
+  }
+
+  private Timer latency(String provider, CaptchaType type) {
     return Timer.builder("captchajobs.solve.latency")
         .description("submit to token stored")
+        .tag("provider", provider)
         .tag("type", type.name())
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofSeconds(1))
@@ -112,9 +130,10 @@ public final class MeteredEngineEvents extends EngineListener {
         .register(registry);
   }
 
-  private DistributionSummary polls(CaptchaType type) {
+  private DistributionSummary polls(String provider, CaptchaType type) {
     return DistributionSummary.builder("captchajobs.solve.polls")
         .description("res.php calls per solve")
+        .tag("provider", provider)
         .tag("type", type.name())
         .serviceLevelObjectives(1, 2, 3, 5, 8, 13, 21, 34)
         .register(registry);
@@ -122,14 +141,20 @@ public final class MeteredEngineEvents extends EngineListener {
 
   @Override
   public void answered(CaptchaType type, boolean pushed) {
-    answers(type, pushed).increment();
+    answered(PRIMARY, type, pushed);
   }
 
-  private Counter answers(CaptchaType type, boolean pushed) {
+  @Override
+  public void answered(String provider, CaptchaType type, boolean pushed) {
+    answers(provider, type, pushed).increment();
+  }
+
+  private Counter answers(String provider, CaptchaType type, boolean pushed) {
     return Counter.builder("captchajobs.answers")
         .description(
             "answers stored, by the channel that brought them: push (a push rang and res.php"
                 + " confirmed it) or poll (found by polling alone)")
+        .tag("provider", provider)
         .tag("via", pushed ? "push" : "poll")
         .tag("type", type.name())
         .register(registry);
@@ -170,12 +195,18 @@ public final class MeteredEngineEvents extends EngineListener {
 
   @Override
   public void polled(CaptchaType type, Duration lateness) {
-    lateness(type).record(lateness.isNegative() ? Duration.ZERO : lateness);
+    polled(PRIMARY, type, lateness);
   }
 
-  private Timer lateness(CaptchaType type) {
+  @Override
+  public void polled(String provider, CaptchaType type, Duration lateness) {
+    lateness(provider, type).record(lateness.isNegative() ? Duration.ZERO : lateness);
+  }
+
+  private Timer lateness(String provider, CaptchaType type) {
     return Timer.builder("captchajobs.poll.lateness")
         .description("actual res.php call minus its intended instant (early calls count as 0)")
+        .tag("provider", provider)
         .tag("type", type.name())
         .publishPercentileHistogram()
         .minimumExpectedValue(Duration.ofMillis(10))

@@ -53,7 +53,7 @@ final class WorkerAssembly {
             s.liveness(),
             s.jobRunr().storage(),
             engine.lostSubmitHold(),
-            jobs.planCheck()::read);
+            jobs.providers().threadsInfo());
     WebhookJob webhookJob = WebhookAssembly.job(s);
     WorkerStartup startup =
         new WorkerStartup(
@@ -62,7 +62,8 @@ final class WorkerAssembly {
             jobs.planCheck(),
             jobs.breaker(),
             reconciler,
-            () -> ProviderPreflight.recheck(jobs.providers()));
+            () -> ProviderPreflight.recheck(jobs.providers()),
+            jobs.providers().hasOthers() ? jobs.handoff()::handOff : null);
     startup.prepare();
     if (settings.solve().preflight()) {
       ProviderPreflight.check(jobs.providers());

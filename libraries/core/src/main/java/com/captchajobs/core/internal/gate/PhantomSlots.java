@@ -24,7 +24,7 @@ public final class PhantomSlots {
         .orElseThrow();
   }
 
-  /** Phantom holders held now, of any age. */
+  /** Phantom holders held now on any provider's slots, of any age. */
   public int held() {
     return db.queryOne(
             "SELECT count(*) FROM captchajobs.gate_slot"
@@ -33,19 +33,31 @@ public final class PhantomSlots {
         .orElse(0);
   }
 
+  /** Phantom holders held now on {@code provider}'s slots, of any age. */
+  public int held(String provider) {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.gate_slot WHERE provider = ?"
+                + " AND phantom AND solve_id IS NOT NULL AND lease_until > now()",
+            rs -> rs.getInt(1),
+            provider)
+        .orElse(0);
+  }
+
   /**
-   * What the gate can prove about a provider reading taken between {@code before} and {@code after}
-   * (database time): the phantoms held now that were made before it, and the known tasks that were
-   * running at the provider when it was taken. A known task counts only with evidence that its
-   * answer was not ready then: its task id was stored before the reading, and either a call made
-   * after the reading was answered "not ready", or its in.php asked for a pingback and its answer
-   * is still awaited (its slot held, and no push rang for the submission) or was pushed more than
-   * {@link #ANSWER_LAG} after the reading (a pushed answer arrives within that of being ready). A
-   * task answered at the provider but not yet here when the reading was judged, or answered here
-   * just after the reading, counts as not running; so does a task whose push rang but whose fetch
-   * has not stored the answer (waiting out the 5-second rule, or failed), whenever the push came,
-   * since the ring is not timed; and so does a task that ended otherwise (an error, given up)
-   * without a "not ready" call after the reading, whatever its time.
+   * What the gate can prove about a provider's reading taken between {@code before} and {@code
+   * after} (database time): the phantoms held now on that provider's slots that were made before
+   * it, and the known tasks that were running at that provider when it was taken (a provider's
+   * threadsinfo counts its own key's tasks only, so the others' slots and tasks are left out). A
+   * known task counts only with evidence that its answer was not ready then: its task id was stored
+   * before the reading, and either a call made after the reading was answered "not ready", or its
+   * in.php asked for a pingback and its answer is still awaited (its slot held, and no push rang
+   * for the submission) or was pushed more than {@link #ANSWER_LAG} after the reading (a pushed
+   * answer arrives within that of being ready). A task answered at the provider but not yet here
+   * when the reading was judged, or answered here just after the reading, counts as not running; so
+   * does a task whose push rang but whose fetch has not stored the answer (waiting out the 5-second
+   * rule, or failed), whenever the push came, since the ring is not timed; and so does a task that
+   * ended otherwise (an error, given up) without a "not ready" call after the reading, whatever its
+   * time.
    */
   public record Evidence(int phantoms, int knownRunning) {}
 
@@ -58,15 +70,15 @@ public final class PhantomSlots {
   /** The longest a pushed answer is taken to need from ready at the provider to stored here. */
   public static final Duration ANSWER_LAG = Duration.ofMillis(250);
 
-  public Evidence evidence(Instant before, Instant after) {
+  public Evidence evidence(String provider, Instant before, Instant after) {
     Instant polledAfter = after.plus(CLOCK_MARGIN);
     Instant answeredAfter = after.plus(ANSWER_LAG);
     return db.queryOne(
             "SELECT (SELECT count(*) FROM captchajobs.gate_slot WHERE phantom"
-                + "   AND provider = 'captchaai' AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?),"
+                + "   AND provider = ? AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?),"
                 // unanswered, holding its slot
                 + " (SELECT count(*) FROM captchajobs.gate_slot g JOIN captchajobs.solve s"
-                + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.provider = 'captchaai' AND g.lease_until > now()"
+                + "   ON s.id = g.solve_id WHERE NOT g.phantom AND g.provider = ? AND g.lease_until > now()"
                 + "   AND s.status = 'SUBMITTED' AND s.task_stored_at <= ?"
                 // a push that rang for the submission says its answer is ready: not awaited
                 + "   AND ((s.push_expected AND s.rung_submit IS DISTINCT FROM s.submits)"
@@ -76,7 +88,7 @@ public final class PhantomSlots {
                 // ended since: solved by a pushed answer that arrived well after the reading, or
                 // found not ready by a call made after it
                 + " + (SELECT count(*) FROM captchajobs.solve s WHERE s.updated_at > ?"
-                + "   AND (s.provider IS NULL OR s.provider = 'captchaai')"
+                + "   AND COALESCE(s.provider, 'captchaai') = ?"
                 + "   AND s.status <> 'SUBMITTED' AND s.task_stored_at <= ?"
                 + "   AND ((s.push_expected AND s.solved_at > ? AND NOT EXISTS (SELECT 1"
                 + "       FROM captchajobs.poll p WHERE p.solve_id = s.id"
@@ -85,10 +97,13 @@ public final class PhantomSlots {
                 + "       AND p.submit_no = s.submits AND p.outcome = 'CAPCHA_NOT_READY'"
                 + "       AND p.called_at >= ?)))",
             rs -> new Evidence(rs.getInt(1), rs.getInt(2)),
+            provider,
             before,
+            provider,
             before,
             polledAfter,
             polledAfter,
+            provider,
             before,
             answeredAfter,
             polledAfter)
@@ -96,11 +111,11 @@ public final class PhantomSlots {
   }
 
   /**
-   * Frees {@code count} phantom holders made at or before {@code madeBy}, those whose hold ends
-   * first: the provider showed that the tasks they stood for are not running (see {@code
-   * PhantomRelease}). Returns how many were freed.
+   * Frees {@code count} phantom holders of {@code provider}'s slots made at or before {@code
+   * madeBy}, those whose hold ends first: that provider showed that the tasks they stood for are
+   * not running (see {@code PhantomRelease}). Returns how many were freed.
    */
-  public int release(int count, Instant madeBy) {
+  public int release(String provider, int count, Instant madeBy) {
     if (count <= 0) {
       return 0;
     }
@@ -108,8 +123,9 @@ public final class PhantomSlots {
         "UPDATE captchajobs.gate_slot SET solve_id = NULL, node = NULL, server_id = NULL,"
             + " acquired_at = NULL, lease_until = NULL, freed_at = now(), phantom = false"
             + " WHERE (provider, slot_no) IN (SELECT provider, slot_no FROM captchajobs.gate_slot"
-            + "   WHERE phantom AND provider = 'captchaai' AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?"
+            + "   WHERE phantom AND provider = ? AND solve_id IS NOT NULL AND lease_until > now() AND acquired_at <= ?"
             + "   ORDER BY lease_until LIMIT ? FOR UPDATE SKIP LOCKED)",
+        provider,
         madeBy,
         count);
   }

@@ -16,8 +16,9 @@ import java.util.function.Supplier;
  * that picks whose slot a waiting solve takes: the primary's first, then a pool provider's, then a
  * backup's, but a backup's only for a solve that waited its {@code overflowAfter}, or any solve
  * while the primary is down ({@link #primaryDown}), and only within its daily budget. While the
- * primary is down its slots are not handed out at all: solves wait for a backup's (or for the
- * primary to be tried again, {@link #PROBE_AFTER} after its last failure).
+ * primary is down its slots are not handed out at all: solves wait for a backup's, until one
+ * probing solve is handed a primary slot {@link #PROBE_AFTER} after its last failure (the others
+ * stay away from the primary while that solve's in.php is under way).
  *
  * <p>Each pair is one statement ({@code FOR UPDATE SKIP LOCKED}), so every provider's cap is exact
  * across the fleet. A provider with a budget is handed slots under an advisory lock of its own, so
@@ -29,11 +30,29 @@ public final class ProviderLanes {
   /** The primary's name: its slots and its solves. */
   public static final String PRIMARY = "captchaai";
 
-  /** The primary is down once it answered only server trouble for this long... */
-  public static final Duration DOWN_AFTER = Duration.ofSeconds(20);
+  /**
+   * The primary is down once this many of its calls in a row across the fleet (in.php, res.php,
+   * threadsinfo) met server trouble: with 10 % of calls failing at random, five in a row come once
+   * in 100,000 starts...
+   */
+  public static final int DOWN_FAILURES = 5;
 
-  /** ...and its last such failure is younger than this: else it is tried again. */
-  public static final Duration PROBE_AFTER = Duration.ofSeconds(30);
+  /**
+   * ...over at least this long without a real answer (a burst of faults within a moment is not an
+   * outage)...
+   */
+  public static final Duration DOWN_AFTER = Duration.ofSeconds(3);
+
+  /** ...and its last such failure is younger than this: else one solve probes it again. */
+  public static final Duration PROBE_AFTER = Duration.ofSeconds(10);
+
+  /**
+   * The primary's failing run as {@link #primaryDown} judges it, on a {@code provider_health} row
+   * {@code h}; its parameters: {@link #DOWN_FAILURES}, {@link #DOWN_AFTER} in ms.
+   */
+  private static final String FAILING =
+      "h.name = 'captchaai' AND h.failures >= ?"
+          + " AND h.failing_since <= now() - ? * interval '1 millisecond'";
 
   /**
    * A provider beside the primary as the gate routes to it.
@@ -120,38 +139,55 @@ public final class ProviderLanes {
   }
 
   /**
-   * Whether the primary is down, as every node sees it: its breaker is open, or its calls got only
-   * server trouble for {@link #DOWN_AFTER} and the last one is younger than {@link #PROBE_AFTER}.
+   * Whether the primary is down, as every node sees it: its breaker is open, or its last {@link
+   * #DOWN_FAILURES} calls or more across the fleet met only server trouble over at least {@link
+   * #DOWN_AFTER}, the last of them younger than {@link #PROBE_AFTER}. A solve that holds a primary
+   * slot when it is down gives the slot back before calling in.php.
    */
   public boolean primaryDown() {
+    return down(false);
+  }
+
+  /**
+   * {@link #primaryDown}, and, with {@code orProbing}, while its failing run has grown older than
+   * {@link #PROBE_AFTER}, as long as a solve handed a primary slot since its last failure has no
+   * task yet: that one probes it, the rest keep to the backups until it answers.
+   */
+  private boolean down(boolean orProbing) {
     return db.queryOne(
             "SELECT EXISTS (SELECT 1 FROM captchajobs.breaker WHERE key_fingerprint = ? AND open)"
-                + " OR EXISTS (SELECT 1 FROM captchajobs.provider_health WHERE name = ?"
-                + " AND failing_since <= now() - ? * interval '1 millisecond'"
-                + " AND last_failure_at > now() - ? * interval '1 millisecond')",
+                + " OR EXISTS (SELECT 1 FROM captchajobs.provider_health h WHERE "
+                + FAILING
+                + " AND (h.last_failure_at > now() - ? * interval '1 millisecond'"
+                + " OR ? AND EXISTS (SELECT 1 FROM captchajobs.gate_slot g"
+                + "   JOIN captchajobs.solve s ON s.id = g.solve_id WHERE g.provider = 'captchaai'"
+                + "   AND NOT g.phantom AND g.lease_until > now() AND g.acquired_at > h.last_failure_at"
+                + "   AND s.task_id IS NULL)))",
             rs -> rs.getBoolean(1),
             primaryFingerprint,
-            PRIMARY,
+            DOWN_FAILURES,
             DOWN_AFTER.toMillis(),
-            PROBE_AFTER.toMillis())
+            PROBE_AFTER.toMillis(),
+            orProbing)
         .orElse(false);
   }
 
   /**
    * Records what a provider's call came to: {@code serverTrouble} (a transport error, an HTML 5xx
-   * page, a server error code) starts or extends its failing run; a real answer ends it.
+   * page, a server error code) starts or extends its failing run by one; a real answer ends it.
    */
   public void answered(String provider, boolean serverTrouble) {
     if (serverTrouble) {
       db.update(
-          "INSERT INTO captchajobs.provider_health AS h (name, failing_since, last_failure_at)"
-              + " VALUES (?, now(), now()) ON CONFLICT (name) DO UPDATE SET"
-              + " failing_since = COALESCE(h.failing_since, now()), last_failure_at = now()",
+          "INSERT INTO captchajobs.provider_health AS h (name, failing_since, last_failure_at,"
+              + " failures) VALUES (?, now(), now(), 1) ON CONFLICT (name) DO UPDATE SET"
+              + " failing_since = COALESCE(h.failing_since, now()), last_failure_at = now(),"
+              + " failures = CASE WHEN h.failing_since IS NULL THEN 1 ELSE h.failures + 1 END",
           provider);
     } else {
       db.update(
-          "UPDATE captchajobs.provider_health SET failing_since = NULL, last_failure_at = NULL"
-              + " WHERE name = ? AND failing_since IS NOT NULL",
+          "UPDATE captchajobs.provider_health SET failing_since = NULL, last_failure_at = NULL,"
+              + " failures = 0 WHERE name = ? AND failing_since IS NOT NULL",
           provider);
     }
   }
@@ -166,7 +202,7 @@ public final class ProviderLanes {
 
   /** Hands one free slot to the next waiting solve, by the routing rule; see FleetGate. */
   Optional<FleetGate.Handoff> dispatchOne(UUID carrier, Duration submitLock) {
-    boolean down = primaryDown();
+    boolean down = down(true);
     List<Lane> order = new ArrayList<>();
     if (!down) {
       order.add(null); // the primary

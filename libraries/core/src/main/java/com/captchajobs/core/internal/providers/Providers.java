@@ -4,6 +4,7 @@ import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.CaptchaType;
+import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.ProviderLanes;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PlanCheck;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,9 +123,10 @@ public final class Providers {
   }
 
   /**
-   * Records, with providers beside the primary, what the primary's in.php came to ({@code failure}
-   * null: a task id): only server trouble for {@link ProviderLanes#DOWN_AFTER} makes the gate route
-   * to the backups. Nothing without others: no statement on the path.
+   * Records, with providers beside the primary, what a call to the primary came to (its in.php,
+   * res.php or threadsinfo; {@code failure} null: a real answer): a run of server trouble makes the
+   * gate route to the backups ({@link ProviderLanes#primaryDown}). Nothing without others: no
+   * statement on the path.
    */
   public void submitted(String provider, CaptchaAiException failure) {
     if (lanes == null || !ProviderLanes.PRIMARY.equals(provider)) {
@@ -134,6 +137,38 @@ public final class Providers {
     } catch (RuntimeException e) {
       log.warn("Could not record the primary's health: {}", e.toString());
     }
+  }
+
+  /** {@link #submitted}: what a res.php or threadsinfo call came to counts alike. */
+  public void called(String provider, CaptchaAiException failure) {
+    submitted(provider, failure);
+  }
+
+  /**
+   * Each provider's threadsinfo by name, the primary first (those without a plan check left out),
+   * as the repair pass reads it to free phantoms early; the primary's answer is recorded as any
+   * other call's ({@link #called}).
+   */
+  public Map<String, Supplier<ThreadsInfo>> threadsInfo() {
+    Map<String, Supplier<ThreadsInfo>> reads = new LinkedHashMap<>();
+    for (Provider p : all()) {
+      if (p.planCheck() != null) {
+        reads.put(p.name(), () -> threadsInfo(p));
+      }
+    }
+    return reads;
+  }
+
+  private ThreadsInfo threadsInfo(Provider p) {
+    ThreadsInfo info;
+    try {
+      info = p.planCheck().read();
+    } catch (CaptchaAiException e) {
+      called(p.name(), e);
+      throw e;
+    }
+    called(p.name(), null);
+    return info;
   }
 
   /** A transport error (an HTML 5xx page among them) or the provider's own server error. */

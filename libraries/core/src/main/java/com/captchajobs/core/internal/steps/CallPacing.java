@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.steps;
 
+import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.store.Solve;
@@ -47,8 +48,14 @@ public final class CallPacing {
    * next one keeps 5 s from the moment the provider surely had this one.
    */
   PollResult call(Solve solve, int submitNo) {
+    Providers.Provider provider = providers.get(solve.provider()); // its task's provider
     try {
-      return providers.get(solve.provider()).client().get(solve.taskId()); // its task's provider
+      PollResult result = provider.client().get(solve.taskId());
+      providers.called(provider.name(), null);
+      return result;
+    } catch (CaptchaAiException e) {
+      providers.called(provider.name(), e); // server trouble counts towards the primary down
+      throw e;
     } finally {
       try {
         transitions.calls().callAnswered(solve.id(), submitNo, clock.instant());

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.PhantomSlots;
+import com.captchajobs.core.internal.gate.ProviderLanes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -30,7 +31,11 @@ import org.slf4j.LoggerFactory;
  * and shows which known tasks answered only well after it. Only phantoms made before the reading
  * are judged: a later one's task is not in it.
  *
- * <p>Part of the repair pass ({@link Reconciler}), which runs it on one node at a time.
+ * <p>One per provider: a provider's threadsinfo counts its own key's threads only, so each
+ * provider's readings are judged against the phantoms on its own slots and its own known tasks,
+ * never another's (a phantom of a lost in.php reply at a backup is freed by the backup's reading,
+ * and its cap stays exact as the primary's). Part of the repair pass ({@link Reconciler}), which
+ * runs it on one node at a time.
  */
 final class PhantomRelease {
 
@@ -52,14 +57,28 @@ final class PhantomRelease {
   /** A provider reading: the working threads, read between {@code before} and {@code after}. */
   private record ThreadsSample(Instant before, Instant after, int workingThreads) {}
 
+  private final String provider;
   private final Supplier<ThreadsInfo> threadsInfo;
 
   /** The readings kept, oldest first; only the repair pass touches them, one pass at a time. */
   private final Deque<ThreadsSample> readings = new ArrayDeque<>();
 
-  /** {@code threadsInfo} asks the provider for the key's working threads; null: nothing freed. */
+  /** The primary's; see {@link #PhantomRelease(String, Supplier)}. */
   PhantomRelease(Supplier<ThreadsInfo> threadsInfo) {
+    this(ProviderLanes.PRIMARY, threadsInfo);
+  }
+
+  /**
+   * {@code threadsInfo} asks {@code provider} for its key's working threads; null: nothing freed.
+   */
+  PhantomRelease(String provider, Supplier<ThreadsInfo> threadsInfo) {
+    this.provider = provider;
     this.threadsInfo = threadsInfo;
+  }
+
+  /** The provider whose phantoms this judges. */
+  String provider() {
+    return provider;
   }
 
   /**
@@ -72,7 +91,7 @@ final class PhantomRelease {
     if (probe == null) {
       return 0;
     }
-    if (phantoms.held() == 0) {
+    if (phantoms.held(provider) == 0) {
       readings.clear();
       return 0;
     }
@@ -86,7 +105,7 @@ final class PhantomRelease {
     if (readings.size() > KEPT_READINGS) {
       readings.removeFirst();
     }
-    if (phantoms.held() == 0 || !settle()) {
+    if (phantoms.held(provider) == 0 || !settle()) {
       return freed;
     }
     Instant now = phantoms.databaseNow();
@@ -113,16 +132,17 @@ final class PhantomRelease {
    * Frees the phantoms made before {@code r} beyond the working threads that known tasks shown
    * running at {@code r} do not account for; {@code withEvidence} false counts none of them.
    */
-  private static int judge(PhantomSlots phantoms, ThreadsSample r, boolean withEvidence) {
-    PhantomSlots.Evidence e = phantoms.evidence(r.before(), r.after());
+  private int judge(PhantomSlots phantoms, ThreadsSample r, boolean withEvidence) {
+    PhantomSlots.Evidence e = phantoms.evidence(provider, r.before(), r.after());
     int known = withEvidence ? e.knownRunning() : 0;
     int mayExist = Math.max(0, r.workingThreads() - known);
-    int freed = phantoms.release(e.phantoms() - mayExist, r.before());
+    int freed = phantoms.release(provider, e.phantoms() - mayExist, r.before());
     if (freed > 0) {
       log.info(
-          "Freed {} phantom slot(s): the provider showed {} working thread(s), {} of them known"
-              + " tasks",
+          "Freed {} phantom slot(s) of provider {}: it showed {} working thread(s), {} of them"
+              + " known tasks",
           freed,
+          provider,
           r.workingThreads(),
           known);
     }

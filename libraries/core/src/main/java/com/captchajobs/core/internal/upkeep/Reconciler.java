@@ -55,7 +55,7 @@ public final class Reconciler implements Runnable {
   private final NodeLiveness liveness;
   private final StorageProvider storage;
   private final Duration lostSubmitHold;
-  private final PhantomRelease phantoms;
+  private final List<PhantomRelease> phantoms = new ArrayList<>();
 
   /**
    * @param liveness this node's liveness lock: it notices dead nodes in seconds (a JobRunr server
@@ -64,8 +64,9 @@ public final class Reconciler implements Runnable {
    *     #recoverDeadServers})
    * @param storage our JobRunr's storage, whose servers and running jobs the pass reads
    * @param lostSubmitHold how long a slot is held after a submit that may have reached the provider
-   * @param threadsInfo asks the provider for the key's working threads (res.php {@code
-   *     threadsinfo}), to restart at once after a provider outage: see {@link PhantomRelease}
+   * @param threadsInfo by provider (the primary first), asks it for its key's working threads
+   *     (res.php {@code threadsinfo}), which frees its phantoms early, after a provider outage or a
+   *     lost in.php reply: see {@link PhantomRelease}
    */
   public Reconciler(
       SolveRepository repository,
@@ -78,7 +79,7 @@ public final class Reconciler implements Runnable {
       NodeLiveness liveness,
       StorageProvider storage,
       Duration lostSubmitHold,
-      Supplier<ThreadsInfo> threadsInfo) {
+      Map<String, Supplier<ThreadsInfo>> threadsInfo) {
     this.repository = repository;
     this.gate = gate;
     this.handoff = handoff;
@@ -89,7 +90,7 @@ public final class Reconciler implements Runnable {
     this.liveness = Objects.requireNonNull(liveness, "liveness");
     this.storage = Objects.requireNonNull(storage, "storage");
     this.lostSubmitHold = Objects.requireNonNull(lostSubmitHold, "lostSubmitHold");
-    this.phantoms = new PhantomRelease(threadsInfo);
+    threadsInfo.forEach((provider, read) -> phantoms.add(new PhantomRelease(provider, read)));
   }
 
   /**
@@ -132,25 +133,17 @@ public final class Reconciler implements Runnable {
     handoff.handOff();
   }
 
-  /**
-   * Between passes, every {@link #DUE_HANDOFF_INTERVAL} on every worker: hands free slots to the
-   * waiting solves whose pause ({@code not_before}) ended since the last hand-off, so that such a
-   * solve meets a free thread (a backup's while the primary is down) within about a second whatever
-   * the pass's interval. Exact as every dispatch: one statement per pair.
-   */
-  public void handOffDue() {
-    try {
-      handoff.handOff();
-    } catch (RuntimeException e) {
-      log.debug("Hand-off between passes failed, the next will try again: {}", e.toString());
-    }
-  }
-
-  /** How often {@link #handOffDue} runs. */
-  public static final Duration DUE_HANDOFF_INTERVAL = Duration.ofSeconds(1);
-
+  /** Each provider's phantoms judged by its own threadsinfo ({@link PhantomRelease}). */
   int releaseConfirmedPhantoms() {
-    return phantoms.release(gate.phantomSlots());
+    int freed = 0;
+    for (PhantomRelease release : phantoms) {
+      try {
+        freed += release.release(gate.phantomSlots());
+      } catch (RuntimeException e) {
+        log.warn("Phantoms of {} not judged: {}", release.provider(), e.toString());
+      }
+    }
+    return freed;
   }
 
   /**

@@ -33,6 +33,9 @@ public final class WorkerStartup implements AutoCloseable {
   /** The periodic threadsinfo of the providers beside the primary, run after the primary's. */
   private final Runnable othersCheck;
 
+  /** The hand-off between passes, with providers beside the primary; null without them. */
+  private final Runnable dueHandOff;
+
   private ScheduledExecutorService executor;
 
   public WorkerStartup(
@@ -41,23 +44,35 @@ public final class WorkerStartup implements AutoCloseable {
       PlanCheck planCheck,
       Breaker breaker,
       Reconciler reconciler) {
-    this(settings, gate, planCheck, breaker, reconciler, () -> {});
+    this(settings, gate, planCheck, breaker, reconciler, () -> {}, null);
   }
 
+  /**
+   * @param dueHandOff with providers beside the primary (null without): hands free slots to the
+   *     waiting solves whose pause ({@code not_before}) ended, run every {@link
+   *     #DUE_HANDOFF_INTERVAL} between the repair passes, so that a solve parked after server
+   *     trouble at the primary meets a free thread (a backup's while the primary is down) within
+   *     about a second whatever the pass's interval. Exact as every dispatch.
+   */
   public WorkerStartup(
       SolveSettings settings,
       FleetGate gate,
       PlanCheck planCheck,
       Breaker breaker,
       Reconciler reconciler,
-      Runnable othersCheck) {
+      Runnable othersCheck,
+      Runnable dueHandOff) {
     this.settings = settings;
     this.gate = gate;
     this.planCheck = planCheck;
     this.breaker = breaker;
     this.reconciler = reconciler;
     this.othersCheck = othersCheck;
+    this.dueHandOff = dueHandOff;
   }
+
+  /** How often the hand-off between passes runs. */
+  public static final java.time.Duration DUE_HANDOFF_INTERVAL = java.time.Duration.ofSeconds(1);
 
   /**
    * Checks the plan and sets the fleet cap.
@@ -141,12 +156,20 @@ public final class WorkerStartup implements AutoCloseable {
     executor = Timers.daemon("captchajobs-reconciler");
     long period = settings.reconcileInterval().toMillis();
     executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
-    long due = Reconciler.DUE_HANDOFF_INTERVAL.toMillis();
-    if (period > due) { // a waiting solve's pause ends between passes: it meets a free slot then
-      executor.scheduleWithFixedDelay(reconciler::handOffDue, due, due, TimeUnit.MILLISECONDS);
+    long due = DUE_HANDOFF_INTERVAL.toMillis();
+    if (dueHandOff != null && period > due) { // a pause ends between passes: a free slot then
+      executor.scheduleWithFixedDelay(this::handOffDue, due, due, TimeUnit.MILLISECONDS);
     }
     long check = settings.providerCheckInterval().toMillis();
     executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
+  }
+
+  private void handOffDue() {
+    try {
+      dueHandOff.run();
+    } catch (RuntimeException e) {
+      log.debug("Hand-off between passes failed, the next will try again: {}", e.toString());
+    }
   }
 
   /**

@@ -107,10 +107,11 @@ class BackupFillTest {
         .jdbc()
         .queryForObject(
             "SELECT EXISTS (SELECT 1 FROM captchajobs.provider_health WHERE name = ?"
-                + " AND failing_since <= now() - ? * interval '1 millisecond'"
+                + " AND failures >= ? AND failing_since <= now() - ? * interval '1 millisecond'"
                 + " AND last_failure_at > now() - ? * interval '1 millisecond')",
             Boolean.class,
             ProviderLanes.PRIMARY,
+            ProviderLanes.DOWN_FAILURES,
             ProviderLanes.DOWN_AFTER.toMillis(),
             ProviderLanes.PROBE_AFTER.toMillis());
   }

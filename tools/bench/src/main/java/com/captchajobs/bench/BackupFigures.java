@@ -142,6 +142,7 @@ final class BackupFigures {
               + " (the simulators' task records)",
           target,
           ok(through.util(), v -> v >= OUTAGE_UTILISATION));
+      idleThroughOutage(f, b, through, outage);
       Map<String, Long> completed =
           BackupLedger.completedIn(
               List.of(backup, primary), outage.fromMillis(), outage.toMillis());
@@ -187,6 +188,46 @@ final class BackupFigures {
             + " (both simulators' task records and logs)",
         "0 not explained",
         unexplained.isEmpty());
+  }
+
+  /**
+   * Where the backup's idle thread-seconds through the primary's outage went ({@link IdleCauses}),
+   * from the backup simulator's own logs and the harness's kill and outage times; "after the
+   * provider outage" counts here from the primary's outage start, when the backup began to fill.
+   */
+  private static void idleThroughOutage(
+      Figures f, RunData.Backup b, BackupLedger.Through through, Chaos.Outage outage) {
+    RunData run = f.run();
+    Chaos.Events e = run.chaos();
+    List<Long> databaseBack = new java.util.ArrayList<>();
+    e.postgresRestarts().forEach(r -> databaseBack.add(r[1]));
+    e.outages().stream()
+        .filter(o -> Chaos.Outage.DATABASE.equals(o.kind()))
+        .forEach(o -> databaseBack.add(o.toMillis()));
+    IdleCauses.Events events =
+        new IdleCauses.Events(
+            e.kills().stream().map(Chaos.Kill::atMillis).toList(),
+            databaseBack,
+            List.of(outage.fromMillis()));
+    IdleCauses.Breakdown idle =
+        IdleCauses.of(
+            through.idle(),
+            b.tasks(),
+            b.requests(),
+            b.pushes(),
+            events,
+            f.lostSubmitHold().toMillis(),
+            run.endMillis());
+    f.put("backup_outage_idle_thread_s", idle.threadSeconds());
+    idle.byCause()
+        .forEach((c, v) -> f.put("backup_outage_idle_thread_s_" + c.name().toLowerCase(), v));
+    f.row(
+        "backup: idle threads through the primary's outage by cause (thread-seconds with work"
+            + " waiting; the backup simulator's logs, the harness's kill and outage times; \"after"
+            + " the provider outage\" counts from the primary's outage start)",
+        idle.threadSeconds() == 0 ? "none" : idle.describe(),
+        "(each cause shrinks)",
+        null);
   }
 
   private static Boolean ok(double v, java.util.function.DoublePredicate p) {

@@ -56,13 +56,16 @@ final class BackupLedger {
    * @param utilWindow the same over the whole window
    * @param firstAcceptedAfter seconds from the outage's start to the backup's first acceptance in
    *     it; NaN when none
+   * @param idle {@code {from, to, idle threads}} stretches, in time order, while work waited and
+   *     fewer than B tasks ran at the backup (for {@link IdleCauses})
    */
   record Through(
       double windowSeconds,
       double waitingSeconds,
       double util,
       double utilWindow,
-      double firstAcceptedAfter) {}
+      double firstAcceptedAfter,
+      List<long[]> idle) {}
 
   /**
    * @param backupTasks the backup simulator's task records (in flight: started → ready)
@@ -109,6 +112,7 @@ final class BackupLedger {
     double waiting = 0;
     double busyWaiting = 0;
     double busyWindow = 0;
+    List<long[]> idle = new ArrayList<>();
     Long prev = null;
     for (long cut : cuts.subSet(from, true, to, true)) {
       if (prev != null) {
@@ -125,6 +129,9 @@ final class BackupLedger {
         if (workWaits(a, enqueuedAt, busy, last, end)) {
           waiting += len;
           busyWaiting += used;
+          if (inFlight < threads && len > 0) {
+            idle.add(new long[] {a, cut, threads - inFlight});
+          }
         }
       }
       prev = cut;
@@ -135,7 +142,8 @@ final class BackupLedger {
         waiting / 1000,
         waiting == 0 ? Double.NaN : busyWaiting / (threads * waiting),
         window <= 0 ? Double.NaN : busyWindow / (threads * window),
-        firstAccepted == Long.MAX_VALUE ? Double.NaN : (firstAccepted - from) / 1000.0);
+        firstAccepted == Long.MAX_VALUE ? Double.NaN : (firstAccepted - from) / 1000.0,
+        idle);
   }
 
   private static boolean workWaits(

@@ -723,7 +723,7 @@ public final class Figures {
     return best;
   }
 
-  private java.time.Duration lostSubmitHold() {
+  java.time.Duration lostSubmitHold() {
     String v = run.options().workerProps().get("captchaai.lost-submit-hold");
     return v == null ? new CaptchaAiProperties().getLostSubmitHold() : DurationConverter.parse(v);
   }

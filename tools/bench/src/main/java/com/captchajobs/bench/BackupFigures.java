@@ -113,11 +113,22 @@ final class BackupFigures {
           BackupLedger.through(
               b.tasks(),
               all,
+              BackupLedger.awaitingDelivery(List.of(primary, backup), run.endMillis()),
               run.enqueuedAt(),
               threads,
               outage.fromMillis(),
               outage.toMillis(),
               run.endMillis());
+      BackupLedger.Through counted =
+          BackupLedger.through(
+              b.tasks(),
+              all,
+              run.enqueuedAt(),
+              threads,
+              outage.fromMillis(),
+              outage.toMillis(),
+              run.endMillis());
+      f.put("backup_outage_util_with_bound", counted.util());
       f.put("backup_outage_util", through.util());
       f.put("backup_outage_util_window", through.utilWindow());
       f.put("backup_outage_waiting_s", through.waitingSeconds());
@@ -133,7 +144,12 @@ final class BackupFigures {
               + Figures.fmt(through.windowSeconds(), 1)
               + " s outage ("
               + Figures.pct1(through.utilWindow())
-              + " over the whole window); "
+              + " over the whole window; "
+              + Figures.pct1(counted.util())
+              + " over "
+              + Figures.fmt(counted.waitingSeconds(), 1)
+              + " s if a solve bound to an answer ready at a provider but not yet delivered"
+              + " counted as waiting, as the backup may not take it); "
               + (Double.isNaN(through.firstAcceptedAfter())
                   ? "no task at the backup in it"
                   : "its first task at the backup "

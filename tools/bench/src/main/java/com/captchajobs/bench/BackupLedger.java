@@ -81,6 +81,23 @@ final class BackupLedger {
       long from,
       long to,
       long end) {
+    return through(backupTasks, allTasks, Map.of(), enqueuedAt, threads, from, to, end);
+  }
+
+  /**
+   * {@link #through}, where a solve also does not wait while {@code bound} to a task whose answer
+   * is ready but not yet delivered ({@link #awaitingDelivery}): that answer may still come, so
+   * never-paid-twice keeps the solve from any other provider's thread.
+   */
+  static Through through(
+      List<TaskRecord> backupTasks,
+      List<TaskRecord> allTasks,
+      Map<String, List<long[]>> bound,
+      Map<String, Long> enqueuedAt,
+      int threads,
+      long from,
+      long to,
+      long end) {
     Map<String, List<long[]>> busy = new HashMap<>();
     Map<String, Long> last = new HashMap<>();
     TreeSet<Long> cuts = new TreeSet<>(List.of(from, to));
@@ -91,6 +108,10 @@ final class BackupLedger {
       long ready = t.readyAt() == TaskRecord.NOT_STARTED ? end : t.readyAt();
       busy.computeIfAbsent(t.subject(), k -> new ArrayList<>())
           .add(new long[] {t.acceptedAt(), ready});
+      for (long[] b : bound.getOrDefault(t.subject(), List.of())) {
+        cuts.add(b[0]);
+        cuts.add(b[1]);
+      }
       last.merge(t.subject(), ready, Math::max);
       cuts.add(t.acceptedAt());
       cuts.add(ready);
@@ -109,6 +130,7 @@ final class BackupLedger {
       }
     }
     enqueuedAt.values().forEach(cuts::add);
+    bound.forEach((subject, b) -> busy.computeIfAbsent(subject, k -> new ArrayList<>()).addAll(b));
     double waiting = 0;
     double busyWaiting = 0;
     double busyWindow = 0;
@@ -144,6 +166,46 @@ final class BackupLedger {
         window <= 0 ? Double.NaN : busyWindow / (threads * window),
         firstAccepted == Long.MAX_VALUE ? Double.NaN : (firstAccepted - from) / 1000.0,
         idle);
+  }
+
+  /**
+   * Per subject, the stretches in which a solve is bound to a task whose answer is ready at its
+   * provider but has not reached the engine: from the answer's ready until its first delivery (a
+   * get that returned it, that provider's request log), the subject's next task's acceptance at
+   * either provider, or {@code end}, whichever comes first. Such a solve waits for its answer, not
+   * for a thread: no provider may take it while that task may still answer.
+   */
+  static Map<String, List<long[]>> awaitingDelivery(List<Provider> providers, long end) {
+    Map<String, List<Long>> accepted = new HashMap<>();
+    for (Provider p : providers) {
+      for (TaskRecord t : p.tasks()) {
+        if (t.subject() != null) {
+          accepted.computeIfAbsent(t.subject(), k -> new ArrayList<>()).add(t.acceptedAt());
+        }
+      }
+    }
+    Map<String, List<long[]>> out = new HashMap<>();
+    for (Provider p : providers) {
+      Map<Long, List<RequestRecord>> gets = p.gets();
+      for (TaskRecord t : p.tasks()) {
+        if (t.subject() == null || t.readyAt() == TaskRecord.NOT_STARTED) {
+          continue;
+        }
+        long delivered =
+            ProviderLedger.firstDelivery(t, gets.getOrDefault(t.id(), List.of()), List.of());
+        long until = delivered > 0 ? delivered : end;
+        for (long next : accepted.get(t.subject())) {
+          if (next > t.acceptedAt()) {
+            until = Math.min(until, next);
+          }
+        }
+        if (until > t.readyAt()) {
+          out.computeIfAbsent(t.subject(), k -> new ArrayList<>())
+              .add(new long[] {t.readyAt(), until});
+        }
+      }
+    }
+    return out;
   }
 
   private static boolean workWaits(

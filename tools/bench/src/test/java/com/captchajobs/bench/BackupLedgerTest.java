@@ -98,6 +98,53 @@ class BackupLedgerTest {
   }
 
   @Test
+  void aSolveBoundToAnAnswerReadyAtThePrimaryButNotDeliveredDoesNotWaitForTheBackup() {
+    // outage 10-20 s: p/a's task at the primary is ready at 11 s and its answer reaches the
+    // engine only when the primary heals (22 s); its token then too old, p/a is submitted again
+    // at 23 s. Until 22 s that task may still answer: the backup may not take p/a.
+    TaskRecord first = task(1, "p/a", 5_000, 11_000);
+    TaskRecord again = task(2, "p/a", 23_000, 28_000);
+    List<TaskRecord> backup = List.of(task(1, "p/c", 10_000, 14_000));
+    List<TaskRecord> all = List.of(first, again, backup.get(0));
+    Map<String, Long> enqueued = Map.of("p/a", 0L, "p/c", 10_000L);
+    BackupLedger.Provider atBackup = provider("backup", backup, List.of(get(14_100, 1, "OK")));
+
+    BackupLedger.Through counted =
+        BackupLedger.through(backup, all, enqueued, 1, 10_000, 20_000, 30_000);
+    assertThat(counted.waitingSeconds()).as("p/a counted as waiting 11-20 s").isEqualTo(9.0);
+
+    BackupLedger.Provider late =
+        provider("captchaai", List.of(first, again), List.of(get(22_000, 1, "OK")));
+    BackupLedger.Through bound =
+        BackupLedger.through(
+            backup,
+            all,
+            BackupLedger.awaitingDelivery(List.of(late, atBackup), 30_000),
+            enqueued,
+            1,
+            10_000,
+            20_000,
+            30_000);
+    assertThat(bound.waitingSeconds()).as("nothing the backup could take").isEqualTo(0.0);
+    assertThat(bound.util()).isNaN();
+
+    BackupLedger.Provider delivered =
+        provider("captchaai", List.of(first, again), List.of(get(16_000, 1, "OK")));
+    BackupLedger.Through free =
+        BackupLedger.through(
+            backup,
+            all,
+            BackupLedger.awaitingDelivery(List.of(delivered, atBackup), 30_000),
+            enqueued,
+            1,
+            10_000,
+            20_000,
+            30_000);
+    assertThat(free.waitingSeconds()).as("p/a waits from its delivery at 16 s").isEqualTo(4.0);
+    assertThat(free.util()).isEqualTo(0.0);
+  }
+
+  @Test
   void aSolveCompletedDuringTheOutageIsOneWhoseAnswerWasFirstDeliveredInItAtItsOwnProvider() {
     // the same task id 1 at both simulators: each is matched with its own request log only
     BackupLedger.Provider primary =

@@ -109,18 +109,18 @@ final class BackupFigures {
     } else {
       List<TaskRecord> all = new java.util.ArrayList<>(run.tasks());
       all.addAll(b.tasks());
-      BackupLedger.Through through =
-          BackupLedger.through(
+      BackupThrough.Through through =
+          BackupThrough.through(
               b.tasks(),
               all,
-              BackupLedger.awaitingDelivery(List.of(primary, backup), run.endMillis()),
+              BackupThrough.awaitingDelivery(List.of(primary, backup), run.endMillis()),
               run.enqueuedAt(),
               threads,
               outage.fromMillis(),
               outage.toMillis(),
               run.endMillis());
-      BackupLedger.Through counted =
-          BackupLedger.through(
+      BackupThrough.Through counted =
+          BackupThrough.through(
               b.tasks(),
               all,
               run.enqueuedAt(),
@@ -212,7 +212,7 @@ final class BackupFigures {
    * provider outage" counts here from the primary's outage start, when the backup began to fill.
    */
   private static void idleThroughOutage(
-      Figures f, RunData.Backup b, BackupLedger.Through through, Chaos.Outage outage) {
+      Figures f, RunData.Backup b, BackupThrough.Through through, Chaos.Outage outage) {
     RunData run = f.run();
     Chaos.Events e = run.chaos();
     List<Long> databaseBack = new java.util.ArrayList<>();

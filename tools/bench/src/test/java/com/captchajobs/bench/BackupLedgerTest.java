@@ -66,8 +66,8 @@ class BackupLedgerTest {
             task(3, "p/c", 16_000, 18_000));
     Map<String, Long> enqueued = Map.of("p/a", 0L, "p/b", 0L, "p/c", 0L, "p/d", 0L);
 
-    BackupLedger.Through t =
-        BackupLedger.through(backup, backup, enqueued, 2, 10_000, 20_000, 30_000);
+    BackupThrough.Through t =
+        BackupThrough.through(backup, backup, enqueued, 2, 10_000, 20_000, 30_000);
 
     // in flight 0 (10-12), 1 (12-14), 2 (14-16), 3 capped to 2 (16-18), 2 (18-20): 14 of 20
     assertThat(t.windowSeconds()).isEqualTo(10.0);
@@ -84,15 +84,15 @@ class BackupLedgerTest {
     List<TaskRecord> primary = List.of(task(1, "p/b", 5_000, 25_000));
     List<TaskRecord> all = List.of(backup.get(0), primary.get(0));
 
-    BackupLedger.Through t =
-        BackupLedger.through(backup, all, Map.of("p/a", 0L, "p/b", 0L), 2, 10_000, 20_000, 30_000);
+    BackupThrough.Through t =
+        BackupThrough.through(backup, all, Map.of("p/a", 0L, "p/b", 0L), 2, 10_000, 20_000, 30_000);
 
     assertThat(t.waitingSeconds()).as("only 10-12 s had a solve with no task").isEqualTo(2.0);
     assertThat(t.util()).isEqualTo(0.0);
     assertThat(t.utilWindow()).as("1 of 2 threads for 8 of 10 s").isCloseTo(0.4, within(1e-9));
 
-    BackupLedger.Through none =
-        BackupLedger.through(List.of(), primary, Map.of("p/b", 0L), 2, 10_000, 20_000, 30_000);
+    BackupThrough.Through none =
+        BackupThrough.through(List.of(), primary, Map.of("p/b", 0L), 2, 10_000, 20_000, 30_000);
     assertThat(none.util()).as("no work waited: not measurable").isNaN();
     assertThat(none.firstAcceptedAfter()).isNaN();
   }
@@ -109,17 +109,17 @@ class BackupLedgerTest {
     Map<String, Long> enqueued = Map.of("p/a", 0L, "p/c", 10_000L);
     BackupLedger.Provider atBackup = provider("backup", backup, List.of(get(14_100, 1, "OK")));
 
-    BackupLedger.Through counted =
-        BackupLedger.through(backup, all, enqueued, 1, 10_000, 20_000, 30_000);
+    BackupThrough.Through counted =
+        BackupThrough.through(backup, all, enqueued, 1, 10_000, 20_000, 30_000);
     assertThat(counted.waitingSeconds()).as("p/a counted as waiting 11-20 s").isEqualTo(9.0);
 
     BackupLedger.Provider late =
         provider("captchaai", List.of(first, again), List.of(get(22_000, 1, "OK")));
-    BackupLedger.Through bound =
-        BackupLedger.through(
+    BackupThrough.Through bound =
+        BackupThrough.through(
             backup,
             all,
-            BackupLedger.awaitingDelivery(List.of(late, atBackup), 30_000),
+            BackupThrough.awaitingDelivery(List.of(late, atBackup), 30_000),
             enqueued,
             1,
             10_000,
@@ -130,11 +130,11 @@ class BackupLedgerTest {
 
     BackupLedger.Provider delivered =
         provider("captchaai", List.of(first, again), List.of(get(16_000, 1, "OK")));
-    BackupLedger.Through free =
-        BackupLedger.through(
+    BackupThrough.Through free =
+        BackupThrough.through(
             backup,
             all,
-            BackupLedger.awaitingDelivery(List.of(delivered, atBackup), 30_000),
+            BackupThrough.awaitingDelivery(List.of(delivered, atBackup), 30_000),
             enqueued,
             1,
             10_000,

@@ -693,6 +693,20 @@ public final class Figures {
         all.threadSeconds() == 0 ? "none" : all.describe(),
         "(each cause shrinks)",
         null);
+    double window = occ.waitingSeconds() * cap;
+    if (window > 0) {
+      double forced = all.byCause().getOrDefault(IdleCauses.Cause.FAILED_GET_RULE, 0.0);
+      double ceiling = occ.utilCap() + forced / window;
+      put("provider_util_ceiling", ceiling);
+      row(
+          "provider-thread utilisation ceiling under the 5-second rule",
+          pct1(ceiling)
+              + " of C: the utilisation above if the "
+              + fmt(forced, 1)
+              + " thread-s the rule forces after failed gets of ready answers had been busy",
+          "(the best any engine can reach with these faults)",
+          null);
+    }
     if (!longest.isEmpty()) {
       row(
           "idle paid threads by cause, longest stretch (t="

@@ -33,7 +33,8 @@ final class IdleCauses {
 
   enum Cause {
     NOT_STARTED("task accepted, not started by the provider"),
-    FETCH_FAILED("answer ready, a get of it since failed (fault or outage)"),
+    FAILED_GET_RULE("answer ready, a get of it failed: the 5 s the rule then forbids another"),
+    FETCH_FAILED("answer ready, a get of it failed over 5 s ago (fault or outage)"),
     FIVE_SECOND_RULE("answer ready, its fetch waiting out the 5 s after a get made before"),
     KILLED("answer ready, a worker killed since it was ready"),
     PUSHED_FETCH_QUEUED("answer ready and pushed, the fetch the push rang for not yet made"),
@@ -330,8 +331,8 @@ final class IdleCauses {
       }
       if (last != null && last.at() >= task.readyAt()) {
         // a get after the answer was ready that did not deliver it (the one that did ends the
-        // hold): the 5 s after it are the failure's, not the rule's
-        return Cause.FETCH_FAILED;
+        // hold): the 5 s after it no engine may call again, what follows is the engine's
+        return a < last.at() + SPACING ? Cause.FAILED_GET_RULE : Cause.FETCH_FAILED;
       }
       if (last != null && a < last.at() + SPACING) {
         return Cause.FIVE_SECOND_RULE;

@@ -72,20 +72,25 @@ class IdleCausesTest {
   }
 
   @Test
-  void aGetThatFailedAfterTheAnswerWasReadyOwnsTheWaitAfterItNotTheFiveSecondRule() {
-    // ready at 1 s, the get at 1.2 s faulted, the next at 6.2 s delivers it
+  void theFiveSecondsAfterAGetThatFailedOnAReadyAnswerAreTheRulesAndWhatFollowsIsTheEngines() {
+    // ready at 1 s, the get at 1.2 s faulted, the next at 7.0 s delivers it
     Map<Cause, Double> c =
         causes(
-            List.<long[]>of(new long[] {1_000, 6_200, 1}),
+            List.<long[]>of(new long[] {1_000, 7_000, 1}),
             List.of(task(1, "a", 0, 1_000)),
             List.of(
                 new RequestRecord(1_200, RequestRecord.RES, "get", "benc…", 1, "FAULT", "RESET"),
-                get(6_200, 1, "OK")),
+                get(7_000, 1, "OK")),
             List.of(pushed(1, 1_100)),
             NONE);
     assertThat(c)
-        .containsOnlyKeys(Cause.AWAITING_POLL, Cause.PUSHED_FETCH_QUEUED, Cause.FETCH_FAILED);
-    assertThat(c.get(Cause.FETCH_FAILED)).isCloseTo(5.0, within(1e-9));
+        .containsOnlyKeys(
+            Cause.AWAITING_POLL,
+            Cause.PUSHED_FETCH_QUEUED,
+            Cause.FAILED_GET_RULE,
+            Cause.FETCH_FAILED);
+    assertThat(c.get(Cause.FAILED_GET_RULE)).isCloseTo(5.0, within(1e-9));
+    assertThat(c.get(Cause.FETCH_FAILED)).isCloseTo(0.8, within(1e-9));
   }
 
   @Test
@@ -103,7 +108,9 @@ class IdleCausesTest {
             requests,
             List.of(),
             new IdleCauses.Events(List.of(3_000L), List.of(), List.of()));
+    // task 1's failed get at 1 s: the rule's 5 s end at 6 s, the stretch's 3 s are the engine's
     assertThat(c.get(Cause.FETCH_FAILED)).isCloseTo(3.0, within(1e-9));
+    assertThat(c).doesNotContainKey(Cause.FAILED_GET_RULE);
     assertThat(c.get(Cause.KILLED)).isCloseTo(3.0, within(1e-9));
   }
 

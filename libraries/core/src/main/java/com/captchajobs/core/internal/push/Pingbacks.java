@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.internal.provider.PingbackUrls;
-import com.captchajobs.core.internal.steps.CallPacing;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;

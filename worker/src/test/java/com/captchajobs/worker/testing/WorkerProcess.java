@@ -237,8 +237,10 @@ public final class WorkerProcess implements AutoCloseable {
   public void close() {
     process.destroy();
     boolean cleanly = false;
+    // the node writing the class-data archive writes it on the way out: give it longer
+    int seconds = jarLaunch != null && jarLaunch.writes() != null ? 60 : 20;
     try {
-      cleanly = process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+      cleanly = process.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS);
       if (!cleanly) {
         process.destroyForcibly();
       }

@@ -29,19 +29,24 @@ public final class WorkerProcess implements AutoCloseable {
 
   private final Launcher launcher;
   private final Path log;
+  private final Path jar;
+  private final WorkerJarLaunch.Launch jarLaunch;
   private Process process;
   private int port;
   private int managementPort;
   private int relaunches;
+  private boolean stopped;
 
   /** Starts the node on the given ports, its output into the log. */
   private interface Launcher {
     Process launch(int port, int managementPort) throws IOException;
   }
 
-  private WorkerProcess(Launcher launcher, Path log) {
+  private WorkerProcess(Launcher launcher, Path log, Path jar, WorkerJarLaunch.Launch jarLaunch) {
     this.launcher = launcher;
     this.log = log;
+    this.jar = jar;
+    this.jarLaunch = jarLaunch;
     launch();
   }
 
@@ -76,6 +81,8 @@ public final class WorkerProcess implements AutoCloseable {
     return start(
         currentJava(),
         List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
+        null,
+        null,
         name,
         jdbcUrl,
         baseUrl,
@@ -94,7 +101,11 @@ public final class WorkerProcess implements AutoCloseable {
     return startJar(currentJava(), jar, name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
-  /** The same on another Java: {@code java} is the launcher, e.g. a JDK 25's {@code bin/java}. */
+  /**
+   * The same on another Java: {@code java} is the launcher, e.g. a JDK 25's {@code bin/java}. On
+   * the Java running this test, the jar is started extracted and with a class-data archive ({@link
+   * WorkerJarLaunch}); on another, as it is.
+   */
   public static WorkerProcess startJar(
       Path java,
       Path jar,
@@ -103,14 +114,11 @@ public final class WorkerProcess implements AutoCloseable {
       String baseUrl,
       String apiKey,
       Map<String, String> extra) {
-    return start(
-        java,
-        List.of("-jar", jar.toAbsolutePath().toString()),
-        name,
-        jdbcUrl,
-        baseUrl,
-        apiKey,
-        extra);
+    WorkerJarLaunch.Launch launch =
+        java.equals(currentJava())
+            ? WorkerJarLaunch.of(jar)
+            : new WorkerJarLaunch.Launch(List.of("-jar", jar.toAbsolutePath().toString()), null);
+    return start(java, launch.args(), jar, launch, name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
   /** The {@code bin/java} of the JVM running this test. */
@@ -121,6 +129,8 @@ public final class WorkerProcess implements AutoCloseable {
   private static WorkerProcess start(
       Path java,
       List<String> launch,
+      Path jar,
+      WorkerJarLaunch.Launch jarLaunch,
       String name,
       String jdbcUrl,
       String baseUrl,
@@ -156,7 +166,9 @@ public final class WorkerProcess implements AutoCloseable {
           builder.environment().put("CAPTCHAAI_API_KEY", apiKey);
           return builder.start();
         },
-        log);
+        log,
+        jar,
+        jarLaunch);
   }
 
   /**
@@ -210,6 +222,7 @@ public final class WorkerProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    stopped(false);
   }
 
   public Process process() {
@@ -223,12 +236,25 @@ public final class WorkerProcess implements AutoCloseable {
   @Override
   public void close() {
     process.destroy();
+    boolean cleanly = false;
+    // the node writing the class-data archive writes it on the way out: give it longer
+    int seconds = jarLaunch != null && jarLaunch.writes() != null ? 60 : 20;
     try {
-      if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+      cleanly = process.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS);
+      if (!cleanly) {
         process.destroyForcibly();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    stopped(cleanly);
+  }
+
+  /** Once per node (a killed node is usually closed too): keeps or drops the archive it wrote. */
+  private synchronized void stopped(boolean cleanly) {
+    if (jarLaunch != null && !stopped) {
+      stopped = true;
+      jarLaunch.stopped(jar, cleanly);
     }
   }
 

@@ -141,16 +141,6 @@ final class AddressClassifier {
     return Optional.empty();
   }
 
-  /** The IPv4 addresses an IPv6 address embeds, by the first form it matches; empty for none. */
-  static List<byte[]> embeddedV4(byte[] a) {
-    for (Embedding e : EMBEDDINGS) {
-      if (a.length == 16 && e.matches(a)) {
-        return embedded(a, e);
-      }
-    }
-    return List.of();
-  }
-
   private static List<byte[]> embedded(byte[] a, Embedding e) {
     List<byte[]> out = new ArrayList<>();
     for (int offset : e.offsets()) {

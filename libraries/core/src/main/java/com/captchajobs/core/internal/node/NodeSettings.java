@@ -44,34 +44,6 @@ public record NodeSettings(
     Clock clock,
     List<ProviderSettings> providers) {
 
-  /** As before there were providers beside the primary: none. */
-  public NodeSettings(
-      DataSource dataSource,
-      String schema,
-      SolveSettings solve,
-      CaptchaAiClient client,
-      PingbackSettings pingbacks,
-      WorkerSettings server,
-      WebhookSettings webhooks,
-      RetentionSettings retention,
-      DashboardSettings dashboard,
-      EngineListener events,
-      Clock clock) {
-    this(
-        dataSource,
-        schema,
-        solve,
-        client,
-        pingbacks,
-        server,
-        webhooks,
-        retention,
-        dashboard,
-        events,
-        clock,
-        List.of());
-  }
-
   /** Whether this node runs a worker. */
   public boolean runsWorker() {
     return client != null;

@@ -1,7 +1,7 @@
 package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.internal.provider.PingbackUrls;
-import com.captchajobs.core.internal.steps.CallPacing;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.steps.SolveJobs;
 import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
@@ -52,7 +52,6 @@ public final class Pingbacks implements PingbackReceiver {
   private final SolveSettings settings;
   private final Clock clock;
   private final AtomicLong refused = new AtomicLong();
-  private final AtomicLong counted = new AtomicLong();
   private final AtomicLong refusedSinceLog = new AtomicLong();
   private final AtomicReference<Instant> lastRefusedLog = new AtomicReference<>(Instant.EPOCH);
 
@@ -89,8 +88,6 @@ public final class Pingbacks implements PingbackReceiver {
     PushResult verdict = handle(solveId, submitNo, signature);
     if (verdict == PushResult.REFUSED) {
       refused();
-    } else {
-      counted.incrementAndGet();
     }
     return verdict;
   }
@@ -98,11 +95,6 @@ public final class Pingbacks implements PingbackReceiver {
   /** Pushes refused since start. */
   public long refusedCount() {
     return refused.get();
-  }
-
-  /** Pushes that counted (rang) since start. */
-  public long countedCount() {
-    return counted.get();
   }
 
   private PushResult handle(String solveIdText, String submitNoText, String signature) {

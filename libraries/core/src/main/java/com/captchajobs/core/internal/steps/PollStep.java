@@ -7,6 +7,7 @@ import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.PushedPollRequest;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;

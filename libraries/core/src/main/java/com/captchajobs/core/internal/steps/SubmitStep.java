@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.gate.ProviderLanes;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.provider.PingbackUrls;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.InProcessRetry;
 import com.captchajobs.core.internal.retry.Step;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * job through {@link SolveLife}: resumes a stored task id, or confirms the solve's slot of the
  * fleet gate and calls in.php, committing the task id before anything else, then schedules the
  * first poll. Safe to run any number of times for one solve: a rerun never submits a task twice.
- * What an in.php error does is {@link TaskOutcomes}' to decide.
+ * What an in.php error does is {@link SubmitOutcomes}' to decide.
  *
  * <p>When the first poll is due within the poll lead (a poll job would be enqueued at once and wait
  * in its thread anyway), the step returns that first poll for the running job to make itself, after
@@ -57,6 +58,7 @@ public final class SubmitStep {
   private final FleetGate gate;
   private final SlotHandoff handoff;
   private final TaskOutcomes outcomes;
+  private final SubmitOutcomes inPhp;
   private final Providers providers;
   private final SolveJobs jobs;
   private final FirstPollWaits firstPollWaits;
@@ -94,6 +96,7 @@ public final class SubmitStep {
     this.events = events;
     this.clock = clock;
     this.pingbacks = pingbacks;
+    this.inPhp = new SubmitOutcomes(outcomes, transitions, handoff, providers, settings, events);
   }
 
   /**
@@ -240,7 +243,7 @@ public final class SubmitStep {
       taskId = provider.client().submit(solve.task(), pingbackUrl);
     } catch (CaptchaAiException e) {
       providers.submitted(provider.name(), e);
-      return outcomes.submitError(solve, e);
+      return inPhp.submitError(solve, e);
     }
     providers.submitted(provider.name(), null);
     Instant at = clock.instant();
@@ -261,7 +264,7 @@ public final class SubmitStep {
                 provider.name(),
                 provider.priceOfOne(solve.type()).orElse(null)));
     if (notStored.isPresent()) {
-      return outcomes.taskIdLost(solve, taskId, notStored.get());
+      return inPhp.taskIdLost(solve, taskId, notStored.get());
     }
     provider
         .priceOfOne(solve.type())
@@ -299,7 +302,7 @@ public final class SubmitStep {
 
   /**
    * Stores the task id, retried in-process; empty when stored, else the last failure (the task then
-   * exists at the provider only: {@link TaskOutcomes#taskIdLost}).
+   * exists at the provider only: {@link SubmitOutcomes#taskIdLost}).
    */
   private Optional<RuntimeException> storeTaskId(Solve solve, Submitted submitted) {
     return InProcessRetry.run(

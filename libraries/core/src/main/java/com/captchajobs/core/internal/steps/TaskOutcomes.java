@@ -1,10 +1,8 @@
 package com.captchajobs.core.internal.steps;
 
 import com.captchajobs.core.client.CaptchaAiException;
-import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
-import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
@@ -17,28 +15,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an outcome does to a solve, in one place, whichever way it came: an in.php reply ({@link
- * SubmitStep}) or a res.php reply ({@link PollStep}), including the one a push rang for ({@code
- * push.Pingbacks}: the pushed answer itself is never used). So an answer found after a push is
- * stored, expired, notified, webhooked and frees its slot exactly like a polled one, and an error
- * code is classified once, into one of the outcomes the table "How a solve moves" in
- * docs/architecture.md lists: an answer (stored, its slot freed and handed on), a credential or
- * permanent code ({@link Step.Failed}; a credential code opens the breaker first), a transient one
- * ({@link Step.Retry} of the same step), thread saturation (the solve waits for a provider thread,
- * no retry spent) or the deadline (FAILED as a dead job).
+ * What an outcome of a task does to a solve, in one place, whichever way it came: a res.php reply
+ * ({@link PollStep}), including the one a push rang for ({@code push.Pingbacks}: the pushed answer
+ * itself is never used). So an answer found after a push is stored, expired, notified, webhooked
+ * and frees its slot exactly like a polled one, and an error code is classified once, into one of
+ * the outcomes the table "How a solve moves" in docs/architecture.md lists: an answer (stored, its
+ * slot freed and handed on), a credential or permanent code ({@link Step.Failed}; a credential code
+ * opens the breaker first), a transient one ({@link Step.Retry} of the same step), a task given up
+ * and submitted afresh, or the deadline (FAILED as a dead job). An in.php reply ends in the same
+ * failures and deadline; what else it does is {@link SubmitOutcomes}' to decide.
  *
  * <p>Slots are freed through {@link SlotHandoff} only (its class comment states the rule). Every
  * method returns the {@link Step} the job goes on with; nothing here throws for an outcome.
  */
 public final class TaskOutcomes {
-
-  /** The code recorded when in.php answered but the task id could not be stored. */
-  public static final String LOST_TASK_ID = "TASK_ID_NOT_STORED";
 
   /** The code recorded when no answer came within the solve timeout (the task is given up). */
   public static final String TIMEOUT = "TIMEOUT";
@@ -51,12 +45,6 @@ public final class TaskOutcomes {
 
   /** The provider's answer for a task id it no longer knows: the task is given up. */
   static final String TASK_GONE = "ERROR_WRONG_CAPTCHA_ID";
-
-  /**
-   * The least pause before a solve whose in.php met server trouble is submitted again (CaptchaAI
-   * asks for 5 s before repeating a request that met a server error); a quarter more as jitter.
-   */
-  static final Duration SERVER_ERROR_PAUSE = Duration.ofSeconds(5);
 
   private static final Logger log = LoggerFactory.getLogger(TaskOutcomes.class);
 
@@ -220,96 +208,8 @@ public final class TaskOutcomes {
     return new Step.Retry(e);
   }
 
-  /**
-   * An error code or a lost reply of in.php, for a solve without a task: thread saturation waits
-   * for a thread, a permanent code fails the solve, a transient one is retried (a reply lost on the
-   * way may have created a task anyway: its slot stays taken a while). With providers beside the
-   * primary, a transient one instead puts the solve back among those waiting for a thread, for at
-   * least {@link #SERVER_ERROR_PAUSE}, no retry spent: the gate then routes it (a primary judged
-   * down: to a backup) rather than JobRunr's backoff keeping it from a free thread.
-   */
-  public Step submitError(Solve solve, CaptchaAiException e) {
-    ErrorClass errorClass = e.errorClass();
-    events.error(e.errorCode(), errorClass);
-    if (errorClass == ErrorClass.THREADS) {
-      // Not a failure of the solve: it waits for a provider thread, no retry spent.
-      long jitter = ThreadLocalRandom.current().nextLong(settings.threadWait().toMillis() / 4 + 1);
-      transitions.waitForThread(
-          solve.id(), settings.threadWait().plusMillis(jitter), e.errorCode());
-      handoff.giveBack(solve.id());
-      log.info(
-          "Solve {} ({}) WAITING_FOR_THREAD: provider answered {}",
-          solve.businessKey(),
-          solve.id(),
-          e.errorCode());
-      if (providers != null && providers.get(solve.provider()).planCheck() != null) {
-        providers.get(solve.provider()).planCheck().afterThreadsError(e.errorCode());
-      }
-      return Step.DONE;
-    }
-    if (e.permanent()) {
-      return permanent(solve, e, "in.php");
-    }
-    if (providers != null && providers.hasOthers()) {
-      // Another provider may take it: back into the gate's waiting line for the router (primary
-      // down: a backup), after the pause the provider asks for, no retry spent.
-      long pause = SERVER_ERROR_PAUSE.toMillis();
-      transitions.waitForThread(
-          solve.id(),
-          Duration.ofMillis(pause + ThreadLocalRandom.current().nextLong(pause / 4 + 1)),
-          e.errorCode());
-    } else {
-      transitions.markRetrying(solve.id(), e.errorCode(), errorClass);
-    }
-    if (e instanceof CaptchaAiTransportException) {
-      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
-    }
-    handoff.release(solve.id()); // hands on what is free, the held slot aside
-    if (providers != null && providers.hasOthers()) {
-      log.warn(
-          "Solve {} ({}) in.php at {} failed with {} ({}): WAITING_FOR_THREAD, the gate routes it",
-          solve.businessKey(),
-          solve.id(),
-          solve.provider(),
-          e.errorCode(),
-          errorClass);
-      return Step.DONE;
-    }
-    log.warn(
-        "Solve {} ({}) in.php failed with {} ({}), will retry",
-        solve.businessKey(),
-        solve.id(),
-        e.errorCode(),
-        errorClass);
-    return new Step.Retry(e);
-  }
-
-  /**
-   * In.php created task {@code taskId}, but its id could not be stored ({@code cause}): treated as
-   * a lost reply. The slot is held by a phantom and the submit lock extended, both for {@code
-   * captchaai.lost-submit-hold}, so no new in.php call comes before; the job is retried.
-   */
-  public Step taskIdLost(Solve solve, String taskId, RuntimeException cause) {
-    log.error(
-        "Solve {} ({}) task {} was created by in.php but its id could not be stored: treated as a"
-            + " lost reply, slot held and no new submission for {}",
-        solve.businessKey(),
-        solve.id(),
-        taskId,
-        settings.lostSubmitHold());
-    try {
-      handoff.holdForAbandonedTask(solve.id(), settings.lostSubmitHold());
-      transitions.holdAfterLostTaskId(solve.id(), settings.lostSubmitHold(), LOST_TASK_ID);
-    } catch (RuntimeException e) {
-      // The submit lock taken before in.php still stands for its own span.
-      log.warn("Solve {} ({}): could not record the hold: {}", solve.businessKey(), solve.id(), e);
-    }
-    events.error(LOST_TASK_ID, ErrorClass.TRANSIENT);
-    return new Step.Retry(new SubmitJob.TaskIdNotStoredException(solve.id(), cause));
-  }
-
   /** A permanent code: a credential code opens the breaker first; then the solve fails. */
-  private Step permanent(Solve solve, CaptchaAiException e, String call) {
+  Step permanent(Solve solve, CaptchaAiException e, String call) {
     if (e.errorClass() == ErrorClass.CREDENTIAL && providers != null) { // that provider's only
       providers.get(solve.provider()).breaker().keyRejected(e.errorCode(), call);
     }

@@ -74,21 +74,12 @@ public final class SolveRepository {
         client);
   }
 
-  /** The Java API client's solve with this business key. */
-  public Optional<Solve> findByBusinessKey(String businessKey) {
-    return findByBusinessKey(JAVA_API_CLIENT, businessKey);
-  }
-
   public Optional<Solve> findByBusinessKey(String client, String businessKey) {
     return db.queryOne(
         "SELECT " + COLUMNS + " FROM captchajobs.solve WHERE client = ? AND business_key = ?",
         this::map,
         client,
         businessKey);
-  }
-
-  public Optional<String> payloadHash(String businessKey) {
-    return payloadHash(JAVA_API_CLIENT, businessKey);
   }
 
   public Optional<String> payloadHash(String client, String businessKey) {

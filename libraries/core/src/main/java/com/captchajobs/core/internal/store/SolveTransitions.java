@@ -204,15 +204,8 @@ public final class SolveTransitions {
    * Returns the stored solve instant, empty when the row was no longer SUBMITTED with that task.
    *
    * @param polled whether a res.php call found it (counted in {@code polls}), not a push
-   */
-  public Optional<Instant> markSolved(
-      UUID id, String taskId, String token, String userAgent, Duration ttl, boolean polled) {
-    return markSolved(id, taskId, token, userAgent, ttl, polled, null);
-  }
-
-  /**
-   * {@link #markSolved(UUID, String, String, String, Duration, boolean)}, recording how the answer
-   * came: {@code push} (a push rang for the fetch that found it) or {@code poll}; null: unknown.
+   * @param answeredVia how the answer came: {@code push} (a push rang for the fetch that found it)
+   *     or {@code poll}; null: unknown
    */
   public Optional<Instant> markSolved(
       UUID id,

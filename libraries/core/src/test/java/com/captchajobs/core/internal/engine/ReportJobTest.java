@@ -66,7 +66,12 @@ class ReportJobTest {
             KEY,
             Map.of(
                 "captchaai.provider-check-interval", "1h",
-                "captchaai.first-poll-wait.TURNSTILE", "5s"));
+                "captchaai.first-poll-wait.TURNSTILE", "5s",
+                // The node's own report sweep runs every reconcile interval (2 s by default): the
+                // sweep tests backdate a PENDING report and then sweep themselves, expecting their
+                // pass to create its job. The node's pass could get there first on a loaded
+                // machine (their sweep then created nothing), so it does not run during the tests.
+                "captchaai.reconcile-interval", "1h"));
     solves = node.captchaJobs().solves();
     probe = node.probe();
     // Every solve the tests report on, solved once up front (the first poll comes after 5 s).

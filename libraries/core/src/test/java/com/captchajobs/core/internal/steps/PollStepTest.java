@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
 import com.captchajobs.core.internal.provider.Breaker;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;

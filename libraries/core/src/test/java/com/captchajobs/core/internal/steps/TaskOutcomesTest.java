@@ -35,12 +35,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every outcome {@link TaskOutcomes} decides, one row each, on real PostgreSQL with the real
- * transitions, gate and JobRunr storage (no JobRunr server: a follow-up job is created, never run).
- * Each row starts from one solve holding slot 0 (with its task {@code T1} when SUBMITTED) and says
- * what the outcome leaves behind: the step, the solve's status and code, the slot, the breaker and
- * the follow-up submit job. Not in the unit tier: every collaborator is a database-backed final
- * class, and the database is never faked.
+ * Every outcome {@link TaskOutcomes} and {@link SubmitOutcomes} decide, one row each, on real
+ * PostgreSQL with the real transitions, gate and JobRunr storage (no JobRunr server: a follow-up
+ * job is created, never run). Each row starts from one solve holding slot 0 (with its task {@code
+ * T1} when SUBMITTED) and says what the outcome leaves behind: the step, the solve's status and
+ * code, the slot, the breaker and the follow-up submit job. Not in the unit tier: every
+ * collaborator is a database-backed final class, and the database is never faked.
  */
 class TaskOutcomesTest {
 
@@ -54,6 +54,13 @@ class TaskOutcomesTest {
   static final List<String> errorsCounted = new ArrayList<>();
   static TaskOutcomes outcomes;
 
+  /** The outcome classes of a primary alone, and of one with a backup provider beside it. */
+  static Outcomes alone;
+
+  static Outcomes withBackup;
+
+  record Outcomes(TaskOutcomes task, SubmitOutcomes inPhp) {}
+
   /** What became of slot 0, which the solve held before the outcome. */
   enum Slot {
     HELD,
@@ -66,13 +73,14 @@ class TaskOutcomesTest {
       String status,
       boolean pastDeadline,
       int unsolvableResubmits,
-      BiFunction<TaskOutcomes, Solve, Step> act,
+      BiFunction<Outcomes, Solve, Step> act,
       Class<? extends Step> step,
       String statusAfter,
       String codeAfter,
       Slot slot,
       boolean breakerOpen,
-      boolean submitJob) {
+      boolean submitJob,
+      boolean backup) {
     @Override
     public String toString() {
       return outcome;
@@ -106,17 +114,34 @@ class TaskOutcomesTest {
             errorsCounted.add(code + "/" + errorClass);
           }
         };
+    SlotHandoff handoff = new SlotHandoff(gate, jobs, transitions);
+    Providers primary = Providers.single(null, breaker, null);
     outcomes =
         new TaskOutcomes(
             repository,
             transitions,
-            new SlotHandoff(gate, jobs, transitions),
-            Providers.single(null, breaker, null),
+            handoff,
+            primary,
             jobs,
             SolveSettings.defaults(),
             counting,
             Clock.systemUTC(),
             null);
+    alone =
+        new Outcomes(
+            outcomes,
+            new SubmitOutcomes(
+                outcomes, transitions, handoff, primary, SolveSettings.defaults(), counting));
+    Providers beside =
+        new Providers(
+            primary.primary(),
+            List.of(new Providers.Provider("backup", null, null, breaker, null)),
+            null);
+    withBackup =
+        new Outcomes(
+            outcomes,
+            new SubmitOutcomes(
+                outcomes, transitions, handoff, beside, SolveSettings.defaults(), counting));
   }
 
   @AfterAll
@@ -168,7 +193,7 @@ class TaskOutcomesTest {
   static Row row(
       String outcome,
       String status,
-      BiFunction<TaskOutcomes, Solve, Step> act,
+      BiFunction<Outcomes, Solve, Step> act,
       Class<? extends Step> step,
       String statusAfter,
       String codeAfter,
@@ -176,7 +201,18 @@ class TaskOutcomesTest {
       boolean breakerOpen,
       boolean submitJob) {
     return new Row(
-        outcome, status, false, 0, act, step, statusAfter, codeAfter, slot, breakerOpen, submitJob);
+        outcome,
+        status,
+        false,
+        0,
+        act,
+        step,
+        statusAfter,
+        codeAfter,
+        slot,
+        breakerOpen,
+        submitJob,
+        false);
   }
 
   static Stream<Row> outcomes() {
@@ -184,7 +220,7 @@ class TaskOutcomesTest {
         row(
             "res.php unsolvable, first time: submitted once more",
             "SUBMITTED",
-            (o, s) -> o.taskError(s, 1, provider("ERROR_CAPTCHA_UNSOLVABLE")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_CAPTCHA_UNSOLVABLE")),
             Step.Done.class,
             "QUEUED",
             "ERROR_CAPTCHA_UNSOLVABLE",
@@ -196,17 +232,18 @@ class TaskOutcomesTest {
             "SUBMITTED",
             false,
             SolveSettings.DEFAULT_UNSOLVABLE_RESUBMITS,
-            (o, s) -> o.taskError(s, 1, provider("ERROR_CAPTCHA_UNSOLVABLE")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_CAPTCHA_UNSOLVABLE")),
             Step.Failed.class,
             "FAILED",
             "ERROR_CAPTCHA_UNSOLVABLE",
             Slot.FREE,
             false,
+            false,
             false),
         row(
             "res.php forgot the task: submitted afresh",
             "SUBMITTED",
-            (o, s) -> o.taskError(s, 1, provider(TaskOutcomes.TASK_GONE)),
+            (o, s) -> o.task().taskError(s, 1, provider(TaskOutcomes.TASK_GONE)),
             Step.Done.class,
             "QUEUED",
             TaskOutcomes.TASK_GONE,
@@ -216,7 +253,7 @@ class TaskOutcomesTest {
         row(
             "res.php credential code: breaker opened, FAILED",
             "SUBMITTED",
-            (o, s) -> o.taskError(s, 1, provider("ERROR_WRONG_USER_KEY")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_WRONG_USER_KEY")),
             Step.Failed.class,
             "FAILED",
             "ERROR_WRONG_USER_KEY",
@@ -226,7 +263,7 @@ class TaskOutcomesTest {
         row(
             "res.php permanent request code: FAILED, breaker left closed",
             "SUBMITTED",
-            (o, s) -> o.taskError(s, 1, provider("ERROR_BAD_PARAMETERS")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_BAD_PARAMETERS")),
             Step.Failed.class,
             "FAILED",
             "ERROR_BAD_PARAMETERS",
@@ -236,7 +273,7 @@ class TaskOutcomesTest {
         row(
             "res.php transient code: the same task retried, slot kept",
             "SUBMITTED",
-            (o, s) -> o.taskError(s, 1, provider("ERROR_SERVER_ERROR")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_SERVER_ERROR")),
             Step.Retry.class,
             "SUBMITTED",
             null,
@@ -248,17 +285,18 @@ class TaskOutcomesTest {
             "SUBMITTED",
             true,
             0,
-            (o, s) -> o.taskError(s, 1, provider("ERROR_SERVER_ERROR")),
+            (o, s) -> o.task().taskError(s, 1, provider("ERROR_SERVER_ERROR")),
             Step.Failed.class,
             "FAILED",
             SolveDeadline.DEADLINE_EXCEEDED,
             Slot.HELD,
             false,
+            false,
             false),
         row(
             "in.php no thread: waits for one, slot given back",
             "QUEUED",
-            (o, s) -> o.submitError(s, provider("ERROR_NO_SLOT_AVAILABLE")),
+            (o, s) -> o.inPhp().submitError(s, provider("ERROR_NO_SLOT_AVAILABLE")),
             Step.Done.class,
             "WAITING_FOR_THREAD",
             "ERROR_NO_SLOT_AVAILABLE",
@@ -268,7 +306,7 @@ class TaskOutcomesTest {
         row(
             "in.php credential code: breaker opened, FAILED",
             "QUEUED",
-            (o, s) -> o.submitError(s, provider("ERROR_KEY_DOES_NOT_EXIST")),
+            (o, s) -> o.inPhp().submitError(s, provider("ERROR_KEY_DOES_NOT_EXIST")),
             Step.Failed.class,
             "FAILED",
             "ERROR_KEY_DOES_NOT_EXIST",
@@ -278,21 +316,36 @@ class TaskOutcomesTest {
         row(
             "in.php transient code: retried, slot freed",
             "QUEUED",
-            (o, s) -> o.submitError(s, provider("ERROR_SERVER_ERROR")),
+            (o, s) -> o.inPhp().submitError(s, provider("ERROR_SERVER_ERROR")),
             Step.Retry.class,
             "QUEUED",
             "ERROR_SERVER_ERROR",
             Slot.FREE,
             false,
             false),
+        new Row(
+            "in.php transient code beside a backup provider: waits for the gate to route it,"
+                + " no retry spent",
+            "QUEUED",
+            false,
+            0,
+            (o, s) -> o.inPhp().submitError(s, provider("ERROR_SERVER_ERROR")),
+            Step.Done.class,
+            "WAITING_FOR_THREAD",
+            "ERROR_SERVER_ERROR",
+            Slot.FREE,
+            false,
+            false,
+            true),
         row(
             "in.php reply lost: retried, slot held by a phantom",
             "QUEUED",
             (o, s) ->
-                o.submitError(
-                    s,
-                    new CaptchaAiTransportException(
-                        CaptchaAiTransportException.NETWORK, null, "reset", null)),
+                o.inPhp()
+                    .submitError(
+                        s,
+                        new CaptchaAiTransportException(
+                            CaptchaAiTransportException.NETWORK, null, "reset", null)),
             Step.Retry.class,
             "QUEUED",
             CaptchaAiTransportException.NETWORK,
@@ -302,10 +355,10 @@ class TaskOutcomesTest {
         row(
             "in.php task id not stored: retried, slot held by a phantom",
             "QUEUED",
-            (o, s) -> o.taskIdLost(s, "T9", new IllegalStateException("database gone")),
+            (o, s) -> o.inPhp().taskIdLost(s, "T9", new IllegalStateException("database gone")),
             Step.Retry.class,
             "QUEUED",
-            TaskOutcomes.LOST_TASK_ID,
+            SubmitOutcomes.LOST_TASK_ID,
             Slot.PHANTOM,
             false,
             false),
@@ -314,17 +367,18 @@ class TaskOutcomesTest {
             "QUEUED",
             true,
             0,
-            (o, s) -> o.pastDeadline(s).orElseThrow(),
+            (o, s) -> o.task().pastDeadline(s).orElseThrow(),
             Step.Failed.class,
             "FAILED",
             SolveDeadline.DEADLINE_EXCEEDED,
             Slot.FREE,
             false,
+            false,
             false),
         row(
             "answer: SOLVED, slot freed",
             "SUBMITTED",
-            (o, s) -> o.solved(s, 1, 3, "token-1", "agent", null, false).next(),
+            (o, s) -> o.task().solved(s, 1, 3, "token-1", "agent", null, false).next(),
             Step.Done.class,
             "SOLVED",
             null,
@@ -340,7 +394,7 @@ class TaskOutcomesTest {
         solve(
             row.status(), row.pastDeadline() ? "1 hour" : "0 s", "10 s", row.unsolvableResubmits());
 
-    Step step = row.act().apply(outcomes, solve);
+    Step step = row.act().apply(row.backup() ? withBackup : alone, solve);
 
     assertThat(step).isInstanceOf(row.step());
     assertThat(column(solve.id(), "status")).isEqualTo(row.statusAfter());

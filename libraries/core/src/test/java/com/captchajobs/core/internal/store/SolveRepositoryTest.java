@@ -114,7 +114,8 @@ class SolveRepositoryTest {
     assertThat(repository.findOwned(shops, "other")).isEmpty();
     assertThat(repository.findByBusinessKey("other", "order-1").orElseThrow().id())
         .isEqualTo(others);
-    assertThat(repository.findByBusinessKey("order-1")).isEmpty(); // not the Java API's
+    assertThat(repository.findByBusinessKey(SolveRepository.JAVA_API_CLIENT, "order-1"))
+        .isEmpty(); // not the Java API's
     assertThat(repository.clientOf(shops)).hasValue("shop");
     assertThat(repository.payloadHash("shop", "order-1")).hasValue("a".repeat(64));
   }

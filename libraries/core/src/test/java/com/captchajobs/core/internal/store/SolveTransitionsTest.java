@@ -146,7 +146,7 @@ class SolveTransitionsTest {
     UUID id = solve("SUBMITTED", "T2", "0 s");
 
     Optional<Instant> forOldTask =
-        transitions.markSolved(id, "T1", "old-token", "ua", Duration.ofSeconds(90), true);
+        transitions.markSolved(id, "T1", "old-token", "ua", Duration.ofSeconds(90), true, "poll");
     Optional<Instant> forItsTask =
         transitions.markSolved(id, "T2", "new-token", "ua", Duration.ofSeconds(90), true, "poll");
 
@@ -156,7 +156,8 @@ class SolveTransitionsTest {
     assertThat(column(id, "polls")).isEqualTo("1");
     assertThat(column(id, "answered_via")).isEqualTo("poll");
     assertThat(column(id, "(expires_at - solved_at)")).isEqualTo("00:01:30");
-    assertThat(transitions.markSolved(id, "T2", "again", "ua", Duration.ofSeconds(90), true))
+    assertThat(
+            transitions.markSolved(id, "T2", "again", "ua", Duration.ofSeconds(90), true, "poll"))
         .isEmpty();
   }
 

@@ -1,8 +1,7 @@
-package com.captchajobs.core.internal.steps;
+package com.captchajobs.core.internal.providers;
 
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
-import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.settings.SolveSettings;
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * The provider's 5-second rule on res.php calls, for the poll step: a call on a task is reserved
  * fleet-wide first (one statement, so two jobs cannot both call), made no sooner than 5 s (plus a
  * margin) after the task's last call, and timed from its answer. Waits happen in the calling job's
- * thread.
+ * thread. It sits beside {@link Providers}, whose clients make the calls it paces.
  */
 public final class CallPacing {
 
@@ -35,7 +34,7 @@ public final class CallPacing {
   private final SolveSettings settings;
   private final Clock clock;
 
-  CallPacing(
+  public CallPacing(
       Providers providers, SolveTransitions transitions, SolveSettings settings, Clock clock) {
     this.providers = providers;
     this.transitions = transitions;
@@ -47,7 +46,7 @@ public final class CallPacing {
    * The reserved res.php call; its answer's instant then becomes the task's last call, so that the
    * next one keeps 5 s from the moment the provider surely had this one.
    */
-  PollResult call(Solve solve, int submitNo) {
+  public PollResult call(Solve solve, int submitNo) {
     Providers.Provider provider = providers.get(solve.provider()); // its task's provider
     try {
       PollResult result = provider.client().get(solve.taskId());
@@ -69,7 +68,7 @@ public final class CallPacing {
   }
 
   /** Reserves the res.php call at {@code called}: false when another was reserved within 5 s. */
-  boolean reserve(Solve solve, int submitNo, Instant called) {
+  public boolean reserve(Solve solve, int submitNo, Instant called) {
     return transitions
         .calls()
         .reserveCall(
@@ -84,7 +83,7 @@ public final class CallPacing {
    * margin) before it. A poll retried after a failed call (JobRunr may start a retry up to its poll
    * interval early) or run again after a crash would otherwise follow that call too soon.
    */
-  Instant notBeforeTheProviderAllows(Solve solve, int submitNo, Instant intended) {
+  public Instant notBeforeTheProviderAllows(Solve solve, int submitNo, Instant intended) {
     return transitions
         .calls()
         .lastPoll(solve.id(), submitNo)
@@ -98,7 +97,7 @@ public final class CallPacing {
     return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
   }
 
-  static Instant latest(Instant a, Instant b) {
+  public static Instant latest(Instant a, Instant b) {
     return a.isAfter(b) ? a : b;
   }
 
@@ -106,7 +105,7 @@ public final class CallPacing {
    * JobRunr starts a job up to one poll interval early: wait out the rest here. True when it
    * waited.
    */
-  boolean waitUntil(Instant intended) throws InterruptedException {
+  public boolean waitUntil(Instant intended) throws InterruptedException {
     boolean waited = false;
     Duration left;
     while (!(left = Duration.between(clock.instant(), intended)).isNegative() && !left.isZero()) {

@@ -49,7 +49,7 @@ public record SolveSettings(
   public static final Duration DEFAULT_SOLVE_TIMEOUT = Duration.ofSeconds(120);
   public static final Duration DEFAULT_SOLVE_DEADLINE = Duration.ofMinutes(10);
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
-  public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(6);
+  public static final Duration DEFAULT_POLL_LEAD = Duration.ofSeconds(1);
   public static final int DEFAULT_LEARN_AFTER_SOLVES = 5;
   public static final Duration DEFAULT_MIN_FIRST_POLL_WAIT = Duration.ofSeconds(5);
   public static final int DEFAULT_UNSOLVABLE_RESUBMITS = 1;
@@ -235,7 +235,10 @@ public record SolveSettings(
       return this;
     }
 
-    /** How much earlier than its instant a poll job is scheduled (it waits the rest); 6 s. */
+    /**
+     * How much earlier than its instant a poll job is scheduled (it waits the rest in its thread;
+     * JobRunr's master may enqueue it up to one poll interval earlier still); 1 s.
+     */
     public Builder pollLead(Duration pollLead) {
       this.pollLead = pollLead;
       return this;

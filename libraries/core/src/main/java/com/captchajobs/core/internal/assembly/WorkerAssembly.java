@@ -4,6 +4,7 @@ import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.ReportJob;
 import com.captchajobs.core.internal.engine.SubmitJob;
+import com.captchajobs.core.internal.jobrunr.ScheduledJobsWake;
 import com.captchajobs.core.internal.node.NodeSettings;
 import com.captchajobs.core.internal.node.Parts;
 import com.captchajobs.core.internal.providers.ProviderPreflight;
@@ -85,7 +86,8 @@ final class WorkerAssembly {
                     jobs.pushedPollJob()),
                 List.of(
                     new PermanentErrorRetryFilter(
-                        engine.transientRetries(), solve.maxBackoff().toSeconds())));
+                        engine.transientRetries(), solve.maxBackoff().toSeconds()),
+                    new ScheduledJobsWake(s.dispatcher()::scheduledEnqueued)));
     if (jobs.pingbacks() != null && jobs.pingbacks().urls().sendsUrls()) {
       // pushes that came while the database was away were refused: ring their fetches
       s.liveness().onRetaken(jobs.pingbacks()::ringMissed);

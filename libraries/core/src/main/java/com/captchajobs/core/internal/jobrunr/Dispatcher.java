@@ -41,6 +41,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
   private AutoCloseable listening;
   private Thread thread;
   private boolean pending;
+  private boolean tellFleet;
   private boolean closed;
 
   public Dispatcher(DataSource dataSource, String node) {
@@ -81,6 +82,24 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
   @Override
   public void submitReady() {
     wakeUp();
+    tellTheFleet();
+  }
+
+  /**
+   * JobRunr's master on this node moved scheduled jobs to ENQUEUED ({@link ScheduledJobsWake}):
+   * every worker node is woken, as after a submit, but from the dispatcher's thread, so that the
+   * master's pass is not held up and the jobs enqueued by one pass fold into one notification (or a
+   * few: one per fetch under way).
+   */
+  public void scheduledEnqueued() {
+    synchronized (signal) {
+      pending = true;
+      tellFleet = true;
+      signal.notifyAll();
+    }
+  }
+
+  private void tellTheFleet() {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
       s.setString(1, SolveNotifications.DISPATCH_CHANNEL);
@@ -123,6 +142,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
 
   private void run() {
     while (true) {
+      boolean tell;
       synchronized (signal) {
         while (!pending && !closed) {
           try {
@@ -135,6 +155,11 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
           return;
         }
         pending = false;
+        tell = tellFleet;
+        tellFleet = false;
+      }
+      if (tell) {
+        tellTheFleet();
       }
       try {
         if (threadToSpare(server)) {

@@ -225,8 +225,8 @@ public final class SubmitStep {
 
   /**
    * Calls in.php and commits the task id; then either schedules the first poll job or, when the
-   * first poll is due within the poll lead and {@code runningJob} is known, returns that poll for
-   * the running job to make itself.
+   * first poll is due within the poll lead plus one poll interval and {@code runningJob} is known,
+   * returns that poll for the running job to make itself.
    */
   private Step callInPhp(Solve solve, long slotFreedAtEpochMilli, UUID runningJob) {
     // Known before in.php, so that nothing stands between its answer and the task id's commit.
@@ -236,7 +236,7 @@ public final class SubmitStep {
     if (pingbackUrl != null) {
       firstWait = fallbackWait(solve, firstWait);
     }
-    boolean pollHere = runningJob != null && firstWait.compareTo(settings.pollLead()) <= 0;
+    boolean pollHere = runningJob != null && firstWait.compareTo(pollHereWithin()) <= 0;
     String taskId;
     Providers.Provider provider = providers.get(solve.provider());
     try {
@@ -280,6 +280,15 @@ public final class SubmitStep {
     }
     jobs.poll(solve, new PollJobRequest(solve.id(), submitNo, 1, firstPoll.toEpochMilli()));
     return Step.DONE;
+  }
+
+  /**
+   * A first poll due within this is made by the running job itself after in.php: a poll job of its
+   * own would be enqueued by JobRunr's master at its next pass (every poll interval) and hold a
+   * thread about as long while it waits for its instant, and it would cost a JobRunr job more.
+   */
+  private Duration pollHereWithin() {
+    return settings.pollLead().plus(settings.pollInterval());
   }
 
   /**

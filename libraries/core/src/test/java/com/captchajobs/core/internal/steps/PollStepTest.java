@@ -18,6 +18,7 @@ import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.time.PushWatch;
 import com.captchajobs.core.settings.SolveSettings;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.simulator.CaptchaAiSimulator;
@@ -70,6 +71,7 @@ class PollStepTest {
   static Db db;
   static final StoppedClock clock = new StoppedClock();
   static PollStep step;
+  static PollStep stepWhilePushesArrive;
 
   @BeforeAll
   static void start() {
@@ -113,6 +115,27 @@ class PollStepTest {
             repository,
             transitions,
             outcomes,
+            Providers.single(client, null, null),
+            jobs,
+            SolveSettings.defaults(),
+            EngineListener.NONE,
+            clock);
+    PushWatch watch = new PushWatch("https://node.example/captchaai/pingback", clock);
+    watch.answered(true); // an answer came by push on this worker
+    stepWhilePushesArrive =
+        new PollStep(
+            repository,
+            transitions,
+            new TaskOutcomes(
+                repository,
+                transitions,
+                new SlotHandoff(gate, jobs, transitions),
+                Providers.single(null, new Breaker(dataSource, schema, "fingerprint"), null),
+                jobs,
+                SolveSettings.defaults(),
+                EngineListener.NONE,
+                clock,
+                watch),
             Providers.single(client, null, null),
             jobs,
             SolveSettings.defaults(),
@@ -206,6 +229,24 @@ class PollStepTest {
     assertThat(column(id, "job_id")).isEqualTo(nextPoll.toString());
     long intended =
         now.plus(SolveSettings.DEFAULT_POLL_INTERVAL)
+            .plus(CallPacing.SPACING_MARGIN)
+            .toEpochMilli();
+    assertThat(jobJson(nextPoll)).contains(String.valueOf(intended));
+  }
+
+  @Test
+  void whilePushesArriveATaskNotReadyIsPolledNextSixPollStepsLater() throws Exception {
+    String task = client.submit(RecaptchaV2Task.of("6Le-never-ready", "https://a.example/"));
+    UUID id = submitted(task, Duration.ofSeconds(20));
+    Instant now = clock.now;
+
+    Step next = stepWhilePushesArrive.poll(new PollJobRequest(id, 1, 1, now.toEpochMilli()), null);
+
+    assertThat(next).isEqualTo(Step.DONE);
+    UUID nextPoll = SolveJobs.pollJobId(id, 1, 2);
+    assertThat(column(id, "job_id")).isEqualTo(nextPoll.toString());
+    long intended =
+        now.plus(SolveSettings.DEFAULT_POLL_INTERVAL.multipliedBy(6))
             .plus(CallPacing.SPACING_MARGIN)
             .toEpochMilli();
     assertThat(jobJson(nextPoll)).contains(String.valueOf(intended));

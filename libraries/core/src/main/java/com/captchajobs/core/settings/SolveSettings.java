@@ -235,10 +235,7 @@ public record SolveSettings(
       return this;
     }
 
-    /**
-     * How much earlier than its instant a poll job is scheduled (it waits the rest in its thread;
-     * JobRunr's master may enqueue it up to one poll interval earlier still); 1 s.
-     */
+    /** How much earlier than its instant a poll job is scheduled (it waits the rest); 1 s. */
     public Builder pollLead(Duration pollLead) {
       this.pollLead = pollLead;
       return this;

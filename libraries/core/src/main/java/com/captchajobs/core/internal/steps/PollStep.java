@@ -302,11 +302,9 @@ public final class PollStep {
    * While pushes arrive ({@link PushWatch#pushesArrive}), a fallback poll that found the task not
    * ready is followed by the next one this many poll intervals later, not one: a push that comes
    * less than 5 s after a call on its task waits for the provider's rule, and with a call every 5 s
-   * every push would. Spaced six steps apart (30 s), five pushes in six are fetched at once, and a
-   * long task costs a res.php call and a JobRunr job every 30 s, not every 5 s; a lost push is
-   * found by the next fallback poll, on average 15 s late instead of 2.5 s. The fallback polls only
-   * start at the type's documented upper solve time, so this spacing matters for the tasks that
-   * outlive it.
+   * every push would. Six steps (30 s): five pushes in six are fetched at once, a long task costs a
+   * call and a job every 30 s, and a lost push is found 15 s late on average, not 2.5 s. Fallback
+   * polls start at the type's documented upper solve time: this matters for tasks that outlive it.
    */
   static final int FALLBACK_STEPS = 6;
 

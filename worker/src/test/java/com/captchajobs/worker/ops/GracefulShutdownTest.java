@@ -46,9 +46,9 @@ class GracefulShutdownTest {
     return Map.of(
         "captchaai.threads", String.valueOf(PLAN_THREADS),
         // long in-process waits before each res.php call, so a SIGTERM always finds poll jobs
-        // running; the first poll is due after the poll lead, so it is a poll job of its own
-        // rather than made by the submit job
-        "captchaai.first-poll-wait.TURNSTILE", "12s",
+        // running; the first poll is due after the poll lead plus one poll interval (18 s), so it
+        // is a poll job of its own rather than made by the submit job
+        "captchaai.first-poll-wait.TURNSTILE", "19s",
         "captchaai.poll-interval", "8s",
         "captchaai.poll-lead", "10s",
         "captchaai.learn-after-solves", "1000",

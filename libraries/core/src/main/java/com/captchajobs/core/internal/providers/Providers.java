@@ -128,7 +128,7 @@ public final class Providers {
    * gate route to the backups ({@link ProviderLanes#primaryDown}). Nothing without others: no
    * statement on the path.
    */
-  public void submitted(String provider, CaptchaAiException failure) {
+  public void called(String provider, CaptchaAiException failure) {
     if (lanes == null || !ProviderLanes.PRIMARY.equals(provider)) {
       return;
     }
@@ -137,11 +137,6 @@ public final class Providers {
     } catch (RuntimeException e) {
       log.warn("Could not record the primary's health: {}", e.toString());
     }
-  }
-
-  /** {@link #submitted}: what a res.php or threadsinfo call came to counts alike. */
-  public void called(String provider, CaptchaAiException failure) {
-    submitted(provider, failure);
   }
 
   /**

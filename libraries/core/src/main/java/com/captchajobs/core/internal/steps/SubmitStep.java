@@ -242,10 +242,10 @@ public final class SubmitStep {
     try {
       taskId = provider.client().submit(solve.task(), pingbackUrl);
     } catch (CaptchaAiException e) {
-      providers.submitted(provider.name(), e);
+      providers.called(provider.name(), e);
       return inPhp.submitError(solve, e);
     }
-    providers.submitted(provider.name(), null);
+    providers.called(provider.name(), null);
     Instant at = clock.instant();
     Instant freedAt =
         slotFreedAtEpochMilli > 0 ? Instant.ofEpochMilli(slotFreedAtEpochMilli) : null;

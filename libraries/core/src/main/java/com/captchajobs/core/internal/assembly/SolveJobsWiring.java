@@ -13,6 +13,7 @@ import com.captchajobs.core.internal.provider.PingbackUrls;
 import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.push.PushedFetches;
 import com.captchajobs.core.internal.steps.PollStep;
 import com.captchajobs.core.internal.steps.SlotHandoff;
 import com.captchajobs.core.internal.steps.SolveLife;
@@ -44,6 +45,7 @@ import org.slf4j.LoggerFactory;
  * @param pushedPollJob the fetch a push rings for
  * @param pingbacks the receiver of pushes, or null
  * @param providers the primary and the providers beside it
+ * @param pushedFetches the fetches of rung pushes this worker makes outside JobRunr's queue
  */
 record SolveJobsWiring(
     CaptchaAiClient client,
@@ -56,7 +58,8 @@ record SolveJobsWiring(
     PollJob pollJob,
     PushedPollJob pushedPollJob,
     Pingbacks pingbacks,
-    Providers providers) {
+    Providers providers,
+    PushedFetches pushedFetches) {
 
   private static final Logger log = LoggerFactory.getLogger(SolveJobsWiring.class);
 
@@ -141,6 +144,7 @@ record SolveJobsWiring(
         pollJob,
         new PushedPollJob(life),
         pingbacks,
-        providers);
+        providers,
+        new PushedFetches(life::fetchPushed, clock));
   }
 }

@@ -94,6 +94,9 @@ final class WorkerAssembly {
     }
     s.liveness().hold(server.getId(), reconciler::observeServers);
     s.dispatcher().fetchInto(server, s.notifications());
+    // rung pushes fetched at their instant on this worker's own executor (stopped before the
+    // notifications it listens on and the pool it calls through)
+    parts.stopLater(jobs.pushedFetches().listenOn(s.notifications()));
     WebhookAssembly.start(s, webhookJob, parts);
     startup.startBackground(server::isRunning, () -> restart(server, reconciler));
     parts.stopLater(startup);
@@ -121,6 +124,7 @@ final class WorkerAssembly {
         jobs.planCheck(),
         jobs.submitJob(),
         jobs.pollJob(),
+        jobs.pushedFetches(),
         reportJob,
         reconciler,
         s.liveness(),

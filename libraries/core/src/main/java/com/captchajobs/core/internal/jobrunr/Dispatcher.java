@@ -1,5 +1,6 @@
 package com.captchajobs.core.internal.jobrunr;
 
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.notify.SolveNotifications;
 import java.lang.reflect.Field;
 import java.sql.Connection;
@@ -100,14 +101,27 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
   }
 
   private void tellTheFleet() {
+    // A hint only: JobRunr's poll fetches the job anyway.
+    notifyFleet(SolveNotifications.DISPATCH_CHANNEL, node, "a dispatch wake-up");
+  }
+
+  /**
+   * Tells every worker node, from the caller's thread, that a push rang: one of them fetches the
+   * answer at its instant (see {@link JobsReady#pushRang}). A hint only: the fetch's job stands.
+   */
+  @Override
+  public void pushRang(PushNotice notice) {
+    notifyFleet(SolveNotifications.PUSH_CHANNEL, notice.payload(), "a rung push");
+  }
+
+  private void notifyFleet(String channel, String payload, String what) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
-      s.setString(1, SolveNotifications.DISPATCH_CHANNEL);
-      s.setString(2, node);
+      s.setString(1, channel);
+      s.setString(2, payload);
       s.execute();
     } catch (SQLException | RuntimeException e) {
-      // A hint only: JobRunr's poll fetches the job anyway.
-      log.debug("Could not send a dispatch wake-up: {}", e.toString());
+      log.debug("Could not send {}: {}", what, e.toString());
     }
   }
 

@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.jobrunr;
 
+import com.captchajobs.core.internal.notify.PushNotice;
+
 /**
  * Told when the engine's {@code SolveJobs} created a job that is ready to run now, so that a worker
  * with idle threads fetches it at once rather than at JobRunr's next poll (see "Dispatch" in
@@ -27,6 +29,14 @@ public interface JobsReady {
 
   /** A poll job was enqueued by a job of this node: this node takes it when a thread frees up. */
   void pollReady();
+
+  /**
+   * A push rang and the job of its fetch was created (committed): the fleet's workers are told, so
+   * that one fetches the answer at its instant outside JobRunr's queue ({@code
+   * push.PushedFetches}). A hint only, like the others: the job stays the durable path. Does
+   * nothing by default.
+   */
+  default void pushRang(PushNotice notice) {}
 
   /**
    * True when this node's job server is running with at least one idle worker thread: a job may

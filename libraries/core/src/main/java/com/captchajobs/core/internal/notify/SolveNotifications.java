@@ -59,6 +59,13 @@ public final class SolveNotifications implements AutoCloseable {
    */
   public static final String DISPATCH_CHANNEL = "captchajobs_dispatch";
 
+  /**
+   * The channel of rung pushes: sent after a push rang and its fetch's job was created, so that a
+   * worker fetches the answer at its instant outside JobRunr's queue. The payload is a {@link
+   * PushNotice}.
+   */
+  public static final String PUSH_CHANNEL = "captchajobs_push";
+
   /** How long one blocking read waits; bounds how fast {@link #close()} is noticed. */
   static final int READ_TIMEOUT_MILLIS = 500;
 
@@ -90,6 +97,7 @@ public final class SolveNotifications implements AutoCloseable {
   private final Map<UUID, Set<Consumer<SolveStatus>>> subscribers = new ConcurrentHashMap<>();
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final List<Consumer<String>> dispatchListeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<PushNotice>> pushListeners = new CopyOnWriteArrayList<>();
   private volatile CountDownLatch listening = new CountDownLatch(1);
   private volatile boolean closed;
   private volatile Connection connection;
@@ -170,6 +178,15 @@ public final class SolveNotifications implements AutoCloseable {
     return () -> dispatchListeners.remove(onWakeUp);
   }
 
+  /**
+   * Adds a listener of rung pushes ({@link #PUSH_CHANNEL}); returns a handle that removes it. A
+   * notice lost while the connection was down is not replayed: the fetch's job stands for it.
+   */
+  public AutoCloseable addPushListener(Consumer<PushNotice> onPush) {
+    pushListeners.add(onPush);
+    return () -> pushListeners.remove(onPush);
+  }
+
   /** Solves with at least one subscriber (for tests and metrics). */
   public int subscribedSolves() {
     return subscribers.size();
@@ -192,6 +209,7 @@ public final class SolveNotifications implements AutoCloseable {
         try (Statement s = c.createStatement()) {
           s.execute("LISTEN " + CHANNEL);
           s.execute("LISTEN " + DISPATCH_CHANNEL);
+          s.execute("LISTEN " + PUSH_CHANNEL);
         }
         PGConnection pg = c.unwrap(PGConnection.class);
         backoff = 100;
@@ -236,6 +254,9 @@ public final class SolveNotifications implements AutoCloseable {
     for (PGNotification n : batch) {
       if (DISPATCH_CHANNEL.equals(n.getName())) {
         wakeUp(n.getParameter());
+      } else if (PUSH_CHANNEL.equals(n.getName())) {
+        PushNotice.parse(n.getParameter())
+            .ifPresent(p -> callEach(pushListeners, l -> l.accept(p), "Push listener failed"));
       } else {
         dispatch(n.getParameter());
       }

@@ -2,8 +2,10 @@ package com.captchajobs.core.internal.providers;
 
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,6 +81,22 @@ public final class CallPacing {
   }
 
   /**
+   * Claims at {@code called} the res.php call a push rang for ({@link TaskCalls#claimPushedCall}):
+   * reserved as by {@link #reserve}, and only while no call was reserved on the task since the
+   * ring.
+   */
+  public TaskCalls.Claim claimPushed(PushNotice notice, Instant called) {
+    return transitions
+        .calls()
+        .claimPushedCall(
+            notice.solveId(),
+            notice.submitNo(),
+            notice.callNo(),
+            called,
+            called.minus(settings.pollInterval()).minus(SPACING_MARGIN));
+  }
+
+  /**
    * The intended instant, or later when the task's last recorded call was less than 5 s (plus the
    * margin) before it. A poll retried after a failed call (JobRunr may start a retry up to its poll
    * interval early) or run again after a crash would otherwise follow that call too soon.
@@ -95,6 +113,18 @@ public final class CallPacing {
   /** The earliest instant of the next res.php call on a task whose last call was {@code called}. */
   public static Instant nextCallAfter(Instant called, SolveSettings settings) {
     return called.plus(settings.pollInterval()).plus(SPACING_MARGIN);
+  }
+
+  /**
+   * The instant of the fetch a push rang for: its intended instant, and 5 s after the task's last
+   * call before the push ({@code lastCallEpochMilli}, 0: none) at the soonest.
+   */
+  public static Instant pushedFetchAt(
+      long lastCallEpochMilli, long intendedAtEpochMilli, SolveSettings settings) {
+    Instant intended = Instant.ofEpochMilli(intendedAtEpochMilli);
+    return lastCallEpochMilli == 0
+        ? intended
+        : latest(intended, nextCallAfter(Instant.ofEpochMilli(lastCallEpochMilli), settings));
   }
 
   public static Instant latest(Instant a, Instant b) {

@@ -7,19 +7,20 @@ import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.PushedPollRequest;
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
+import com.captchajobs.core.internal.store.TaskCalls;
 import com.captchajobs.core.internal.time.PushWatch;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.OptionalInt;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,30 +147,22 @@ public final class PollStep {
     if (solve == null || !noCallSince(solve, request)) {
       return Step.DONE;
     }
-    Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
     Instant earliest =
-        request.lastCallEpochMilli() == 0
-            ? intended
-            : CallPacing.latest(
-                intended,
-                CallPacing.nextCallAfter(
-                    Instant.ofEpochMilli(request.lastCallEpochMilli()), settings));
+        CallPacing.pushedFetchAt(
+            request.lastCallEpochMilli(), request.intendedAtEpochMilli(), settings);
     if (pacing.waitUntil(earliest)) {
       solve = waiting(request.solveId(), request.submitNo());
       if (solve == null || !noCallSince(solve, request)) {
         return Step.DONE; // answered meanwhile, or a poll called since the push came
       }
     }
-    int pollNo =
-        transitions.calls().lastPoll(solve.id(), request.submitNo()).map(p -> p.pollNo()).orElse(1);
-    PollJobRequest poll =
-        new PollJobRequest(solve.id(), request.submitNo(), pollNo, earliest.toEpochMilli());
     Instant called = clock.instant();
     while (!pacing.reserve(solve, request.submitNo(), called)) {
       Instant blocking =
           transitions.calls().lastReservedCall(solve.id(), request.submitNo()).orElse(called);
       if (request.lastCallEpochMilli() == 0
-          || blocking.isAfter(lastCall(request).plus(settings.pollInterval()))) {
+          || blocking.isAfter(
+              Instant.ofEpochMilli(request.lastCallEpochMilli()).plus(settings.pollInterval()))) {
         return Step.DONE; // another job calls on the task now, after the push came: it answers it
       }
       // The call before the push, timed from its answer: wait until 5 s after that.
@@ -180,18 +173,49 @@ public final class PollStep {
       }
       called = clock.instant();
     }
-    transitions
-        .calls()
-        .recordPoll(
-            solve.id(), request.submitNo(), pollNo, earliest, called, PUSH_RANG); // before the call
+    return callPushed(solve, request.submitNo(), earliest, called, carrier);
+  }
+
+  /** What a pushed fetch on a worker's own executor came to, and when to claim again (or null). */
+  record PushedCall(Step step, Instant tryAgainAt) {}
+
+  /**
+   * The call a push rang for, made at the notice's instant by the worker whose claim wins ({@link
+   * CallPacing#claimPushed}); see {@code push.PushedFetches}. A freed slot gets a submit job.
+   */
+  PushedCall pollPushed(PushNotice notice) throws InterruptedException {
+    Instant earliest =
+        CallPacing.pushedFetchAt(
+            notice.lastCallEpochMilli(), notice.intendedAtEpochMilli(), settings);
+    pacing.waitUntil(earliest); // the executor starts it then: at most the clocks' rounding
+    Instant called = clock.instant();
+    TaskCalls.Claim claim = pacing.claimPushed(notice, called);
+    if (!claim.won()) {
+      Instant again =
+          claim.tooSoonAfter().map(t -> CallPacing.nextCallAfter(t, settings)).orElse(null);
+      return new PushedCall(Step.DONE, again);
+    }
+    Solve solve = repository.find(notice.solveId()).orElse(null);
+    return new PushedCall(
+        solve == null ? Step.DONE : callPushed(solve, notice.submitNo(), earliest, called, null),
+        null);
+  }
+
+  /** The reserved call a push rang for on the task of {@code submitNo}, and its outcome. */
+  private Step callPushed(
+      Solve solve, int submitNo, Instant earliest, Instant called, UUID carrier) {
+    int pollNo = transitions.calls().lastPoll(solve.id(), submitNo).map(p -> p.pollNo()).orElse(1);
+    PollJobRequest poll = new PollJobRequest(solve.id(), submitNo, pollNo, earliest.toEpochMilli());
+    // recorded before the call, so the fallback poll keeps its 5 s after it
+    transitions.calls().recordPoll(solve.id(), submitNo, pollNo, earliest, called, PUSH_RANG);
     PollResult result;
     try {
-      result = pacing.call(solve, request.submitNo());
+      result = pacing.call(solve, submitNo);
     } catch (CaptchaAiException e) {
       record(solve, poll, earliest, called, e.errorCode());
-      Step step = outcomes.taskError(solve, request.submitNo(), e);
+      Step step = outcomes.taskError(solve, submitNo, e);
       if (step instanceof Step.Retry) {
-        ringAgain(solve, request.submitNo());
+        outcomes.ringPushedFetchAgain(solve, submitNo);
         return Step.DONE;
       }
       return step;
@@ -199,51 +223,11 @@ public final class PollStep {
     if (result instanceof PollResult.Solved solved) {
       record(solve, poll, earliest, called, "SOLVED");
       return outcomes
-          .solved(
-              solve,
-              request.submitNo(),
-              solve.polls(),
-              solved.token(),
-              solved.userAgent(),
-              carrier,
-              true)
+          .solved(solve, submitNo, solve.polls(), solved.token(), solved.userAgent(), carrier, true)
           .next();
     }
     record(solve, poll, earliest, called, "CAPCHA_NOT_READY");
     return Step.DONE;
-  }
-
-  /**
-   * The call a push rang for failed without an answer (a fault, an outage): the push still says the
-   * answer is ready, so the fetch is rung again for 5 s after that call (the provider's rule after
-   * a failed call), rather than leave a ready answer, and its thread at the provider, to the
-   * fallback poll, which may be a solve time away. It takes the failed call's ring, as a push after
-   * that call would, so it is one job and such a push adds nothing; a poll calling meanwhile ends
-   * it ({@link #noCallSince}), and the deadline still bounds the solve.
-   */
-  private void ringAgain(Solve solve, int submitNo) {
-    try {
-      OptionalInt callNo = transitions.pushRings().ring(solve.id(), submitNo);
-      if (callNo.isEmpty()) {
-        return; // a push rang since the failed call, or the solve moved on: that fetch stands
-      }
-      transitions
-          .calls()
-          .lastPoll(solve.id(), submitNo)
-          .ifPresent(
-              last ->
-                  jobs.pushedPoll(
-                      solve,
-                      submitNo,
-                      callNo.getAsInt(),
-                      last.calledAt().toEpochMilli(),
-                      CallPacing.nextCallAfter(last.calledAt(), settings)));
-    } catch (RuntimeException e) {
-      log.info(
-          "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",
-          solve.id(),
-          e.toString());
-    }
   }
 
   /** Whether the solve no longer waits for the answer of the request's submission. */
@@ -292,10 +276,6 @@ public final class PollStep {
             .map(p -> p.calledAt().toEpochMilli())
             .orElse(0L);
     return last == request.lastCallEpochMilli();
-  }
-
-  private static Instant lastCall(PushedPollRequest request) {
-    return Instant.ofEpochMilli(request.lastCallEpochMilli());
   }
 
   /**

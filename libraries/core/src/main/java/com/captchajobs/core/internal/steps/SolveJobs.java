@@ -10,6 +10,7 @@ import com.captchajobs.core.internal.engine.PushedPollRequest;
 import com.captchajobs.core.internal.engine.ReportJobRequest;
 import com.captchajobs.core.internal.engine.SubmitJobRequest;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.retry.JobLabels;
 import com.captchajobs.core.internal.store.Solve;
 import java.time.Clock;
@@ -166,7 +167,10 @@ public final class SolveJobs {
    * timed from the task's last recorded call ({@code lastCallEpochMilli}, 0 when none). Only the
    * push that won the ring after the task's call number {@code callNo} creates it (see {@code
    * PushRings}), and its id is derived from the submission and that number, so it is never created
-   * twice. Any node of the fleet may run it, so the fleet's workers are woken.
+   * twice. Once it is committed the fleet's workers are told ({@link JobsReady#pushRang}): one of
+   * them makes the call at its instant on its own executor, outside JobRunr's queue, and the job is
+   * the durable fallback that finds the call made. Any node of the fleet may run the job, so the
+   * fleet's workers are woken when it is due at once.
    */
   public UUID pushedPoll(
       Solve solve, int submitNo, int callNo, long lastCallEpochMilli, Instant intendedAt) {
@@ -183,6 +187,9 @@ public final class SolveJobs {
     if (atOnce) {
       ready.submitReady();
     }
+    ready.pushRang(
+        new PushNotice(
+            solve.id(), submitNo, callNo, lastCallEpochMilli, intendedAt.toEpochMilli()));
     return id;
   }
 

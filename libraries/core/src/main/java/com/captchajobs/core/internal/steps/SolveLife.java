@@ -7,6 +7,7 @@ import com.captchajobs.core.internal.engine.PushedPollRequest;
 import com.captchajobs.core.internal.engine.SubmitJob;
 import com.captchajobs.core.internal.engine.SubmitJobRequest;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.retry.PermanentErrorRetryFilter;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
@@ -15,6 +16,7 @@ import com.captchajobs.core.internal.store.SolveTransitions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,6 +101,20 @@ public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, Submit
   @Override
   public Step pollPushed(PushedPollRequest request) throws InterruptedException {
     return pollStep.pollPushed(request, null);
+  }
+
+  /**
+   * The call a push rang for, made on a worker's own executor at the notice's instant ({@code
+   * push.PushedFetches}), outside JobRunr's queue, by the one worker whose claim wins. A freed slot
+   * gets a submit job; a permanent failure is reported by a job that fails with it, as for a
+   * carried solve. Returns when to try again (the task's last call was answered less than 5 s ago).
+   */
+  public Optional<Instant> fetchPushed(PushNotice notice) throws InterruptedException {
+    PollStep.PushedCall call = pollStep.pollPushed(notice);
+    if (call.step() instanceof Step.Failed failed) {
+      detach(notice.solveId(), failed, () -> {});
+    }
+    return Optional.ofNullable(call.tryAgainAt());
   }
 
   /** The submit step outside a job: the first poll is a job of its own. */

@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.steps;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
+import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
 import com.captchajobs.core.internal.store.Solve;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -275,5 +277,38 @@ public final class TaskOutcomes {
       handoff.release(solve.id());
     }
     return failed.map(Step.class::cast);
+  }
+
+  /**
+   * The call a push rang for failed without an answer (a fault, an outage): the push still says the
+   * answer is ready, so the fetch is rung again for 5 s after that call (the provider's rule after
+   * a failed call), rather than leave a ready answer, and its thread at the provider, to the
+   * fallback poll, which may be a solve time away. It takes the failed call's ring, as a push after
+   * that call would, so it is one job and such a push adds nothing; a poll calling meanwhile ends
+   * it ({@code PollStep.noCallSince}), and the deadline still bounds the solve.
+   */
+  void ringPushedFetchAgain(Solve solve, int submitNo) {
+    try {
+      OptionalInt callNo = transitions.pushRings().ring(solve.id(), submitNo);
+      if (callNo.isEmpty()) {
+        return; // a push rang since the failed call, or the solve moved on: that fetch stands
+      }
+      transitions
+          .calls()
+          .lastPoll(solve.id(), submitNo)
+          .ifPresent(
+              last ->
+                  jobs.pushedPoll(
+                      solve,
+                      submitNo,
+                      callNo.getAsInt(),
+                      last.calledAt().toEpochMilli(),
+                      CallPacing.nextCallAfter(last.calledAt(), settings)));
+    } catch (RuntimeException e) {
+      log.info(
+          "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",
+          solve.id(),
+          e.toString());
+    }
   }
 }

@@ -40,6 +40,53 @@ public final class TaskCalls {
   }
 
   /**
+   * What a claim of the call a push rang for came to: {@code won}, or lost for good ({@code
+   * tooSoonAfter} empty: another call was reserved since the ring, or the solve moved on), or too
+   * soon: the task's last call ({@code tooSoonAfter}, timed from its answer) was less than 5 s ago,
+   * so the claim may be tried again 5 s after it.
+   */
+  public record Claim(boolean won, Optional<Instant> tooSoonAfter) {}
+
+  /**
+   * Claims the res.php call a push rang for after the task's call number {@code callNo} (see {@link
+   * PushRings#ring}): reserves it as {@link #reserveCall} does, and only while no call was reserved
+   * on the task since that ring. One statement, whichever number of workers try: one wins, and
+   * every other one learns from the same statement that it lost.
+   */
+  public Claim claimPushedCall(
+      UUID id, int submitNo, int callNo, Instant calledAt, Instant previousNoLaterThan) {
+    return db.queryOne(
+            "WITH claimed AS (UPDATE captchajobs.solve SET last_call_at = ?, last_call_submit = ?,"
+                + " call_no = call_no + 1 WHERE id = ? AND submits = ? AND status = 'SUBMITTED'"
+                + " AND task_id IS NOT NULL AND call_no = ? AND (last_call_at IS NULL"
+                + " OR last_call_submit IS DISTINCT FROM ? OR last_call_at <= ?) RETURNING id)"
+                + " SELECT EXISTS (SELECT 1 FROM claimed) AS won, s.last_call_at,"
+                + " (s.submits = ? AND s.status = 'SUBMITTED' AND s.task_id IS NOT NULL"
+                + " AND s.call_no = ? AND s.last_call_submit = ?) AS open"
+                + " FROM captchajobs.solve s WHERE s.id = ?",
+            rs ->
+                rs.getBoolean("won")
+                    ? new Claim(true, Optional.empty())
+                    : new Claim(
+                        false,
+                        rs.getBoolean("open")
+                            ? Optional.ofNullable(Db.instant(rs, "last_call_at"))
+                            : Optional.empty()),
+            calledAt,
+            submitNo,
+            id,
+            submitNo,
+            callNo,
+            submitNo,
+            previousNoLaterThan,
+            submitNo,
+            callNo,
+            submitNo,
+            id)
+        .orElse(new Claim(false, Optional.empty()));
+  }
+
+  /**
    * Moves the task's last call to {@code answeredAt}, when its answer came back (never back in
    * time). The provider received the call at some instant between its reservation and its answer;
    * timed from the answer, the next call keeps 5 s from it however late the call arrived there.

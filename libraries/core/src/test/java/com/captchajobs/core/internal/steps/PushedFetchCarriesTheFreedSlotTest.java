@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.steps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.push.Pingbacks;
+import com.captchajobs.core.internal.push.PushedFetches;
 import com.captchajobs.core.model.SolveStatus;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * one, the fetch's job submits it in its own thread, as a poll job does, instead of leaving it to a
  * submit job that a node must first fetch (on a busy node, the seconds a paid thread idles). One
  * slot, two solves, over sockets on real PostgreSQL and JobRunr; the second solve's way to in.php
- * is read from JobRunr's job rows.
+ * is read from JobRunr's job rows. The worker's own executor of pushed fetches ({@link
+ * PushedFetches}) is stopped: this is the fetch's job, the durable path.
  */
 class PushedFetchCarriesTheFreedSlotTest {
 
@@ -65,6 +67,9 @@ class PushedFetchCarriesTheFreedSlotTest {
                 "1h"));
     pingbacks = node.part(Pingbacks.class);
     solves = node.probe();
+    // the fetch is left to its job, the path under test: the worker's own executor would
+    // otherwise make it first and hand the freed slot through a submit job (PushedFetchesTest)
+    node.part(PushedFetches.class).close();
   }
 
   @AfterAll

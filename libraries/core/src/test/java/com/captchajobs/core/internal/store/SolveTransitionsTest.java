@@ -278,6 +278,38 @@ class SolveTransitionsTest {
   }
 
   @Test
+  void theCallAPushRangForIsClaimedOnceAndOnlyWhileNoCallWasReservedSinceTheRing() {
+    UUID id = solve("SUBMITTED", "T1", "0 s");
+    Instant t0 = Instant.parse("2026-01-01T10:00:00Z");
+    TaskCalls calls = transitions.calls();
+    calls.reserveCall(id, 1, t0, Instant.EPOCH); // call 1
+    calls.callAnswered(id, 1, t0.plusMillis(400));
+    int rungAfter = transitions.pushRings().ring(id, 1).orElseThrow();
+    assertThat(rungAfter).isEqualTo(1);
+
+    // 5 s after the call but not after its answer: too soon, and when to claim again
+    assertThat(calls.claimPushedCall(id, 1, rungAfter, t0.plusSeconds(5), t0))
+        .isEqualTo(new TaskCalls.Claim(false, Optional.of(t0.plusMillis(400))));
+    assertThat(calls.claimPushedCall(id, 2, rungAfter, t0.plusSeconds(6), t0.plusSeconds(1)))
+        .as("not its submission")
+        .isEqualTo(new TaskCalls.Claim(false, Optional.empty()));
+    Instant claimed = t0.plusSeconds(6);
+    assertThat(calls.claimPushedCall(id, 1, rungAfter, claimed, t0.plusSeconds(1)).won()).isTrue();
+    // every other worker told of the same ring loses, whenever it claims
+    assertThat(calls.claimPushedCall(id, 1, rungAfter, t0.plusSeconds(20), t0.plusSeconds(15)))
+        .isEqualTo(new TaskCalls.Claim(false, Optional.empty()));
+    assertThat(calls.lastReservedCall(id, 1)).hasValue(claimed);
+    assertThat(column(id, "call_no")).isEqualTo("2");
+
+    // a poll reserved a call after the next ring: that ring's claim loses
+    int rungAgain = transitions.pushRings().ring(id, 1).orElseThrow();
+    assertThat(calls.reserveCall(id, 1, t0.plusSeconds(12), t0.plusSeconds(7))).isTrue();
+    assertThat(calls.claimPushedCall(id, 1, rungAgain, t0.plusSeconds(30), t0.plusSeconds(25)))
+        .isEqualTo(new TaskCalls.Claim(false, Optional.empty()));
+    assertThat(column(id, "call_no")).isEqualTo("3");
+  }
+
+  @Test
   void anAnsweredCallMovesTheLastCallForwardButNeverBack() {
     UUID id = solve("SUBMITTED", "T1", "0 s");
     Instant called = Instant.parse("2026-01-01T10:00:00Z");

@@ -31,8 +31,8 @@ public interface JobsReady {
   void pollReady();
 
   /**
-   * A push rang and the job of its fetch was created (committed): the fleet's workers are told, so
-   * that one fetches the answer at its instant outside JobRunr's queue ({@code
+   * A push rang (its ring committed) and the job of its fetch is being created: the fleet's workers
+   * are told, so that one fetches the answer at its instant outside JobRunr's queue ({@code
    * push.PushedFetches}). A hint only, like the others: the job stays the durable path. Does
    * nothing by default.
    */

@@ -5,11 +5,11 @@ import java.util.UUID;
 
 /**
  * What the fleet's workers are told when a push rang (sent on {@link
- * SolveNotifications#PUSH_CHANNEL} after the ring and its fallback job were committed): the
- * submission whose task to fetch, the task's call count the push rang after ({@code callNo}, see
- * {@code store.PushRings}), the task's last recorded call when the push came (epoch ms, 0: none)
- * and the instant the fetch is meant for. Ids and instants only: never the key, a token, or
- * anything the provider pushed.
+ * SolveNotifications#PUSH_CHANNEL} once the ring is committed, before the fetch's fallback job is
+ * created): the submission whose task to fetch, the task's call count the push rang after ({@code
+ * callNo}, see {@code store.PushRings}), the task's last recorded call when the push came (epoch
+ * ms, 0: none) and the instant the fetch is meant for. Ids and instants only: never the key, a
+ * token, or anything the provider pushed.
  */
 public record PushNotice(
     UUID solveId, int submitNo, int callNo, long lastCallEpochMilli, long intendedAtEpochMilli) {

@@ -53,16 +53,16 @@ public final class SolveNotifications implements AutoCloseable {
   public static final String CHANNEL = "captchajobs_solve";
 
   /**
-   * The channel of dispatch wake-ups: sent after a submit job was created, so that a worker node
+   * The channel of dispatch wake-ups: sent after a submit job is created, so that a worker node
    * with idle threads fetches it at once instead of at its next JobRunr poll. The payload names the
    * sending node.
    */
   public static final String DISPATCH_CHANNEL = "captchajobs_dispatch";
 
   /**
-   * The channel of rung pushes: sent after a push rang and its fetch's job was created, so that a
-   * worker fetches the answer at its instant outside JobRunr's queue. The payload is a {@link
-   * PushNotice}.
+   * The channel of rung pushes: sent once a push's ring is committed, just before its fetch's job
+   * is created, so that a worker fetches the answer at its instant outside JobRunr's queue. The
+   * payload is a {@link PushNotice}.
    */
   public static final String PUSH_CHANNEL = "captchajobs_push";
 

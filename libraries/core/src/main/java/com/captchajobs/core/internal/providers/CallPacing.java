@@ -3,6 +3,7 @@ package com.captchajobs.core.internal.providers;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.internal.notify.PushNotice;
+import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.store.TaskCalls;
@@ -125,6 +126,20 @@ public final class CallPacing {
     return lastCallEpochMilli == 0
         ? intended
         : latest(intended, nextCallAfter(Instant.ofEpochMilli(lastCallEpochMilli), settings));
+  }
+
+  /**
+   * When the fetch a push rang ({@code rung}) is meant for: {@code soonest} (now, or 5 s after the
+   * call before it), and 5 s after that call's answer, as {@link #claimPushed} counts, at the
+   * soonest; the call before it is {@code lastPoll} as recorded (null: none).
+   */
+  public static Instant pushedFetchAt(
+      PushRings.Rung rung, Instant lastPoll, Instant soonest, SolveSettings settings) {
+    Instant at = soonest;
+    if (lastPoll != null) {
+      at = latest(at, nextCallAfter(lastPoll, settings));
+    }
+    return rung.lastCallAt() == null ? at : latest(at, nextCallAfter(rung.lastCallAt(), settings));
   }
 
   public static Instant latest(Instant a, Instant b) {

@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -149,8 +148,8 @@ public final class Pingbacks implements PingbackReceiver {
 
   /** Wins the ring of a submission and creates the fetch it rings for; false when it lost. */
   private boolean ring(PushRings rings, UUID solveId, int submitNo, String event) {
-    OptionalInt callNo = rings.ring(solveId, submitNo);
-    if (callNo.isEmpty()) {
+    PushRings.Rung rung = rings.ring(solveId, submitNo).orElse(null);
+    if (rung == null) {
       return false; // another push won it, or the solve moved on a moment ago
     }
     Optional<Solve> found = repository.find(solveId);
@@ -159,18 +158,10 @@ public final class Pingbacks implements PingbackReceiver {
     }
     Optional<Instant> lastCall =
         transitions.calls().lastPoll(solveId, submitNo).map(TaskCalls.LastPoll::calledAt);
-    Instant now = clock.instant();
-    Instant at =
-        lastCall
-            .map(last -> CallPacing.nextCallAfter(last, settings))
-            .filter(earliest -> earliest.isAfter(now))
-            .orElse(now);
+    // 5 s after the task's last call, timed from its answer as the fetch's claim counts
+    Instant at = CallPacing.pushedFetchAt(rung, lastCall.orElse(null), clock.instant(), settings);
     jobs.pushedPoll(
-        found.get(),
-        submitNo,
-        callNo.getAsInt(),
-        lastCall.map(Instant::toEpochMilli).orElse(0L),
-        at);
+        found.get(), submitNo, rung.callNo(), lastCall.map(Instant::toEpochMilli).orElse(0L), at);
     transitions.events().record(solveId, SolveEvents.PUSH, event);
     return true;
   }

@@ -167,10 +167,10 @@ public final class SolveJobs {
    * timed from the task's last recorded call ({@code lastCallEpochMilli}, 0 when none). Only the
    * push that won the ring after the task's call number {@code callNo} creates it (see {@code
    * PushRings}), and its id is derived from the submission and that number, so it is never created
-   * twice. Once it is committed the fleet's workers are told ({@link JobsReady#pushRang}): one of
-   * them makes the call at its instant on its own executor, outside JobRunr's queue, and the job is
-   * the durable fallback that finds the call made. Any node of the fleet may run the job, so the
-   * fleet's workers are woken when it is due at once.
+   * twice. The fleet's workers are told first ({@link JobsReady#pushRang}; the ring is committed):
+   * one of them makes the call at its instant on its own executor, outside JobRunr's queue, and the
+   * job is the durable fallback that finds the call made. Any node of the fleet may run the job, so
+   * the fleet's workers are woken when it is due at once.
    */
   public UUID pushedPoll(
       Solve solve, int submitNo, int callNo, long lastCallEpochMilli, Instant intendedAt) {
@@ -178,6 +178,10 @@ public final class SolveJobs {
     Instant now = clock.instant();
     Duration delay = Duration.between(now, intendedAt.minus(pollLead));
     boolean atOnce = delay.isNegative() || delay.isZero();
+    // the ring is committed: a worker may fetch before the job exists (the job then finds the call)
+    ready.pushRang(
+        new PushNotice(
+            solve.id(), submitNo, callNo, lastCallEpochMilli, intendedAt.toEpochMilli()));
     create(
         aJob().withId(id).withName("Fetch pushed " + solve.type() + " " + solve.businessKey()),
         solve.type(),
@@ -187,9 +191,6 @@ public final class SolveJobs {
     if (atOnce) {
       ready.submitReady();
     }
-    ready.pushRang(
-        new PushNotice(
-            solve.id(), submitNo, callNo, lastCallEpochMilli, intendedAt.toEpochMilli()));
     return id;
   }
 

@@ -6,6 +6,7 @@ import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.providers.CallPacing;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.retry.Step;
+import com.captchajobs.core.internal.store.PushRings;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
@@ -15,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -289,8 +289,8 @@ public final class TaskOutcomes {
    */
   void ringPushedFetchAgain(Solve solve, int submitNo) {
     try {
-      OptionalInt callNo = transitions.pushRings().ring(solve.id(), submitNo);
-      if (callNo.isEmpty()) {
+      PushRings.Rung rung = transitions.pushRings().ring(solve.id(), submitNo).orElse(null);
+      if (rung == null) {
         return; // a push rang since the failed call, or the solve moved on: that fetch stands
       }
       transitions
@@ -301,9 +301,9 @@ public final class TaskOutcomes {
                   jobs.pushedPoll(
                       solve,
                       submitNo,
-                      callNo.getAsInt(),
+                      rung.callNo(),
                       last.calledAt().toEpochMilli(),
-                      CallPacing.nextCallAfter(last.calledAt(), settings)));
+                      CallPacing.pushedFetchAt(rung, last.calledAt(), last.calledAt(), settings)));
     } catch (RuntimeException e) {
       log.info(
           "Solve {}: could not ring the pushed fetch again ({}); the fallback poll stands",

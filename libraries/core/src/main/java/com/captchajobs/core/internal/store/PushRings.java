@@ -3,7 +3,7 @@ package com.captchajobs.core.internal.store;
 import com.captchajobs.core.internal.db.Db;
 import java.time.Instant;
 import java.util.List;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -72,22 +72,29 @@ public final class PushRings {
   }
 
   /**
-   * Rings for submission {@code submitNo}: the task's call count when this push won (it is the one
-   * that rings after that call), empty when the solve no longer waits for that submission or
-   * another push rang since the task's last call.
+   * What a push that rang rang after: the task's call count ({@code callNo}) and its last call as
+   * the 5 s between two calls count from it (reserved, then moved to its answer; null when the
+   * submission's task was never called).
    */
-  public OptionalInt ring(UUID id, int submitNo) {
+  public record Rung(int callNo, Instant lastCallAt) {}
+
+  /**
+   * Rings for submission {@code submitNo}: what this push rang after (it is the one that rings
+   * after that call), empty when the solve no longer waits for that submission or another push rang
+   * since the task's last call.
+   */
+  public Optional<Rung> ring(UUID id, int submitNo) {
     return db.queryOne(
-            "UPDATE captchajobs.solve SET rung_submit = ?, rung_call_no = call_no"
-                + " WHERE id = ? AND status = 'SUBMITTED' AND submits = ? AND task_id IS NOT NULL"
-                + " AND (rung_submit IS DISTINCT FROM ? OR rung_call_no IS DISTINCT FROM call_no)"
-                + " RETURNING call_no",
-            rs -> rs.getInt("call_no"),
-            submitNo,
-            id,
-            submitNo,
-            submitNo)
-        .map(OptionalInt::of)
-        .orElse(OptionalInt.empty());
+        "UPDATE captchajobs.solve SET rung_submit = ?, rung_call_no = call_no"
+            + " WHERE id = ? AND status = 'SUBMITTED' AND submits = ? AND task_id IS NOT NULL"
+            + " AND (rung_submit IS DISTINCT FROM ? OR rung_call_no IS DISTINCT FROM call_no)"
+            + " RETURNING call_no,"
+            + " CASE WHEN last_call_submit = ? THEN last_call_at END AS last_call_at",
+        rs -> new Rung(rs.getInt("call_no"), Db.instant(rs, "last_call_at")),
+        submitNo,
+        id,
+        submitNo,
+        submitNo,
+        submitNo);
   }
 }

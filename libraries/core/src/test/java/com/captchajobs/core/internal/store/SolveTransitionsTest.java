@@ -284,8 +284,9 @@ class SolveTransitionsTest {
     TaskCalls calls = transitions.calls();
     calls.reserveCall(id, 1, t0, Instant.EPOCH); // call 1
     calls.callAnswered(id, 1, t0.plusMillis(400));
-    int rungAfter = transitions.pushRings().ring(id, 1).orElseThrow();
-    assertThat(rungAfter).isEqualTo(1);
+    PushRings.Rung rung = transitions.pushRings().ring(id, 1).orElseThrow();
+    assertThat(rung).isEqualTo(new PushRings.Rung(1, t0.plusMillis(400)));
+    int rungAfter = rung.callNo();
 
     // 5 s after the call but not after its answer: too soon, and when to claim again
     assertThat(calls.claimPushedCall(id, 1, rungAfter, t0.plusSeconds(5), t0))
@@ -302,7 +303,7 @@ class SolveTransitionsTest {
     assertThat(column(id, "call_no")).isEqualTo("2");
 
     // a poll reserved a call after the next ring: that ring's claim loses
-    int rungAgain = transitions.pushRings().ring(id, 1).orElseThrow();
+    int rungAgain = transitions.pushRings().ring(id, 1).orElseThrow().callNo();
     assertThat(calls.reserveCall(id, 1, t0.plusSeconds(12), t0.plusSeconds(7))).isTrue();
     assertThat(calls.claimPushedCall(id, 1, rungAgain, t0.plusSeconds(30), t0.plusSeconds(25)))
         .isEqualTo(new TaskCalls.Claim(false, Optional.empty()));

@@ -1,6 +1,7 @@
 package com.captchajobs.core.internal.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.captchajobs.core.internal.store.Solve;
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Three worker nodes on one database, each told of every rung push ({@link PushedFetches}): one
  * res.php call per push whichever worker claims it, none by the fetch's job afterwards, and the
- * provider's 5 s between two calls on a task. Judged from the simulator's log, over sockets on real
- * PostgreSQL and JobRunr; the pushes reach the first node, as they reach an app node.
+ * provider's 5 s between two calls on a task. The pushes reach a node without a worker, as they
+ * reach an app node: it rings and tells the workers, and fetches nothing itself. Judged from the
+ * simulator's log, over sockets on real PostgreSQL and JobRunr.
  */
 class PushedFetchesAcrossWorkersTest {
 
@@ -38,6 +40,7 @@ class PushedFetchesAcrossWorkersTest {
   static CaptchaAiSimulator sim;
   static HttpServer receiver;
   static final List<EngineNode> nodes = new ArrayList<>();
+  static EngineNode app;
   static SolveProbe solves;
   static volatile Pingbacks pingbacks;
 
@@ -54,6 +57,12 @@ class PushedFetchesAcrossWorkersTest {
     receiver.createContext(Pingbacks.PATH + "/", PushedFetchesAcrossWorkersTest::receive);
     receiver.start();
     String database = EmbeddedPostgresSupport.newDatabase();
+    app =
+        EngineNode.start(
+            database,
+            sim.baseUrl(),
+            KEY,
+            Map.of("captchajobs.worker.enabled", "false", "captchaai.pingback-secret", SECRET));
     for (int i = 1; i <= 3; i++) {
       nodes.add(
           EngineNode.start(
@@ -70,15 +79,23 @@ class PushedFetchesAcrossWorkersTest {
                   "captchaai.provider-check-interval",
                   "1h")));
     }
-    pingbacks = nodes.get(0).part(Pingbacks.class);
-    solves = nodes.get(0).probe();
+    pingbacks = app.part(Pingbacks.class);
+    solves = app.probe();
   }
 
   @AfterAll
   static void stop() {
     nodes.forEach(EngineNode::close);
+    app.close();
     receiver.stop(0);
     sim.close();
+  }
+
+  @Test
+  void aNodeWithoutAWorkerRingsButHasNoExecutorOfPushedFetches() {
+    assertThatThrownBy(() -> app.part(PushedFetches.class))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(nodes).allSatisfy(n -> assertThat(n.part(PushedFetches.class)).isNotNull());
   }
 
   @Test
@@ -133,7 +150,8 @@ class PushedFetchesAcrossWorkersTest {
 
   /** A valid push of the solve's first submission, as the provider sends it. */
   private static void push(UUID id) {
-    String url = pingbacks.urls().urlFor(id, 1);
+    // signed as a worker sends it to the provider; the app node has the secret but no URL
+    String url = nodes.get(0).part(Pingbacks.class).urls().urlFor(id, 1);
     String signature = url.substring(url.lastIndexOf('/') + 1);
     assertThat(pingbacks.receive(id.toString(), "1", signature))
         .isEqualTo(Pingbacks.PushResult.RANG);

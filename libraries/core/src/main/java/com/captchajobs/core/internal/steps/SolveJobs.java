@@ -163,34 +163,38 @@ public final class SolveJobs {
   }
 
   /**
-   * The res.php fetch a push rings for ({@link PushedPollJob}), meant for {@code intendedAt} and
-   * timed from the task's last recorded call ({@code lastCallEpochMilli}, 0 when none). Only the
-   * push that won the ring after the task's call number {@code callNo} creates it (see {@code
-   * PushRings}), and its id is derived from the submission and that number, so it is never created
-   * twice. The fleet's workers are told first ({@link JobsReady#pushRang}; the ring is committed):
-   * one of them makes the call at its instant on its own executor, outside JobRunr's queue, and the
-   * job is the durable fallback that finds the call made. Any node of the fleet may run the job, so
-   * the fleet's workers are woken when it is due at once.
+   * How long after its fetch's instant the job of a pushed fetch is due: JobRunr's master may start
+   * a scheduled job up to one poll interval (5 s) early, so it starts after that instant, when the
+   * workers' own fetch is normally made, and it ends on a read instead of waiting in a thread.
+   */
+  static final Duration PUSHED_FALLBACK_AFTER = Duration.ofSeconds(6);
+
+  /**
+   * The res.php fetch a push rings for, meant for {@code intendedAt} and timed from the task's last
+   * recorded call ({@code lastCallEpochMilli}, 0 when none). Only the push that won the ring after
+   * the task's call number {@code callNo} asks for it (see {@code PushRings}). The fleet's workers
+   * are told first ({@link JobsReady#pushRang}; the ring is committed): one of them makes the call
+   * at its instant on its own executor, outside JobRunr's queue. The {@link PushedPollJob} created
+   * here is the durable fallback (a notice lost, a worker gone, an executor full), due {@link
+   * #PUSHED_FALLBACK_AFTER} later: run after the fetch, it finds the call made and ends. Its id is
+   * derived from the submission and the call number, so it is never created twice; any node of the
+   * fleet may run it.
    */
   public UUID pushedPoll(
       Solve solve, int submitNo, int callNo, long lastCallEpochMilli, Instant intendedAt) {
     UUID id = jobId(solve.id(), "push:" + submitNo + ":call:" + callNo);
-    Instant now = clock.instant();
-    Duration delay = Duration.between(now, intendedAt.minus(pollLead));
-    boolean atOnce = delay.isNegative() || delay.isZero();
-    // the ring is committed: a worker may fetch before the job exists (the job then finds the call)
+    // a worker may fetch before the job exists: the job then finds the call made
     ready.pushRang(
         new PushNotice(
             solve.id(), submitNo, callNo, lastCallEpochMilli, intendedAt.toEpochMilli()));
+    Duration delay =
+        Duration.between(clock.instant(), intendedAt.plus(PUSHED_FALLBACK_AFTER)); // see poll(..)
     create(
         aJob().withId(id).withName("Fetch pushed " + solve.type() + " " + solve.businessKey()),
         solve.type(),
         solve.businessKey(),
         new PushedPollRequest(solve.id(), submitNo, lastCallEpochMilli, intendedAt.toEpochMilli()),
-        atOnce ? null : Instant.now().plus(delay));
-    if (atOnce) {
-      ready.submitReady();
-    }
+        Instant.now().plus(delay));
     return id;
   }
 

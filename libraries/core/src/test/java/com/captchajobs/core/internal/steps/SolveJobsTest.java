@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
+import com.captchajobs.core.internal.notify.PushNotice;
+import com.captchajobs.core.internal.store.Solve;
+import com.captchajobs.core.model.SolveStatus;
 import java.lang.reflect.Field;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.mappers.JobMapper;
@@ -33,6 +38,7 @@ class SolveJobsTest {
 
   private InMemoryStorageProvider storage;
   private final AtomicInteger submitsReady = new AtomicInteger();
+  private final List<PushNotice> notices = new CopyOnWriteArrayList<>();
   private SolveJobs jobs;
 
   @BeforeEach
@@ -60,6 +66,11 @@ class SolveJobsTest {
           @Override
           public boolean threadToSpare() {
             return false;
+          }
+
+          @Override
+          public void pushRang(PushNotice notice) {
+            notices.add(notice);
           }
         };
     jobs = new SolveJobs(scheduler, Clock.systemUTC(), Duration.ofSeconds(6), RETRIES, ready);
@@ -93,6 +104,50 @@ class SolveJobsTest {
     Instant at = ((ScheduledState) job.getJobState()).getScheduledAt();
     assertThat(at).isBetween(before.plus(Duration.ofMinutes(2)), Instant.now().plusSeconds(120));
     assertThat(submitsReady).hasValue(0);
+  }
+
+  @Test
+  void aPushedFetchTellsTheWorkersAndItsJobIsTheFallbackDueAfterTheFetchsInstantWakingNoWorker() {
+    UUID solveId = UUID.randomUUID();
+    Solve solve =
+        new Solve(
+            solveId,
+            "order-21",
+            CaptchaType.TURNSTILE,
+            Map.of(),
+            0,
+            null,
+            SolveStatus.SUBMITTED,
+            "73001",
+            Instant.now(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            1,
+            0,
+            0,
+            0,
+            Instant.now(),
+            Instant.now(),
+            null,
+            null);
+    Instant intended = Instant.now(); // a push for a task not called for 5 s: at once
+    Instant lastCall = intended.minusSeconds(20);
+
+    UUID jobId = jobs.pushedPoll(solve, 1, 3, lastCall.toEpochMilli(), intended);
+
+    assertThat(notices)
+        .containsExactly(
+            new PushNotice(solveId, 1, 3, lastCall.toEpochMilli(), intended.toEpochMilli()));
+    assertThat(jobId).isEqualTo(SolveJobs.jobId(solveId, "push:1:call:3"));
+    Job job = storage.getJobById(jobId);
+    assertThat(job.getJobName()).isEqualTo("Fetch pushed TURNSTILE order-21");
+    assertThat(job.getState()).isEqualTo(StateName.SCHEDULED);
+    assertThat(((ScheduledState) job.getJobState()).getScheduledAt())
+        .isAfterOrEqualTo(intended.plus(SolveJobs.PUSHED_FALLBACK_AFTER));
+    assertThat(submitsReady).as("dispatch wake-ups").hasValue(0);
   }
 
   @Test

@@ -355,6 +355,25 @@ class UnfinishedCountTest {
   }
 
   @Test
+  void inAnotherSchemaTheTriggersCountIntoThatSchemasOwnTables() {
+    Schema other = Schema.named("other_counts");
+    other.migrate(dataSource);
+    SolveInserts otherInserts = new SolveInserts(dataSource, other);
+    String client = newClient();
+    SolveInserts.NewSolve first = newSolve(client, "o-1");
+    assertThat(otherInserts.insertUnderCap(first, "node-a", Duration.ofMinutes(1), 1))
+        .isIn(CappedInsert.QUEUED, CappedInsert.WAITING_FOR_THREAD);
+    assertThat(
+            otherInserts.insertUnderCap(
+                newSolve(client, "o-2"), "node-a", Duration.ofMinutes(1), 1))
+        .isEqualTo(CappedInsert.OVER_CAP);
+    assertThat(new SolveRepository(dataSource, other).countUnfinished(client)).isEqualTo(1);
+    counted(client, 0); // nothing in the default schema's solves nor counts
+    new Db(dataSource, other).update("DELETE FROM captchajobs.solve WHERE id = ?", first.id());
+    assertThat(new SolveRepository(dataSource, other).countUnfinished(client)).isZero();
+  }
+
+  @Test
   void theMigrationCountsTheSolvesStoredBeforeIt() {
     try (HikariDataSource old = new HikariDataSource()) {
       old.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -76,40 +77,36 @@ public final class SolveInserts {
    *
    * <p>The count costs the same however many unfinished solves the client has: it is the client's
    * base count with the changes the triggers of the solve table recorded since folded into it
-   * ({@link #FOLD}), mostly the one row its previous enqueue added, read by the statement that
-   * inserts below the cap. The repair pass folds them too ({@link SolveRepository#foldUnfinished}).
+   * ({@link #FOLD_UNFINISHED}), mostly the one row its previous enqueue added. The repair pass
+   * folds them too ({@link SolveRepository#foldUnfinished}).
    */
   public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
     return db.underLock(
         lockName(s.client()),
         tx -> {
-          Object[] args = new Object[3 + 11];
-          args[0] = s.client();
-          args[1] = s.client();
-          args[2] = maxUnfinished;
-          System.arraycopy(insertArgs(s, node, lease), 0, args, 3, 11);
-          CountAndStatus result =
+          int unfinished =
+              tx.query(FOLD_UNFINISHED, rs -> rs.getInt(1), s.client(), s.client()).get(0);
+          if (unfinished >= maxUnfinished) {
+            boolean exists =
+                !tx.query(
+                        "SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?",
+                        rs -> 1,
+                        s.client(),
+                        s.businessKey())
+                    .isEmpty();
+            return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
+          }
+          List<SolveStatus> stored =
               tx.query(
-                      FOLD_AND_INSERT_UNDER_CAP,
-                      rs -> new CountAndStatus(rs.getInt(1), rs.getString(2)),
-                      args)
-                  .get(0);
-          if (result.status() != null) {
-            return SolveStatus.valueOf(result.status()) == SolveStatus.QUEUED
-                ? CappedInsert.QUEUED
-                : CappedInsert.WAITING_FOR_THREAD;
+                  INSERT_QUEUED_OR_WAITING,
+                  rs -> SolveStatus.valueOf(rs.getString(1)),
+                  insertArgs(s, node, lease));
+          if (stored.isEmpty()) {
+            return CappedInsert.KEY_EXISTS;
           }
-          if (result.unfinished() < maxUnfinished) {
-            return CappedInsert.KEY_EXISTS; // below the cap, the insert met the key
-          }
-          boolean exists =
-              !tx.query(
-                      "SELECT 1 FROM captchajobs.solve WHERE client = ? AND business_key = ?",
-                      rs -> 1,
-                      s.client(),
-                      s.businessKey())
-                  .isEmpty();
-          return exists ? CappedInsert.KEY_EXISTS : CappedInsert.OVER_CAP;
+          return stored.get(0) == SolveStatus.QUEUED
+              ? CappedInsert.QUEUED
+              : CappedInsert.WAITING_FOR_THREAD;
         });
   }
 
@@ -136,11 +133,12 @@ public final class SolveInserts {
           + "   SET unfinished = client_unfinished.unfinished + EXCLUDED.unfinished"
           + "   RETURNING unfinished)";
 
+  /** {@link #FOLD}, answering the client's unfinished solves. */
+  static final String FOLD_UNFINISHED = FOLD + " SELECT unfinished FROM f";
+
   /** {@link #FOLD}, answering how many change rows it folded. */
   static final String FOLD_UNFINISHED_COUNTING =
       FOLD + " SELECT (SELECT count(*) FROM d)::int FROM f";
-
-  private record CountAndStatus(int unfinished, String status) {}
 
   /** The advisory lock under which a client's unfinished solves are counted and changed. */
   static String lockName(String client) {
@@ -163,18 +161,15 @@ public final class SolveInserts {
     };
   }
 
-  /** A free slot of the gate when no solve waits for one (a common table expression). */
-  private static final String FREE_SLOT =
-      " free AS (SELECT slot_no FROM captchajobs.gate_slot"
+  private static final String INSERT_QUEUED_OR_WAITING =
+      "WITH free AS (SELECT slot_no FROM captchajobs.gate_slot"
           + "   WHERE provider = 'captchaai' AND (solve_id IS NULL OR lease_until < now())"
           + "     AND slot_no < (SELECT capacity FROM captchajobs.gate WHERE id = 1)"
           + "     AND NOT EXISTS (SELECT 1 FROM captchajobs.solve WHERE status = 'WAITING_FOR_THREAD'"
           + "       AND (not_before IS NULL OR not_before <= now()))"
-          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),";
-
-  /** The insert of one row of {@code w} (whether it parks), and the slot it takes when QUEUED. */
-  private static final String INSERT_AND_TAKE =
-      " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
+          + "   ORDER BY slot_no LIMIT 1 FOR UPDATE SKIP LOCKED),"
+          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
+          + " ins AS (INSERT INTO captchajobs.solve (id, client, business_key, type, params,"
           + "   payload_hash, priority, callback_url, status, job_id, waiting_since, thread_waits,"
           + "   thread_wait_since)"
           + "   SELECT ?, ?, ?, ?, ?::jsonb, ?, ?, ?,"
@@ -186,27 +181,8 @@ public final class SolveInserts {
           + " taken AS (UPDATE captchajobs.gate_slot g SET solve_id = ins.id, node = ?, phantom = false,"
           + "   server_id = NULL, acquired_at = now(), lease_until = now() + ? * interval '1 millisecond'"
           + "   FROM free, ins WHERE g.provider = 'captchaai' AND g.slot_no = free.slot_no AND ins.status = 'QUEUED'"
-          + "   RETURNING g.slot_no)";
-
-  private static final String INSERT_QUEUED_OR_WAITING =
-      "WITH"
-          + FREE_SLOT
-          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks),"
-          + INSERT_AND_TAKE
+          + "   RETURNING g.slot_no)"
           + " SELECT ins.status FROM ins LEFT JOIN taken ON true";
-
-  /**
-   * {@link #FOLD}, then {@link #INSERT_QUEUED_OR_WAITING} only while the folded count is below the
-   * cap, in one statement (one round trip less while the client's lock is held): the count, and the
-   * stored status (null when nothing was stored).
-   */
-  private static final String FOLD_AND_INSERT_UNDER_CAP =
-      FOLD
-          + ","
-          + FREE_SLOT
-          + " w AS (SELECT NOT EXISTS (SELECT 1 FROM free) AS parks FROM f WHERE f.unfinished < ?),"
-          + INSERT_AND_TAKE
-          + " SELECT f.unfinished, ins.status FROM f LEFT JOIN ins ON true LEFT JOIN taken ON true";
 
   private static String toJson(Object value) {
     try {

@@ -352,6 +352,8 @@ class UnfinishedCountTest {
     assertThat(enqueue(client, "t-3", 1))
         .isIn(CappedInsert.QUEUED, CappedInsert.WAITING_FOR_THREAD);
     counted(client, 1);
+    assertThat(enqueue(client, "t-3", 10)).isEqualTo(CappedInsert.KEY_EXISTS); // below the cap
+    counted(client, 1);
   }
 
   @Test

@@ -32,6 +32,10 @@ public final class BenchMain {
       System.exit(2);
       return;
     }
+    if (options.mode() == BenchOptions.Mode.ENQUEUE) {
+      EnqueueRate.run(options);
+      return;
+    }
     List<Figures> runs = runAll(options);
     Path report = Report.write(options, runs, options.out());
     System.out.println("[bench] report: " + report.toAbsolutePath());

@@ -74,12 +74,18 @@ public final class SolveInserts {
    * client, so concurrent enqueues of one client (on any node) are counted one after the other and
    * the cap holds exactly; other clients are not held up. A business key the client already uses is
    * {@link CappedInsert#KEY_EXISTS} even at the cap (it adds no unfinished solve).
+   *
+   * <p>The count costs the same however many unfinished solves the client has: it is the client's
+   * base count with the changes the triggers of the solve table recorded since folded into it
+   * ({@link #FOLD_UNFINISHED}), mostly the one row its previous enqueue added. The repair pass
+   * folds them too ({@link SolveRepository#foldUnfinished}).
    */
   public CappedInsert insertUnderCap(NewSolve s, String node, Duration lease, int maxUnfinished) {
     return db.underLock(
-        "unfinished:" + s.client(),
+        lockName(s.client()),
         tx -> {
-          int unfinished = tx.query(COUNT_UNFINISHED, rs -> rs.getInt(1), s.client()).get(0);
+          int unfinished =
+              tx.query(FOLD_UNFINISHED, rs -> rs.getInt(1), s.client(), s.client()).get(0);
           if (unfinished >= maxUnfinished) {
             boolean exists =
                 !tx.query(
@@ -104,10 +110,40 @@ public final class SolveInserts {
         });
   }
 
-  /** Counts a client's solves not yet final (queued, waiting, submitted). */
+  /**
+   * A client's unfinished solves (queued, waiting, submitted) as the last committed changes left
+   * them, read without the lock: base plus changes, in one snapshot.
+   */
   static final String COUNT_UNFINISHED =
-      "SELECT count(*) FROM captchajobs.solve WHERE client = ?"
-          + " AND status IN ('QUEUED', 'WAITING_FOR_THREAD', 'SUBMITTED')";
+      "SELECT coalesce((SELECT unfinished FROM captchajobs.client_unfinished WHERE client = ?), 0)"
+          + " + coalesce((SELECT sum(delta) FROM captchajobs.client_unfinished_delta"
+          + " WHERE client = ?), 0)";
+
+  /**
+   * Claims the client's change rows (a row another fold deleted first is skipped once that fold
+   * committed, so none is counted twice) and adds them to its base row, creating it when missing;
+   * returns the new base, the client's unfinished solves.
+   */
+  private static final String FOLD =
+      "WITH d AS (DELETE FROM captchajobs.client_unfinished_delta WHERE client = ?"
+          + "   RETURNING delta),"
+          + " f AS (INSERT INTO captchajobs.client_unfinished (client, unfinished)"
+          + "   SELECT ?, coalesce(sum(delta), 0) FROM d"
+          + "   ON CONFLICT (client) DO UPDATE"
+          + "   SET unfinished = client_unfinished.unfinished + EXCLUDED.unfinished"
+          + "   RETURNING unfinished)";
+
+  /** {@link #FOLD}, answering the client's unfinished solves. */
+  static final String FOLD_UNFINISHED = FOLD + " SELECT unfinished FROM f";
+
+  /** {@link #FOLD}, answering how many change rows it folded. */
+  static final String FOLD_UNFINISHED_COUNTING =
+      FOLD + " SELECT (SELECT count(*) FROM d)::int FROM f";
+
+  /** The advisory lock under which a client's unfinished solves are counted and changed. */
+  static String lockName(String client) {
+    return "unfinished:" + client;
+  }
 
   private Object[] insertArgs(NewSolve s, String node, Duration lease) {
     return new Object[] {

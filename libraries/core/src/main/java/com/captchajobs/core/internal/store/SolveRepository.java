@@ -98,7 +98,30 @@ public final class SolveRepository {
 
   /** The client's solves not yet final (queued, waiting, submitted), for its cap. */
   public int countUnfinished(String client) {
-    return db.queryOne(SolveInserts.COUNT_UNFINISHED, rs -> rs.getInt(1), client).orElse(0);
+    return db.queryOne(SolveInserts.COUNT_UNFINISHED, rs -> rs.getInt(1), client, client).orElse(0);
+  }
+
+  /**
+   * Folds every client's recorded changes of its unfinished count into its base count, so that the
+   * change rows of a client that stopped enqueueing stay few (the repair pass runs it). Each client
+   * is folded under its enqueue lock, in its own transaction: never beside an enqueue or another
+   * fold of the same client, on any node. Returns how many change rows were folded.
+   */
+  public int foldUnfinished() {
+    int folded = 0;
+    for (String client :
+        db.query(
+            "SELECT DISTINCT client FROM captchajobs.client_unfinished_delta",
+            rs -> rs.getString(1))) {
+      folded +=
+          db.underLock(
+              SolveInserts.lockName(client),
+              tx ->
+                  tx.query(
+                          SolveInserts.FOLD_UNFINISHED_COUNTING, rs -> rs.getInt(1), client, client)
+                      .get(0));
+    }
+    return folded;
   }
 
   /** Hands the token out once: only a SOLVED row before its expiry (database clock), atomically. */

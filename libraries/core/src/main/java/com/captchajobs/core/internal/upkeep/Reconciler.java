@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The recurring repair pass (invariant "bounded life" of docs/architecture.md): returns leaked
  * slots, expires unclaimed tokens, re-creates the job of any unfinished solve left without a live
- * one, and hands free slots to waiting solves whose wait is over. One node runs it at a time (an
- * advisory lock); every step is idempotent besides, so a pass cut short is simply run again.
+ * one, hands free slots to waiting solves whose wait is over, folds the clients' unfinished counts
+ * ({@link SolveRepository#foldUnfinished}). One node runs it at a time (an advisory lock); every
+ * step is idempotent besides, so a pass cut short is simply run again.
  *
  * <p>A recovery job's id is named by the solve's repair count, incremented in the statement that
  * records the job: no two repairs of a solve share an id, so JobRunr never skips one as a
@@ -43,6 +44,7 @@ public final class Reconciler implements Runnable {
 
   private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
   private static final int PAGE = 500;
+  private static final int PROCESSING_PAGE = 1000;
   private static final UUID FIRST = new UUID(0, 0);
 
   private final SolveRepository repository;
@@ -99,8 +101,6 @@ public final class Reconciler implements Runnable {
    */
   static final Duration JUDGE_AFTER = Duration.ofSeconds(3);
 
-  private static final int PROCESSING_PAGE = 1000;
-
   /** Servers this node has seen holding their liveness lock, and when last. */
   private final Map<UUID, Instant> seenLive = new ConcurrentHashMap<>();
 
@@ -131,6 +131,7 @@ public final class Reconciler implements Runnable {
     }
     repairStuck();
     handoff.handOff();
+    repository.foldUnfinished();
   }
 
   /** Each provider's phantoms judged by its own threadsinfo ({@link PhantomRelease}). */

@@ -171,11 +171,7 @@ public final class Solves {
           if (e.created() && request.batch() != null) {
             operatorQueries.label(e.id(), request.batch());
           }
-          SolveStatus status =
-              e.created()
-                  ? SolveStatus.QUEUED
-                  : row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED);
-          return new Accepted(e.id(), status, e.created());
+          return new Accepted(e.id(), e.status(), e.created());
         });
   }
 

@@ -94,7 +94,7 @@ class SolvesTest {
     Solves.Accepted again = solves.accept(turnstile("same-1"));
 
     assertThat(first.created()).isTrue();
-    assertThat(first.status()).isEqualTo(SolveStatus.QUEUED);
+    assertThat(first.status()).isEqualTo(solves.status(first.id()).status());
     assertThat(again.created()).isFalse();
     assertThat(again.id()).isEqualTo(first.id());
     assertThatThrownBy(
@@ -107,6 +107,24 @@ class SolvesTest {
             sql.queryForObject(
                 "SELECT count(*) FROM captchajobs.solve WHERE business_key = 'same-1'", Long.class))
         .isEqualTo(1L);
+  }
+
+  @Test
+  void aSolveStoredWaitingForAThreadIsAcceptedWithThatStatusNotAsQueued() {
+    Integer capacity =
+        sql.queryForObject("SELECT capacity FROM captchajobs.gate WHERE id = 1", Integer.class);
+    sql.update("UPDATE captchajobs.gate SET capacity = 0 WHERE id = 1");
+    try {
+      Solves.Accepted first = solves.accept(turnstile("no-thread-1"));
+      Solves.Accepted again = solves.accept(turnstile("no-thread-1"));
+
+      assertThat(first.created()).isTrue();
+      assertThat(first.status()).isEqualTo(SolveStatus.WAITING_FOR_THREAD);
+      assertThat(again.status()).isEqualTo(SolveStatus.WAITING_FOR_THREAD);
+      assertThat(solves.status(first.id()).status()).isEqualTo(SolveStatus.WAITING_FOR_THREAD);
+    } finally {
+      sql.update("UPDATE captchajobs.gate SET capacity = ? WHERE id = 1", capacity);
+    }
   }
 
   @Test

@@ -49,7 +49,7 @@ public final class SolveEnqueuer {
   }
 
   /** The stored solve and whether this call created it. */
-  public record Enqueued(UUID id, boolean created) {}
+  public record Enqueued(UUID id, SolveStatus status, boolean created) {}
 
   /** The business key exists with another payload. */
   public static final class ConflictException extends RuntimeException {
@@ -119,7 +119,7 @@ public final class SolveEnqueuer {
       if (stored.get() == SolveStatus.QUEUED) {
         jobs.submit(id, type, businessKey);
       } // else parked at once: a freed slot is handed to it, no job needed until then
-      return Optional.of(new Enqueued(id, true));
+      return Optional.of(new Enqueued(id, stored.get(), true));
     }
     Solve existing = repository.findByBusinessKey(client, businessKey).orElseThrow();
     if (!hash.equals(repository.payloadHash(client, businessKey).orElse(""))) {
@@ -130,7 +130,7 @@ public final class SolveEnqueuer {
     if (existing.status() == SolveStatus.QUEUED) {
       jobs.submit(existing.id(), existing.type(), existing.businessKey());
     }
-    return Optional.of(new Enqueued(existing.id(), false));
+    return Optional.of(new Enqueued(existing.id(), existing.status(), false));
   }
 
   public static String payloadHash(

@@ -171,7 +171,11 @@ public final class Solves {
           if (e.created() && request.batch() != null) {
             operatorQueries.label(e.id(), request.batch());
           }
-          return new Accepted(e.id(), e.status(), e.created());
+          SolveStatus status =
+              !e.created()
+                  ? row(e.id()).map(Solve::status).orElse(SolveStatus.QUEUED)
+                  : e.parked() ? SolveStatus.WAITING_FOR_THREAD : SolveStatus.QUEUED;
+          return new Accepted(e.id(), status, e.created());
         });
   }
 

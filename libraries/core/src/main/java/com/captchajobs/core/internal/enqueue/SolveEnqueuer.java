@@ -48,8 +48,12 @@ public final class SolveEnqueuer {
     this.lease = lease;
   }
 
-  /** The stored solve and whether this call created it. */
-  public record Enqueued(UUID id, SolveStatus status, boolean created) {}
+  /**
+   * The stored solve, whether this call created it, and whether it was stored waiting for a
+   * provider thread ({@code WAITING_FOR_THREAD}: no slot was free) rather than QUEUED; {@code
+   * parked} is false for a solve this call did not create.
+   */
+  public record Enqueued(UUID id, boolean created, boolean parked) {}
 
   /** The business key exists with another payload. */
   public static final class ConflictException extends RuntimeException {
@@ -119,7 +123,7 @@ public final class SolveEnqueuer {
       if (stored.get() == SolveStatus.QUEUED) {
         jobs.submit(id, type, businessKey);
       } // else parked at once: a freed slot is handed to it, no job needed until then
-      return Optional.of(new Enqueued(id, stored.get(), true));
+      return Optional.of(new Enqueued(id, true, stored.get() == SolveStatus.WAITING_FOR_THREAD));
     }
     Solve existing = repository.findByBusinessKey(client, businessKey).orElseThrow();
     if (!hash.equals(repository.payloadHash(client, businessKey).orElse(""))) {
@@ -130,7 +134,7 @@ public final class SolveEnqueuer {
     if (existing.status() == SolveStatus.QUEUED) {
       jobs.submit(existing.id(), existing.type(), existing.businessKey());
     }
-    return Optional.of(new Enqueued(existing.id(), existing.status(), false));
+    return Optional.of(new Enqueued(existing.id(), false, false));
   }
 
   public static String payloadHash(

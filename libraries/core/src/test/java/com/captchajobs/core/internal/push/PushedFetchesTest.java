@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.jobrunr.server.BackgroundJobServer;
 import org.junit.jupiter.api.AfterAll;
@@ -93,8 +94,14 @@ class PushedFetchesTest {
     assertThat(answeredVia(id)).isEqualTo("push");
     assertThat(solves.token(id)).startsWith("0.");
     TaskRecord task = taskOf("busy-push");
+    // the simulator records a push once its delivery ended, which may be after the fetch it rang
     PushRecord push =
-        sim.pushes().stream().filter(p -> p.taskId() == task.id()).findFirst().orElseThrow();
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () -> sim.pushes().stream().filter(p -> p.taskId() == task.id()).findFirst(),
+                Optional::isPresent)
+            .orElseThrow();
     List<RequestRecord> gets = resGets(task.id());
     assertThat(gets).as("res.php calls on the task").hasSize(1);
     assertThat(gets.get(0).at() - push.at())

@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -407,10 +408,13 @@ class ConsoleInBrowserTest {
   void anOperatorRaisesABackupsDailyBudgetOnTheOverview() throws Exception {
     browser.get(console);
     // the overview's refresh replaces the providers' rows until the focus is in them: type afresh
-    // when the field found was replaced before the keys reached it
+    // when the field found was replaced (or not yet ready for keys) before the keys reached it
     await()
         .atMost(WAIT)
-        .ignoreException(StaleElementReferenceException.class)
+        .ignoreExceptionsMatching(
+            e ->
+                e instanceof StaleElementReferenceException
+                    || e instanceof ElementNotInteractableException)
         .until(
             () -> {
               WebElement field = browser.findElement(By.id("budget-backup2c"));

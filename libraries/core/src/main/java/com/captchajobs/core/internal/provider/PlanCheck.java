@@ -3,11 +3,10 @@ package com.captchajobs.core.internal.provider;
 import com.captchajobs.core.client.CaptchaAiClient;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ThreadsInfo;
+import com.captchajobs.core.internal.time.AtMostEvery;
 import com.captchajobs.core.model.ProviderOutage;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +23,7 @@ public final class PlanCheck {
   private final CaptchaAiClient client;
   private final Breaker breaker;
   private final Clock clock;
-  private final Duration minInterval;
-  private final AtomicReference<Instant> lastCheck = new AtomicReference<>(Instant.EPOCH);
+  private final AtMostEvery checks;
   private volatile ThreadsInfo last;
 
   /** The provider did not answer threadsinfo: since when, and with what; null once it answered. */
@@ -35,7 +33,7 @@ public final class PlanCheck {
     this.client = client;
     this.breaker = breaker;
     this.clock = clock;
-    this.minInterval = minInterval;
+    this.checks = new AtMostEvery(minInterval, clock);
   }
 
   /** The last threadsinfo answer, or null. */
@@ -69,9 +67,7 @@ public final class PlanCheck {
   }
 
   public void afterThreadsError(String code) {
-    Instant now = clock.instant();
-    Instant previous = lastCheck.get();
-    if (now.isBefore(previous.plus(minInterval)) || !lastCheck.compareAndSet(previous, now)) {
+    if (!checks.pass()) {
       return;
     }
     try {

@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.store.SolveEvents;
 import com.captchajobs.core.internal.store.SolveRepository;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.internal.store.TaskCalls;
+import com.captchajobs.core.internal.time.AtMostEvery;
 import com.captchajobs.core.pingback.PingbackReceiver;
 import com.captchajobs.core.settings.SolveSettings;
 import java.time.Clock;
@@ -17,7 +18,6 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +52,7 @@ public final class Pingbacks implements PingbackReceiver {
   private final Clock clock;
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong refusedSinceLog = new AtomicLong();
-  private final AtomicReference<Instant> lastRefusedLog = new AtomicReference<>(Instant.EPOCH);
+  private final AtMostEvery refusedLog;
 
   /**
    * @param urls the signatures pushes are checked against
@@ -71,6 +71,7 @@ public final class Pingbacks implements PingbackReceiver {
     this.jobs = jobs;
     this.settings = settings;
     this.clock = clock;
+    this.refusedLog = new AtMostEvery(REFUSED_LOG_EVERY, clock);
   }
 
   /** The URLs and signatures pushes are checked against. */
@@ -169,9 +170,7 @@ public final class Pingbacks implements PingbackReceiver {
   private void refused() {
     refused.incrementAndGet();
     refusedSinceLog.incrementAndGet();
-    Instant now = clock.instant();
-    Instant last = lastRefusedLog.get();
-    if (now.isAfter(last.plus(REFUSED_LOG_EVERY)) && lastRefusedLog.compareAndSet(last, now)) {
+    if (refusedLog.pass()) {
       log.warn(
           "Refused {} pingback(s) since the last report (wrong signature, an old submission, or"
               + " the solve no longer waiting); {} refused since start",

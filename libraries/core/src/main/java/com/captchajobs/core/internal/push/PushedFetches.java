@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.time.AtMostEvery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +61,7 @@ public final class PushedFetches implements AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
-  private final AtomicReference<Instant> lastDroppedLog = new AtomicReference<>(Instant.EPOCH);
+  private final AtMostEvery droppedLog;
   private volatile AutoCloseable listening;
 
   /**
@@ -71,6 +71,7 @@ public final class PushedFetches implements AutoCloseable {
   public PushedFetches(Fetch fetch, Clock clock) {
     this.fetch = fetch;
     this.clock = clock;
+    this.droppedLog = new AtMostEvery(DROPPED_LOG_EVERY, clock);
     AtomicInteger threadNo = new AtomicInteger();
     this.executor =
         new ScheduledThreadPoolExecutor(
@@ -138,9 +139,7 @@ public final class PushedFetches implements AutoCloseable {
 
   private void dropped(PushNotice notice) {
     long total = dropped.incrementAndGet();
-    Instant now = clock.instant();
-    Instant last = lastDroppedLog.get();
-    if (now.isAfter(last.plus(DROPPED_LOG_EVERY)) && lastDroppedLog.compareAndSet(last, now)) {
+    if (droppedLog.pass()) {
       log.warn(
           "{} pushed fetches wait on this worker: the fetch of solve {} is left to its job ({}"
               + " left so since start)",

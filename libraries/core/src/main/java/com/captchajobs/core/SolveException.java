@@ -24,11 +24,6 @@ public abstract sealed class SolveException extends RuntimeException
     this.solveId = solveId;
   }
 
-  SolveException(UUID solveId, String message, Throwable cause) {
-    super(message, cause);
-    this.solveId = solveId;
-  }
-
   /** The solve concerned, or null when none was stored (a bad request). */
   public UUID solveId() {
     return solveId;

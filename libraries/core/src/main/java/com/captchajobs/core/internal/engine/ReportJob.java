@@ -43,10 +43,6 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
   private final SolveReports reports;
   private final java.util.function.Function<String, CaptchaAiClient> clients;
 
-  public ReportJob(SolveReports reports, CaptchaAiClient client) {
-    this(reports, provider -> client);
-  }
-
   /**
    * @param clients the client of each provider by name (null: the primary): a report goes to the
    *     provider that accepted the task, with its key

@@ -24,11 +24,6 @@ public final class AnswerReports {
     this.window = window;
   }
 
-  /** How long after its claim a solve may be reported. */
-  public Duration window() {
-    return window;
-  }
-
   /**
    * Records the report of {@code client} (any client when null) and creates its job when it was
    * recorded; empty when the solve is not found (or not the client's).

@@ -106,6 +106,9 @@ public final class SolveTransitions {
    *     with the task id (freed slot to in.php), in the same statement; else null
    * @param pushExpected whether the in.php call asked for a pingback (the provider pushes the
    *     answer the moment it is ready)
+   * @param provider the provider that took the task; null keeps the one the solve names
+   * @param price what a priced provider bills for the task, counted in its spend; null: billed by
+   *     threads, as the primary
    */
   public record Submitted(
       String taskId,
@@ -114,14 +117,7 @@ public final class SolveTransitions {
       Instant slotFreedAt,
       boolean pushExpected,
       String provider,
-      java.math.BigDecimal price) {
-
-    /** At the primary, billed by threads. */
-    public Submitted(
-        String taskId, Instant at, UUID pollJobId, Instant slotFreedAt, boolean pushExpected) {
-      this(taskId, at, pollJobId, slotFreedAt, pushExpected, null, null);
-    }
-  }
+      java.math.BigDecimal price) {}
 
   /** Commits the provider task id first, before any poll is scheduled. */
   public void markSubmitted(UUID id, Submitted s) {

@@ -2,7 +2,6 @@ package com.captchajobs.core.internal.upkeep;
 
 import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.gate.PhantomSlots;
-import com.captchajobs.core.internal.gate.ProviderLanes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -62,11 +61,6 @@ final class PhantomRelease {
 
   /** The readings kept, oldest first; only the repair pass touches them, one pass at a time. */
   private final Deque<ThreadsSample> readings = new ArrayDeque<>();
-
-  /** The primary's; see {@link #PhantomRelease(String, Supplier)}. */
-  PhantomRelease(Supplier<ThreadsInfo> threadsInfo) {
-    this(ProviderLanes.PRIMARY, threadsInfo);
-  }
 
   /**
    * {@code threadsInfo} asks {@code provider} for its key's working threads; null: nothing freed.

@@ -38,15 +38,6 @@ public final class WorkerStartup implements AutoCloseable {
 
   private ScheduledExecutorService executor;
 
-  public WorkerStartup(
-      SolveSettings settings,
-      FleetGate gate,
-      PlanCheck planCheck,
-      Breaker breaker,
-      Reconciler reconciler) {
-    this(settings, gate, planCheck, breaker, reconciler, () -> {}, null);
-  }
-
   /**
    * @param dueHandOff with providers beside the primary (null without): hands free slots to the
    *     waiting solves whose pause ({@code not_before}) ended, run every {@link

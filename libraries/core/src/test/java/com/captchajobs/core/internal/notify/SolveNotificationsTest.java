@@ -91,7 +91,9 @@ class SolveNotificationsTest {
 
     insertQueued(id, "notify-1");
     transitions.markSubmitted(
-        id, new SolveTransitions.Submitted("123", Instant.now(), UUID.randomUUID(), null, false));
+        id,
+        new SolveTransitions.Submitted(
+            "123", Instant.now(), UUID.randomUUID(), null, false, null, null));
     transitions.markFailed(id, "ERROR_X", ErrorClass.REQUEST);
 
     await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(SolveStatus.FAILED));

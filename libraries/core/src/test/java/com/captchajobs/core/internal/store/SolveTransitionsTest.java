@@ -117,7 +117,9 @@ class SolveTransitionsTest {
     UUID pollJob = UUID.randomUUID();
 
     transitions.markSubmitted(
-        id, new SolveTransitions.Submitted("7300042", at, pollJob, at.minusMillis(40), true));
+        id,
+        new SolveTransitions.Submitted(
+            "7300042", at, pollJob, at.minusMillis(40), true, null, null));
 
     assertThat(column(id, "status")).isEqualTo("SUBMITTED");
     assertThat(column(id, "task_id")).isEqualTo("7300042");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.captchajobs.core.client.ThreadsInfo;
 import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.gate.ProviderLanes;
 import com.captchajobs.core.internal.store.SolveTransitions;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
@@ -72,7 +73,8 @@ class PhantomPushEvidenceTest {
 
   /** The repair pass with a provider that shows {@code working} working threads. */
   private int repairPassSeeing(int working) {
-    return new PhantomRelease(() -> new ThreadsInfo(CAP + 2, working)).release(gate.phantomSlots());
+    return new PhantomRelease(ProviderLanes.PRIMARY, () -> new ThreadsInfo(CAP + 2, working))
+        .release(gate.phantomSlots());
   }
 
   @Test

@@ -29,7 +29,6 @@ public final class WorkerProcess implements AutoCloseable {
 
   private final Launcher launcher;
   private final Path log;
-  private final Path jar;
   private final WorkerJarLaunch.Launch jarLaunch;
   private Process process;
   private int port;
@@ -42,10 +41,9 @@ public final class WorkerProcess implements AutoCloseable {
     Process launch(int port, int managementPort) throws IOException;
   }
 
-  private WorkerProcess(Launcher launcher, Path log, Path jar, WorkerJarLaunch.Launch jarLaunch) {
+  private WorkerProcess(Launcher launcher, Path log, WorkerJarLaunch.Launch jarLaunch) {
     this.launcher = launcher;
     this.log = log;
-    this.jar = jar;
     this.jarLaunch = jarLaunch;
     launch();
   }
@@ -76,18 +74,16 @@ public final class WorkerProcess implements AutoCloseable {
     return true;
   }
 
+  /**
+   * The worker's main class on this test's class path, with a class-data archive ({@link
+   * WorkerJarLaunch#ofClassPath}).
+   */
   public static WorkerProcess start(
       String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
-    return start(
-        currentJava(),
-        List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
-        null,
-        null,
-        name,
-        jdbcUrl,
-        baseUrl,
-        apiKey,
-        extra);
+    WorkerJarLaunch.Launch launch =
+        WorkerJarLaunch.ofClassPath(
+            System.getProperty("java.class.path"), WorkerApplication.class.getName());
+    return start(currentJava(), launch, name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
   /** The worker node as operators run it: {@code java -jar captchajobs-worker.jar}. */
@@ -117,8 +113,8 @@ public final class WorkerProcess implements AutoCloseable {
     WorkerJarLaunch.Launch launch =
         java.equals(currentJava())
             ? WorkerJarLaunch.of(jar)
-            : new WorkerJarLaunch.Launch(List.of("-jar", jar.toAbsolutePath().toString()), null);
-    return start(java, launch.args(), jar, launch, name, jdbcUrl, baseUrl, apiKey, extra);
+            : WorkerJarLaunch.Launch.plain(List.of("-jar", jar.toAbsolutePath().toString()));
+    return start(java, launch, name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
   /** The {@code bin/java} of the JVM running this test. */
@@ -128,8 +124,6 @@ public final class WorkerProcess implements AutoCloseable {
 
   private static WorkerProcess start(
       Path java,
-      List<String> launch,
-      Path jar,
       WorkerJarLaunch.Launch jarLaunch,
       String name,
       String jdbcUrl,
@@ -142,7 +136,7 @@ public final class WorkerProcess implements AutoCloseable {
     command.add("-XX:TieredStopAtLevel=1");
     // one GC thread, no concurrent marking: G1 took about 16 % more CPU per node start on 2 cores
     command.add("-XX:+UseSerialGC");
-    command.addAll(launch);
+    command.addAll(jarLaunch.args());
     command.add("--management.server.address=127.0.0.1");
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);
@@ -167,7 +161,6 @@ public final class WorkerProcess implements AutoCloseable {
           return builder.start();
         },
         log,
-        jar,
         jarLaunch);
   }
 
@@ -238,7 +231,7 @@ public final class WorkerProcess implements AutoCloseable {
     process.destroy();
     boolean cleanly = false;
     // the node writing the class-data archive writes it on the way out: give it longer
-    int seconds = jarLaunch != null && jarLaunch.writes() != null ? 60 : 20;
+    int seconds = jarLaunch.writes() != null ? 60 : 20;
     try {
       cleanly = process.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS);
       if (!cleanly) {
@@ -252,9 +245,9 @@ public final class WorkerProcess implements AutoCloseable {
 
   /** Once per node (a killed node is usually closed too): keeps or drops the archive it wrote. */
   private synchronized void stopped(boolean cleanly) {
-    if (jarLaunch != null && !stopped) {
+    if (!stopped) {
       stopped = true;
-      jarLaunch.stopped(jar, cleanly);
+      jarLaunch.stopped(cleanly);
     }
   }
 

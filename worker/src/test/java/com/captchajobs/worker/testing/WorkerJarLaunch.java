@@ -1,8 +1,6 @@
 package com.captchajobs.worker.testing;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -10,59 +8,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * How the tests start a worker node on the Java running them, at less CPU per start: with an
- * application class-data archive (Java 17's dynamic AppCDS), which the first node started writes
- * when it stops and every later one maps instead of loading and verifying the same classes again.
+ * How the tests start the worker's runnable jar on the Java running them, at less CPU per start:
+ * extracted once ({@code java -Djarmode=tools -jar captchajobs-worker.jar extract}, Spring Boot's
+ * documented layout: the same classes and {@code java -jar}, from a flat class path instead of jars
+ * nested in the jar) and with an application class-data archive (Java 17's dynamic AppCDS), which
+ * the first node started writes when it stops and every later one maps instead of loading and
+ * verifying the same classes again. One worker-node start took 7.0 CPU-s from the fat jar, 5.2
+ * extracted and 4.1 with the archive; the node that writes it 11.7 (2026-12-05, see
+ * docs/testing.md).
  *
- * <p>Two shapes of start. The worker's runnable jar is extracted once ({@code java -Djarmode=tools
- * -jar captchajobs-worker.jar extract}, Spring Boot's documented layout: the same classes and
- * {@code java -jar}, from a flat class path instead of jars nested in the jar): one start took 7.0
- * CPU-s from the fat jar, 5.2 extracted and 4.1 with the archive; the node that writes it 11.7
- * (2026-12-05, see docs/testing.md). The worker's main class on the test's class path gets the same
- * class path, with each directory on it ({@code target/classes}, {@code target/test-classes})
- * copied into a jar of its own, byte for byte: Java 17 archives no class path that holds a
- * non-empty directory.
- *
- * <p>The extraction or the jars and the archive sit in a directory of their own (beside the jar,
- * {@code captchajobs-worker.jar.cds/}, or under {@code target/worker-classpath.cds/}), shared by
- * every test JVM of the build under a file lock, and are made again when what they were made from
- * changes. A node killed before it wrote the archive leaves the next start to write it. The fat jar
- * itself is still started as operators start it by the README fleet's and the dashboard node's
- * tests.
+ * <p>The extraction and the archive sit beside the jar ({@code captchajobs-worker.jar.cds/}),
+ * shared by every test JVM of the build under a file lock, and are made again when the jar changes.
+ * A node killed before it wrote the archive leaves the next start to write it. The fat jar itself
+ * is still started as operators start it by the README fleet's and the dashboard node's tests.
  */
 final class WorkerJarLaunch {
 
   /** Threads of this JVM; the file lock keeps out the other test JVMs. */
   private static final Object LOCK = new Object();
 
-  /**
-   * What to put after {@code java}, the archive this start writes when it stops (or null), and the
-   * directory the archive belongs in.
-   */
-  record Launch(List<String> args, Path writes, Path home) {
-
-    /** A start without an archive. */
-    static Launch plain(List<String> args) {
-      return new Launch(args, null, null);
-    }
+  /** What to put after {@code java}, and the archive this start writes when it stops (or null). */
+  record Launch(List<String> args, Path writes) {
 
     /**
      * After the node stopped: its archive is kept only when it stopped on its own and wrote one.
      */
-    void stopped(boolean cleanly) {
+    void stopped(Path jar, boolean cleanly) {
       if (writes == null) {
         return;
       }
+      Path home = homeOf(jar);
       try {
         if (cleanly && Files.size(writes) > 0) {
           Files.move(writes, home.resolve("worker.jsa"), StandardCopyOption.ATOMIC_MOVE);
@@ -76,148 +58,50 @@ final class WorkerJarLaunch {
     }
   }
 
-  /** Makes what the start runs from into a directory of its own, emptied before. */
-  private interface Preparation {
-    void prepare(Path into) throws IOException;
-  }
-
   private WorkerJarLaunch() {}
 
   /** The launch of {@code jar} on the Java running this test. */
   static Launch of(Path jar) {
-    Path absolute = jar.toAbsolutePath().normalize();
-    Path home = absolute.resolveSibling(absolute.getFileName() + ".cds");
-    try {
-      String built = Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis();
-      Path launchJar = home.resolve("extracted").resolve(jar.getFileName());
-      return launch(
-          home,
-          built,
-          "extracted",
-          into -> extract(jar, into),
-          List.of("-jar", launchJar.toString()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * The launch of {@code mainClass} from {@code classPath} (entries split by the path separator) on
-   * the Java running this test, its directories as jars under {@code
-   * target/worker-classpath.cds/<key>/}, one key per class path.
-   */
-  static Launch ofClassPath(String classPath, String mainClass) {
-    // one directory per class path: the worker's own run of a named test has another than its
-    // tests' module (tests/worker-test) has
-    String key = Integer.toHexString(classPath.hashCode());
-    Path home = Path.of("target", "worker-classpath.cds", key).toAbsolutePath();
-    String[] entries = classPath.split(File.pathSeparator);
-    List<Path> directories = new ArrayList<>();
-    List<String> launchPath = new ArrayList<>();
-    StringBuilder built = new StringBuilder(classPath);
-    try {
-      for (String entry : entries) {
-        Path path = Path.of(entry);
-        if (Files.isDirectory(path)) {
-          Path asJar = home.resolve("jars").resolve(directories.size() + ".jar");
-          directories.add(path);
-          launchPath.add(asJar.toString());
-          built.append('\n').append(fingerprint(path));
-        } else {
-          launchPath.add(entry);
-        }
-      }
-      Preparation jars =
-          into -> {
-            for (int i = 0; i < directories.size(); i++) {
-              jar(directories.get(i), into.resolve(i + ".jar"));
-            }
-          };
-      return launch(
-          home,
-          built.toString(),
-          "jars",
-          jars,
-          List.of("-cp", String.join(File.pathSeparator, launchPath), mainClass));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Under the lock: prepares {@code home/contentsName} again when {@code built} changed (the
-   * archive goes with it), then starts with the archive, as its writer, or (while another node
-   * writes it) without one.
-   */
-  private static Launch launch(
-      Path home, String built, String contentsName, Preparation preparation, List<String> run)
-      throws IOException {
+    Path home = homeOf(jar);
     synchronized (LOCK) {
-      Files.createDirectories(home);
-      try (FileChannel channel =
-              FileChannel.open(
-                  home.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock lock = channel.lock()) {
-        Path stamp = home.resolve("stamp");
-        if (!Files.exists(stamp) || !Files.readString(stamp).equals(built)) {
-          deleteQuietly(home.resolve("worker.jsa"));
-          deleteQuietly(home.resolve("writing"));
-          Path contents = home.resolve(contentsName);
-          deleteRecursively(contents);
-          preparation.prepare(contents);
-          Files.writeString(stamp, built);
+      try {
+        Files.createDirectories(home);
+        try (FileChannel channel =
+                FileChannel.open(
+                    home.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.lock()) {
+          Path extracted = home.resolve("extracted");
+          Path stamp = home.resolve("stamp");
+          String built = Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis();
+          if (!Files.exists(stamp) || !Files.readString(stamp).equals(built)) {
+            deleteQuietly(home.resolve("worker.jsa"));
+            deleteQuietly(home.resolve("writing"));
+            deleteRecursively(extracted);
+            extract(jar, extracted);
+            Files.writeString(stamp, built);
+          }
+          String launchJar = extracted.resolve(jar.getFileName()).toString();
+          Path archive = home.resolve("worker.jsa");
+          if (Files.exists(archive)) {
+            return new Launch(List.of("-XX:SharedArchiveFile=" + archive, "-jar", launchJar), null);
+          }
+          if (Files.notExists(home.resolve("writing"))) {
+            Files.createFile(home.resolve("writing")); // one writer at a time
+            Path writes = home.resolve("worker.jsa." + UUID.randomUUID());
+            return new Launch(
+                List.of("-XX:ArchiveClassesAtExit=" + writes, "-jar", launchJar), writes);
+          }
+          return new Launch(List.of("-jar", launchJar), null);
         }
-        Path archive = home.resolve("worker.jsa");
-        List<String> args = new ArrayList<>();
-        Path writes = null;
-        if (Files.exists(archive)) {
-          args.add("-XX:SharedArchiveFile=" + archive);
-        } else if (Files.notExists(home.resolve("writing"))) {
-          Files.createFile(home.resolve("writing")); // one writer at a time
-          writes = home.resolve("worker.jsa." + UUID.randomUUID());
-          args.add("-XX:ArchiveClassesAtExit=" + writes);
-        }
-        args.addAll(run);
-        return new Launch(List.copyOf(args), writes, home);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
   }
 
-  /** Every file's name, size and time of change: a directory rebuilt reads differently. */
-  private static String fingerprint(Path dir) throws IOException {
-    StringBuilder print = new StringBuilder(dir.toString());
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted().toList()) {
-        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-        if (a.isRegularFile()) {
-          print.append('|').append(dir.relativize(p)).append(' ').append(a.size()).append(' ');
-          print.append(a.lastModifiedTime().toMillis());
-        }
-      }
-    }
-    return print.toString();
-  }
-
-  /** The directory as a jar, with its directory entries (Spring scans packages through them). */
-  private static void jar(Path dir, Path jar) throws IOException {
-    Files.createDirectories(jar.getParent());
-    try (OutputStream file = Files.newOutputStream(jar);
-        JarOutputStream out = new JarOutputStream(file);
-        Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted().toList()) {
-        if (p.equals(dir)) {
-          continue;
-        }
-        String name = dir.relativize(p).toString().replace(File.separatorChar, '/');
-        if (Files.isDirectory(p)) {
-          out.putNextEntry(new JarEntry(name + "/"));
-        } else {
-          out.putNextEntry(new JarEntry(name));
-          Files.copy(p, out);
-        }
-        out.closeEntry();
-      }
-    }
+  private static Path homeOf(Path jar) {
+    Path absolute = jar.toAbsolutePath().normalize();
+    return absolute.resolveSibling(absolute.getFileName() + ".cds");
   }
 
   private static void extract(Path jar, Path into) throws IOException {

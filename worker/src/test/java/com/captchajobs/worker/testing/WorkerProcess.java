@@ -29,6 +29,7 @@ public final class WorkerProcess implements AutoCloseable {
 
   private final Launcher launcher;
   private final Path log;
+  private final Path jar;
   private final WorkerJarLaunch.Launch jarLaunch;
   private Process process;
   private int port;
@@ -41,9 +42,10 @@ public final class WorkerProcess implements AutoCloseable {
     Process launch(int port, int managementPort) throws IOException;
   }
 
-  private WorkerProcess(Launcher launcher, Path log, WorkerJarLaunch.Launch jarLaunch) {
+  private WorkerProcess(Launcher launcher, Path log, Path jar, WorkerJarLaunch.Launch jarLaunch) {
     this.launcher = launcher;
     this.log = log;
+    this.jar = jar;
     this.jarLaunch = jarLaunch;
     launch();
   }
@@ -74,16 +76,18 @@ public final class WorkerProcess implements AutoCloseable {
     return true;
   }
 
-  /**
-   * The worker's main class on this test's class path, with a class-data archive ({@link
-   * WorkerJarLaunch#ofClassPath}).
-   */
   public static WorkerProcess start(
       String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
-    WorkerJarLaunch.Launch launch =
-        WorkerJarLaunch.ofClassPath(
-            System.getProperty("java.class.path"), WorkerApplication.class.getName());
-    return start(currentJava(), launch, name, jdbcUrl, baseUrl, apiKey, extra);
+    return start(
+        currentJava(),
+        List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),
+        null,
+        null,
+        name,
+        jdbcUrl,
+        baseUrl,
+        apiKey,
+        extra);
   }
 
   /** The worker node as operators run it: {@code java -jar captchajobs-worker.jar}. */
@@ -113,8 +117,8 @@ public final class WorkerProcess implements AutoCloseable {
     WorkerJarLaunch.Launch launch =
         java.equals(currentJava())
             ? WorkerJarLaunch.of(jar)
-            : WorkerJarLaunch.Launch.plain(List.of("-jar", jar.toAbsolutePath().toString()));
-    return start(java, launch, name, jdbcUrl, baseUrl, apiKey, extra);
+            : new WorkerJarLaunch.Launch(List.of("-jar", jar.toAbsolutePath().toString()), null);
+    return start(java, launch.args(), jar, launch, name, jdbcUrl, baseUrl, apiKey, extra);
   }
 
   /** The {@code bin/java} of the JVM running this test. */
@@ -124,6 +128,8 @@ public final class WorkerProcess implements AutoCloseable {
 
   private static WorkerProcess start(
       Path java,
+      List<String> launch,
+      Path jar,
       WorkerJarLaunch.Launch jarLaunch,
       String name,
       String jdbcUrl,
@@ -136,7 +142,7 @@ public final class WorkerProcess implements AutoCloseable {
     command.add("-XX:TieredStopAtLevel=1");
     // one GC thread, no concurrent marking: G1 took about 16 % more CPU per node start on 2 cores
     command.add("-XX:+UseSerialGC");
-    command.addAll(jarLaunch.args());
+    command.addAll(launch);
     command.add("--management.server.address=127.0.0.1");
     command.add("--server.address=127.0.0.1");
     command.add("--spring.datasource.url=" + jdbcUrl);
@@ -161,6 +167,7 @@ public final class WorkerProcess implements AutoCloseable {
           return builder.start();
         },
         log,
+        jar,
         jarLaunch);
   }
 
@@ -231,7 +238,7 @@ public final class WorkerProcess implements AutoCloseable {
     process.destroy();
     boolean cleanly = false;
     // the node writing the class-data archive writes it on the way out: give it longer
-    int seconds = jarLaunch.writes() != null ? 60 : 20;
+    int seconds = jarLaunch != null && jarLaunch.writes() != null ? 60 : 20;
     try {
       cleanly = process.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS);
       if (!cleanly) {
@@ -245,9 +252,9 @@ public final class WorkerProcess implements AutoCloseable {
 
   /** Once per node (a killed node is usually closed too): keeps or drops the archive it wrote. */
   private synchronized void stopped(boolean cleanly) {
-    if (!stopped) {
+    if (jarLaunch != null && !stopped) {
       stopped = true;
-      jarLaunch.stopped(cleanly);
+      jarLaunch.stopped(jar, cleanly);
     }
   }
 

@@ -22,7 +22,17 @@ public final class EmbeddedPostgresSupport {
   public static synchronized EmbeddedPostgres server() {
     if (postgres == null) {
       try {
-        postgres = EmbeddedPostgres.builder().start();
+        postgres =
+            EmbeddedPostgres.builder()
+                // A test database need not survive a crash of the machine: no fsync of the WAL
+                // or of the data files (the checkpoints, the shutdown's included, write to the
+                // file cache only), and no full page images in the WAL after each checkpoint.
+                // What a test sees over a connection is the same; a PostgreSQL killed or cut
+                // off keeps what it wrote, only an operating-system crash would not. zonky
+                // already turns synchronous_commit off.
+                .setServerConfig("fsync", "off")
+                .setServerConfig("full_page_writes", "off")
+                .start();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

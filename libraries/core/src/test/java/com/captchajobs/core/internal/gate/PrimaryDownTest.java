@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.internal.db.Schema;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
@@ -32,13 +31,8 @@ class PrimaryDownTest {
 
   @BeforeEach
   void freshDatabase() {
-    dataSource = new HikariDataSource();
-    dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
-    dataSource.setMaximumPoolSize(4);
-    Schema.defaultSchema().migrate(dataSource);
+    dataSource = GateTestDatabase.fresh();
     jdbc = new Sql(dataSource);
-    jdbc.execute(
-        "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
     gate =
         new FleetGate(
             dataSource,
@@ -126,13 +120,6 @@ class PrimaryDownTest {
   }
 
   private UUID waitingSolve() {
-    UUID id = UUID.randomUUID();
-    jdbc.update(
-        "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
-            + " status, waiting_since, created_at) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', 0,"
-            + " 'WAITING_FOR_THREAD', now(), clock_timestamp())",
-        id,
-        "down-" + id);
-    return id;
+    return GateTestDatabase.waitingSolve(jdbc, "down-");
   }
 }

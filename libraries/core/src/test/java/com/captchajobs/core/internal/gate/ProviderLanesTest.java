@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
 import com.captchajobs.core.internal.db.Schema;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.math.BigDecimal;
@@ -34,13 +33,8 @@ class ProviderLanesTest {
 
   /** A fresh database whose gate has one primary slot and the given providers beside it. */
   private void gateWith(ProviderLanes.Lane... others) {
-    dataSource = new HikariDataSource();
-    dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
-    dataSource.setMaximumPoolSize(4);
-    Schema.defaultSchema().migrate(dataSource);
+    dataSource = GateTestDatabase.fresh();
     jdbc = new Sql(dataSource);
-    jdbc.execute(
-        "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
     gate =
         new FleetGate(
             dataSource,
@@ -185,14 +179,7 @@ class ProviderLanesTest {
   }
 
   private UUID waitingSolve() {
-    UUID id = UUID.randomUUID();
-    jdbc.update(
-        "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, priority,"
-            + " status, waiting_since, created_at) VALUES (?, ?, 'TURNSTILE', '{}'::jsonb, 'x', 0,"
-            + " 'WAITING_FOR_THREAD', now(), clock_timestamp())",
-        id,
-        "lanes-" + id);
-    return id;
+    return GateTestDatabase.waitingSolve(jdbc, "lanes-");
   }
 
   /** Moves the solve's wait {@code seconds} into the past, as if it had waited that long. */

@@ -3,6 +3,8 @@ package com.captchajobs.core.testing;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,9 +23,17 @@ public final class EmbeddedPostgresSupport {
 
   public static synchronized EmbeddedPostgres server() {
     if (postgres == null) {
+      Path data;
       try {
+        data = Files.createTempDirectory("captchajobs-test-pg");
         postgres =
             EmbeddedPostgres.builder()
+                .setDataDirectory(data)
+                // Deleting the data directory (every test database's files, tens of thousands)
+                // took longer than surefire waits for a JVM to exit under a loaded build, so the
+                // JVM stops the server and leaves the deletion to a process that outlives it.
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
                 // A test database need not survive a crash of the machine: no fsync of the WAL
                 // or of the data files (the checkpoints, the shutdown's included, write to the
                 // file cache only), and no full page images in the WAL after each checkpoint.
@@ -42,8 +52,9 @@ public final class EmbeddedPostgresSupport {
                   () -> {
                     try {
                       postgres.close();
+                      new ProcessBuilder("rm", "-rf", data.toString()).start();
                     } catch (IOException ignored) {
-                      // the JVM is going away
+                      // the JVM is going away; the operating system's temp cleaning remains
                     }
                   }));
     }

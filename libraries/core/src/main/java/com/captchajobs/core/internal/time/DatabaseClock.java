@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,8 +63,7 @@ public final class DatabaseClock extends Clock implements AutoCloseable {
           "This node's clock is {} ms off the database's; CaptchaJobs uses the database's",
           -clock.offsetMillis);
     }
-    clock.refresher.scheduleWithFixedDelay(
-        clock::refresh, REFRESH.toMillis(), REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+    Timers.every(clock.refresher, REFRESH, clock::refresh);
     return clock;
   }
 

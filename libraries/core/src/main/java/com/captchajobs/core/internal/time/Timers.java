@@ -1,7 +1,9 @@
 package com.captchajobs.core.internal.time;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /** The engine's background timers: each on one daemon thread, so none holds up the JVM's exit. */
 public final class Timers {
@@ -16,5 +18,11 @@ public final class Timers {
           t.setDaemon(true);
           return t;
         });
+  }
+
+  /** Runs {@code task} on {@code timer} every {@code interval}, the first time after one too. */
+  public static void every(ScheduledExecutorService timer, Duration interval, Runnable task) {
+    timer.scheduleWithFixedDelay(
+        task, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 }

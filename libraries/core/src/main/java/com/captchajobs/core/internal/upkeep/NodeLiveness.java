@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,8 +69,7 @@ public final class NodeLiveness implements AutoCloseable {
           }
         };
     tick.run();
-    checker.scheduleWithFixedDelay(
-        tick, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    Timers.every(checker, CHECK_EVERY, tick);
     return this;
   }
 

@@ -6,7 +6,6 @@ import com.captchajobs.core.internal.time.Timers;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.jobrunr.jobs.states.StateName;
 import org.jobrunr.storage.JobNotFoundException;
 import org.jobrunr.storage.StorageProvider;
@@ -102,8 +101,7 @@ public final class ReportSweep implements AutoCloseable {
   /** Sweeps every {@code interval}, the first time after {@code interval} too. */
   public synchronized ReportSweep schedule(Duration interval) {
     timer = Timers.daemon("captchajobs-report-sweep");
-    timer.scheduleWithFixedDelay(
-        this::sweepLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    Timers.every(timer, interval, this::sweepLogged);
     return this;
   }
 

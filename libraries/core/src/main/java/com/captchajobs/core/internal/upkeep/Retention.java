@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,8 +88,7 @@ public final class Retention implements AutoCloseable {
   /** Runs the pass every {@code interval}, the first one after {@code interval} too. */
   public synchronized Retention schedule(Duration interval) {
     timer = Timers.daemon("captchajobs-retention");
-    timer.scheduleWithFixedDelay(
-        this::runLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    Timers.every(timer, interval, this::runLogged);
     return this;
   }
 

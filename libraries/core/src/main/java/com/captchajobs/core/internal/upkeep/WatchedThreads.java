@@ -7,7 +7,6 @@ import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.time.Timers;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -78,17 +77,16 @@ public final class WatchedThreads implements AutoCloseable {
   /** Ticks every second on a daemon thread. */
   public synchronized WatchedThreads start() {
     timer = Timers.daemon("captchajobs-watched-threads");
-    timer.scheduleWithFixedDelay(
+    Timers.every(
+        timer,
+        TICK,
         () -> {
           try {
             tick();
           } catch (RuntimeException e) {
             log.debug("Console threads reading failed: {}", e.toString());
           }
-        },
-        TICK.toMillis(),
-        TICK.toMillis(),
-        TimeUnit.MILLISECONDS);
+        });
     return this;
   }
 

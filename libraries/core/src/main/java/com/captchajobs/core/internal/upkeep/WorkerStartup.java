@@ -10,7 +10,6 @@ import com.captchajobs.core.internal.time.Timers;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,8 +121,9 @@ public final class WorkerStartup implements AutoCloseable {
   public synchronized void startBackground(
       java.util.function.BooleanSupplier serverRunning, Runnable restartServer) {
     startBackground();
-    long period = settings.reconcileInterval().toMillis();
-    executor.scheduleWithFixedDelay(
+    Timers.every(
+        executor,
+        settings.reconcileInterval(),
         () -> {
           try {
             if (!serverRunning.getAsBoolean()) {
@@ -133,10 +133,7 @@ public final class WorkerStartup implements AutoCloseable {
           } catch (RuntimeException e) {
             log.warn("Could not restart the JobRunr server, will try again: {}", e.toString());
           }
-        },
-        period,
-        period,
-        TimeUnit.MILLISECONDS);
+        });
   }
 
   /** Starts the repair pass and the provider check; idempotent. */
@@ -145,14 +142,13 @@ public final class WorkerStartup implements AutoCloseable {
       return;
     }
     executor = Timers.daemon("captchajobs-reconciler");
-    long period = settings.reconcileInterval().toMillis();
-    executor.scheduleWithFixedDelay(reconciler, period, period, TimeUnit.MILLISECONDS);
+    Timers.every(executor, settings.reconcileInterval(), reconciler);
     long due = DUE_HANDOFF_INTERVAL.toMillis();
-    if (dueHandOff != null && period > due) { // a pause ends between passes: a free slot then
-      executor.scheduleWithFixedDelay(this::handOffDue, due, due, TimeUnit.MILLISECONDS);
+    if (dueHandOff != null && settings.reconcileInterval().toMillis() > due) {
+      // a pause ends between passes: a free slot then
+      Timers.every(executor, DUE_HANDOFF_INTERVAL, this::handOffDue);
     }
-    long check = settings.providerCheckInterval().toMillis();
-    executor.scheduleWithFixedDelay(this::checkProvider, check, check, TimeUnit.MILLISECONDS);
+    Timers.every(executor, settings.providerCheckInterval(), this::checkProvider);
   }
 
   private void handOffDue() {

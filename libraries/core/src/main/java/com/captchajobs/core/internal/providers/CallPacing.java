@@ -1,6 +1,5 @@
 package com.captchajobs.core.internal.providers;
 
-import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.store.PushRings;
@@ -52,12 +51,7 @@ public final class CallPacing {
   public PollResult call(Solve solve, int submitNo) {
     Providers.Provider provider = providers.get(solve.provider()); // its task's provider
     try {
-      PollResult result = provider.client().get(solve.taskId());
-      providers.called(provider.name(), null);
-      return result;
-    } catch (CaptchaAiException e) {
-      providers.called(provider.name(), e); // server trouble counts towards the primary down
-      throw e;
+      return providers.call(provider, () -> provider.client().get(solve.taskId()));
     } finally {
       try {
         transitions.calls().callAnswered(solve.id(), submitNo, clock.instant());

@@ -148,22 +148,25 @@ public final class Providers {
     Map<String, Supplier<ThreadsInfo>> reads = new LinkedHashMap<>();
     for (Provider p : all()) {
       if (p.planCheck() != null) {
-        reads.put(p.name(), () -> threadsInfo(p));
+        reads.put(p.name(), () -> call(p, p.planCheck()::read));
       }
     }
     return reads;
   }
 
-  private ThreadsInfo threadsInfo(Provider p) {
-    ThreadsInfo info;
+  /**
+   * Makes {@code call} to {@code provider} and records what it came to ({@link #called}); its
+   * failure is the caller's.
+   */
+  public <T> T call(Provider provider, Supplier<T> call) {
     try {
-      info = p.planCheck().read();
+      T answer = call.get();
+      called(provider.name(), null);
+      return answer;
     } catch (CaptchaAiException e) {
-      called(p.name(), e);
+      called(provider.name(), e); // server trouble counts towards the primary down
       throw e;
     }
-    called(p.name(), null);
-    return info;
   }
 
   /** A transport error (an HTML 5xx page among them) or the provider's own server error. */

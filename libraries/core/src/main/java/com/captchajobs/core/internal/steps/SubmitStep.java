@@ -240,12 +240,10 @@ public final class SubmitStep {
     String taskId;
     Providers.Provider provider = providers.get(solve.provider());
     try {
-      taskId = provider.client().submit(solve.task(), pingbackUrl);
+      taskId = providers.call(provider, () -> provider.client().submit(solve.task(), pingbackUrl));
     } catch (CaptchaAiException e) {
-      providers.called(provider.name(), e);
       return inPhp.submitError(solve, e);
     }
-    providers.called(provider.name(), null);
     Instant at = clock.instant();
     Instant freedAt =
         slotFreedAtEpochMilli > 0 ? Instant.ofEpochMilli(slotFreedAtEpochMilli) : null;

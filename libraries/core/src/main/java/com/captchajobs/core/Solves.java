@@ -199,7 +199,7 @@ public final class Solves {
    */
   public CompletableFuture<SolveStatusView> await(UUID id, Duration timeout) {
     CompletableFuture<SolveStatusView> result = new CompletableFuture<>();
-    AutoCloseable subscription =
+    SolveNotifications.Handle subscription =
         notifications.subscribe(
             id,
             status -> {
@@ -207,7 +207,7 @@ public final class Solves {
                 CompletableFuture.runAsync(() -> completeFromRow(id, result));
               }
             });
-    result.whenComplete((view, error) -> closeQuietly(subscription));
+    result.whenComplete((view, error) -> subscription.close());
     CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS)
         .execute(() -> result.completeExceptionally(new SolveTimeoutException(id, timeout)));
     // A change committed before the subscription was not notified to it: read the row once now.
@@ -331,13 +331,5 @@ public final class Solves {
       throw new SolveNotFoundException(id);
     }
     return notifications.subscribe(id, onChange::accept);
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    try {
-      c.close();
-    } catch (Exception ignored) {
-      // removing a map entry does not fail
-    }
   }
 }

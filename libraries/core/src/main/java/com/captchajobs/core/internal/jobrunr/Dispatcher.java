@@ -39,7 +39,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
   private final Object signal = new Object();
   private BackgroundJobServer server;
   private Fetch fetch;
-  private AutoCloseable listening;
+  private SolveNotifications.Handle listening;
   private Thread thread;
   private boolean pending;
   private boolean tellFleet;
@@ -191,11 +191,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
     synchronized (this) {
       t = thread;
       if (listening != null) {
-        try {
-          listening.close();
-        } catch (Exception ignored) {
-          // removing a listener does not fail
-        }
+        listening.close();
       }
     }
     synchronized (signal) {

@@ -62,7 +62,7 @@ public final class PushedFetches implements AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final AtMostEvery droppedLog;
-  private volatile AutoCloseable listening;
+  private volatile SolveNotifications.Handle listening;
 
   /**
    * @param fetch makes one fetch
@@ -155,13 +155,9 @@ public final class PushedFetches implements AutoCloseable {
    */
   @Override
   public void close() {
-    AutoCloseable l = listening;
+    SolveNotifications.Handle l = listening;
     if (l != null) {
-      try {
-        l.close();
-      } catch (Exception ignored) {
-        // removing a listener does not fail
-      }
+      l.close();
     }
     executor.shutdown();
     try {

@@ -151,17 +151,14 @@ public final class SubmitStep {
           providers.hasOthers()
               ? providers.get(solve.provider()).breaker().openState()
               : Optional.empty();
-      if (shut.isPresent()) { // that provider's key was rejected: the gate hands it another's
-        transitions.waitForThread(solveId, Duration.ZERO, shut.get().errorCode());
-        handoff.giveBack(solveId);
-        handoff.handOff();
-        return Step.DONE;
-      }
-      if (providers.hasOthers()
-          && ProviderLanes.PRIMARY.equals(solve.provider())
-          && providers.primaryDown()) {
-        // a primary slot taken before it was judged down (or at enqueue): a backup's instead
-        transitions.waitForThread(solveId, Duration.ZERO, solve.errorCode());
+      // That provider's key was rejected, or a primary slot was taken before the primary was
+      // judged down (or at enqueue): the gate hands it another provider's (a backup's).
+      if (shut.isPresent()
+          || providers.hasOthers()
+              && ProviderLanes.PRIMARY.equals(solve.provider())
+              && providers.primaryDown()) {
+        String code = shut.map(Breaker.State::errorCode).orElse(solve.errorCode());
+        transitions.waitForThread(solveId, Duration.ZERO, code);
         handoff.giveBack(solveId);
         handoff.handOff();
         return Step.DONE;

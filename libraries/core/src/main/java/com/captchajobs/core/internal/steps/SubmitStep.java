@@ -1,5 +1,7 @@
 package com.captchajobs.core.internal.steps;
 
+import static com.captchajobs.core.internal.providers.CallPacing.latest;
+
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.ErrorClass;
 import com.captchajobs.core.events.EngineListener;
@@ -322,10 +324,6 @@ public final class SubmitStep {
                 attempt,
                 STORE_ATTEMPTS,
                 e.toString()));
-  }
-
-  private static Instant latest(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
   }
 
   private static Instant earliest(Instant a, Instant b) {

@@ -111,15 +111,10 @@ public final class Providers {
    */
   public Optional<Breaker.State> openEverywhere() {
     Optional<Breaker.State> open = primary.breaker().openState();
-    if (open.isEmpty()) {
-      return open;
-    }
-    for (Provider p : others.values()) {
-      if (p.breaker().openState().isEmpty()) {
-        return Optional.empty();
-      }
-    }
-    return open;
+    return open.isPresent()
+            && others.values().stream().allMatch(p -> p.breaker().openState().isPresent())
+        ? open
+        : Optional.empty();
   }
 
   /**

@@ -3,7 +3,6 @@ package com.captchajobs.core.internal.steps;
 import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.PollResult;
 import com.captchajobs.core.events.EngineListener;
-import com.captchajobs.core.internal.engine.PollJob;
 import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.engine.PushedPollJob;
 import com.captchajobs.core.internal.engine.PushedPollRequest;
@@ -22,8 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The poll step of a solve (see "How a solve moves" in docs/architecture.md), made by the poll job
@@ -40,8 +37,6 @@ import org.slf4j.LoggerFactory;
  * and submits that solve itself ({@link SolveLife}), so the freed slot is at work again at once.
  */
 public final class PollStep {
-
-  private static final Logger log = LoggerFactory.getLogger(PollJob.class);
 
   private final SolveRepository repository;
   private final SolveTransitions transitions;

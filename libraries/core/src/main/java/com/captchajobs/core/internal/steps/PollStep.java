@@ -138,16 +138,16 @@ public final class PollStep {
    * return that hand-off ({@link Step.Carry}), as after a poll.
    */
   Step pollPushed(PushedPollRequest request, UUID carrier) throws InterruptedException {
-    Solve solve = waiting(request.solveId(), request.submitNo());
-    if (solve == null || !noCallSince(solve, request)) {
+    Solve solve = unanswered(request);
+    if (solve == null) {
       return Step.DONE;
     }
     Instant earliest =
         CallPacing.pushedFetchAt(
             request.lastCallEpochMilli(), request.intendedAtEpochMilli(), settings);
     if (pacing.waitUntil(earliest)) {
-      solve = waiting(request.solveId(), request.submitNo());
-      if (solve == null || !noCallSince(solve, request)) {
+      solve = unanswered(request);
+      if (solve == null) {
         return Step.DONE; // answered meanwhile, or a poll called since the push came
       }
     }
@@ -162,8 +162,8 @@ public final class PollStep {
       }
       // The call before the push, timed from its answer: wait until 5 s after that.
       pacing.waitUntil(CallPacing.nextCallAfter(blocking, settings));
-      solve = waiting(request.solveId(), request.submitNo());
-      if (solve == null || !noCallSince(solve, request)) {
+      solve = unanswered(request);
+      if (solve == null) {
         return Step.DONE;
       }
       called = clock.instant();
@@ -253,24 +253,22 @@ public final class PollStep {
   /** The outcome recorded for a call a push rang for, until its reply is recorded. */
   static final String PUSH_RANG = "PUSH_RANG";
 
-  private Solve waiting(UUID solveId, int submitNo) {
-    Solve solve = repository.find(solveId).orElse(null);
-    return solve == null
-            || solve.status() != SolveStatus.SUBMITTED
-            || solve.submits() != submitNo
-            || solve.taskId() == null
-        ? null
-        : solve;
-  }
-
-  private boolean noCallSince(Solve solve, PushedPollRequest request) {
+  /** The solve while it waits for the push's submission and no poll called since; else null. */
+  private Solve unanswered(PushedPollRequest request) {
+    Solve solve = repository.find(request.solveId()).orElse(null);
+    if (solve == null
+        || solve.status() != SolveStatus.SUBMITTED
+        || solve.submits() != request.submitNo()
+        || solve.taskId() == null) {
+      return null;
+    }
     long last =
         transitions
             .calls()
             .lastPoll(solve.id(), request.submitNo())
             .map(p -> p.calledAt().toEpochMilli())
             .orElse(0L);
-    return last == request.lastCallEpochMilli();
+    return last == request.lastCallEpochMilli() ? solve : null;
   }
 
   /**

@@ -85,11 +85,6 @@ public final class PushWatch {
     return pushedOnce && polledInARow < POLLED_IN_A_ROW;
   }
 
-  /** WARNs logged since start (for tests). */
-  synchronized boolean warned() {
-    return lastWarn != null;
-  }
-
   private void warn(int count) {
     log.warn(
         "captchaai.pingback-url is set ({}) but the last {} answer(s) all came by poll: no push"

@@ -24,15 +24,6 @@ public final class PhantomSlots {
         .orElseThrow();
   }
 
-  /** Phantom holders held now on any provider's slots, of any age. */
-  public int held() {
-    return db.queryOne(
-            "SELECT count(*) FROM captchajobs.gate_slot"
-                + " WHERE phantom AND solve_id IS NOT NULL AND lease_until > now()",
-            rs -> rs.getInt(1))
-        .orElse(0);
-  }
-
   /** Phantom holders held now on {@code provider}'s slots, of any age. */
   public int held(String provider) {
     return db.queryOne(

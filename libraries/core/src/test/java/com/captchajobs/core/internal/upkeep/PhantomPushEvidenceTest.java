@@ -85,14 +85,16 @@ class PhantomPushEvidenceTest {
 
     assertThat(repairPassSeeing(CAP - 1)).isZero();
 
-    assertThat(gate.phantomSlots().held()).as("B's phantom still holds its slot").isEqualTo(1);
+    assertThat(gate.phantomSlots().held(ProviderLanes.PRIMARY))
+        .as("B's phantom still holds its slot")
+        .isEqualTo(1);
   }
 
   @Test
   void aKnownTaskWhosePushIsStillAwaitedLetsThePhantomGo() {
     assertThat(repairPassSeeing(CAP - 1)).isEqualTo(1);
 
-    assertThat(gate.phantomSlots().held()).isZero();
+    assertThat(gate.phantomSlots().held(ProviderLanes.PRIMARY)).isZero();
   }
 
   @Test

@@ -33,19 +33,16 @@ public final class Breaker {
 
   /** The open state, or empty when closed. */
   public Optional<State> openState() {
-    return state().filter(State::open);
-  }
-
-  public Optional<State> state() {
     return db.queryOne(
-        "SELECT open, error_code, reason, opened_at FROM captchajobs.breaker WHERE key_fingerprint = ?",
-        rs ->
-            new State(
-                rs.getBoolean("open"),
-                rs.getString("error_code"),
-                rs.getString("reason"),
-                Db.instant(rs, "opened_at")),
-        fingerprint);
+            "SELECT open, error_code, reason, opened_at FROM captchajobs.breaker WHERE key_fingerprint = ?",
+            rs ->
+                new State(
+                    rs.getBoolean("open"),
+                    rs.getString("error_code"),
+                    rs.getString("reason"),
+                    Db.instant(rs, "opened_at")),
+            fingerprint)
+        .filter(State::open);
   }
 
   /** Opens the breaker; the first code that opened it is kept while it stays open. */

@@ -1,6 +1,5 @@
 package com.captchajobs.core.stats;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -47,9 +46,7 @@ public final class Percentiles {
       rank(1, p); // still reject a bad p
       return Double.NaN;
     }
-    List<Double> sorted = new ArrayList<>(values.size());
-    values.forEach(v -> sorted.add(v.doubleValue()));
-    sorted.sort(null);
+    List<Double> sorted = values.stream().map(Number::doubleValue).sorted().toList();
     return sorted.get(rank(sorted.size(), p) - 1);
   }
 }

@@ -68,12 +68,7 @@ public final class ParkedDeliveries implements AutoCloseable {
 
   /** Enqueues every parked delivery of a stopping node; their shares are not passed on. */
   public void handBack(List<UUID> jobIds) {
-    int handedBack = 0;
-    for (UUID id : jobIds) {
-      if (enqueue(id) == Outcome.ENQUEUED) {
-        handedBack++;
-      }
-    }
+    long handedBack = jobIds.stream().filter(id -> enqueue(id) == Outcome.ENQUEUED).count();
     if (handedBack > 0) {
       log.info("{} parked webhook deliveries handed back to the fleet", handedBack);
     }

@@ -141,9 +141,7 @@ public final class OperatorQueries {
    */
   public Optional<BatchSummary> batch(String client, String batch) {
     Map<SolveStatus, Long> byStatus = new LinkedHashMap<>();
-    for (SolveStatus s : SolveStatus.values()) {
-      byStatus.put(s, 0L);
-    }
+    Arrays.stream(SolveStatus.values()).forEach(s -> byStatus.put(s, 0L));
     long[] total = {0};
     db.query(
         "SELECT status, count(*) FROM captchajobs.solve WHERE client = ? AND batch = ?"

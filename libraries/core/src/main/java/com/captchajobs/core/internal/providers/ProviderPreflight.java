@@ -24,9 +24,7 @@ public final class ProviderPreflight {
   private ProviderPreflight() {}
 
   public static void check(Providers providers) {
-    for (Providers.Provider p : providers.others()) {
-      check(p);
-    }
+    providers.others().forEach(ProviderPreflight::check);
   }
 
   /** The periodic threadsinfo of each provider beside the primary; never throws. */

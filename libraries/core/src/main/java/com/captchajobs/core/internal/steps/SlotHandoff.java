@@ -89,9 +89,7 @@ public final class SlotHandoff {
 
   /** Pairs free slots with waiting solves and starts their submit jobs. */
   public void handOff() {
-    for (FleetGate.Handoff h : gate.dispatch()) {
-      start(h);
-    }
+    gate.dispatch().forEach(this::start);
   }
 
   /** What {@link #handOffParking} did for the solve that is parking and for the others. */

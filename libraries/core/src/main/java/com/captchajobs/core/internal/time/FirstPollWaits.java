@@ -7,7 +7,6 @@ import com.captchajobs.core.stats.Percentiles;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -108,8 +107,7 @@ public final class FirstPollWaits {
 
   long learn(List<SolveRepository.SolvedSample> window) {
     long halfInterval = settings.pollInterval().toMillis() / 2;
-    List<Long> estimates = new ArrayList<>();
-    window.forEach(s -> estimates.add(s.sinceSubmitMillis() - halfInterval));
+    List<Long> estimates = window.stream().map(s -> s.sinceSubmitMillis() - halfInterval).toList();
     long next = (long) Percentiles.of(estimates, TARGET_READY_AT_FIRST_POLL);
     long floor = settings.minFirstPollWait().toMillis();
     long ceiling = Math.max(floor, settings.solveTimeout().toMillis() / 2);

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.states.ProcessingState;
 import org.jobrunr.jobs.states.StateName;
@@ -158,25 +159,19 @@ public final class Reconciler implements Runnable {
     Set<UUID> registered = registeredServers();
     Instant now = clock.instant();
     Set<UUID> live = gate.liveServers(registered);
-    for (UUID server : live) {
-      seenLive.put(server, now);
-    }
+    live.forEach(server -> seenLive.put(server, now));
     seenLive.keySet().retainAll(registered);
-    Set<UUID> gone = new HashSet<>(seenLive.keySet());
-    gone.removeAll(live);
-    gone.remove(liveness.serverId());
-    if (!gone.isEmpty()) {
+    UUID self = liveness.serverId();
+    if (seenLive.keySet().stream().anyMatch(s -> !live.contains(s) && !s.equals(self))) {
       // a server seen live lost its lock: its solves resume now, not at the next repair pass
       repository.exclusively(this::recoverDeadServers);
     }
   }
 
   private Set<UUID> registeredServers() {
-    Set<UUID> ids = new HashSet<>();
-    for (BackgroundJobServerStatus server : storage.getBackgroundJobServers()) {
-      ids.add(server.getId());
-    }
-    return ids;
+    return storage.getBackgroundJobServers().stream()
+        .map(BackgroundJobServerStatus::getId)
+        .collect(Collectors.toCollection(HashSet::new));
   }
 
   /**
@@ -193,9 +188,8 @@ public final class Reconciler implements Runnable {
     if (!liveness.mayJudge(JUDGE_AFTER)) {
       return 0;
     }
-    Set<UUID> registered = registeredServers();
     Set<UUID> suspects = new HashSet<>(seenLive.keySet());
-    suspects.retainAll(registered);
+    suspects.retainAll(registeredServers());
     suspects.remove(liveness.serverId());
     if (suspects.isEmpty()) {
       return 0;
@@ -306,9 +300,7 @@ public final class Reconciler implements Runnable {
     while (true) {
       List<SolveRepository.Stuck> page =
           repository.findStuck(stuckAfter, solveDeadline, afterUpdatedAt, afterId, PAGE);
-      for (SolveRepository.Stuck stuck : page) {
-        repaired += repair(stuck, "repair");
-      }
+      repaired += page.stream().mapToInt(stuck -> repair(stuck, "repair")).sum();
       if (page.size() < PAGE) {
         return repaired;
       }

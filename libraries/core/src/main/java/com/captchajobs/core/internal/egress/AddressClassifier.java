@@ -116,12 +116,10 @@ final class AddressClassifier {
    * @return the reason, naming the range and, for an embedding form, the form and the IPv4 address
    */
   static Optional<String> whyNotPublic(byte[] a) {
-    if (a.length == 4) {
-      return V4_RANGES.stream().filter(r -> r.contains(a)).findFirst().map(Range::why);
-    }
-    Optional<String> v6 = V6_RANGES.stream().filter(r -> r.contains(a)).findFirst().map(Range::why);
-    if (v6.isPresent()) {
-      return v6;
+    List<Range> ranges = a.length == 4 ? V4_RANGES : V6_RANGES;
+    Optional<String> range = ranges.stream().filter(r -> r.contains(a)).findFirst().map(Range::why);
+    if (range.isPresent() || a.length == 4) {
+      return range;
     }
     for (Embedding e : EMBEDDINGS) {
       if (!e.matches(a)) {

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,9 @@ public final class Pingbacks implements PingbackReceiver {
 
   /** How often at most a summary of refused pushes is logged. */
   static final Duration REFUSED_LOG_EVERY = Duration.ofMinutes(1);
+
+  /** A submission number as a push carries it: one to six ASCII digits. */
+  private static final Pattern SUBMIT_NO = Pattern.compile("[0-9]{1,6}");
 
   private final PingbackUrls urls;
   private final SolveRepository repository;
@@ -191,14 +195,6 @@ public final class Pingbacks implements PingbackReceiver {
   }
 
   private static int parseSubmitNo(String text) {
-    if (text == null || text.isEmpty() || text.length() > 6) {
-      return -1;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-        return -1;
-      }
-    }
-    return Integer.parseInt(text);
+    return text != null && SUBMIT_NO.matcher(text).matches() ? Integer.parseInt(text) : -1;
   }
 }

@@ -123,9 +123,8 @@ public class ReportJob implements JobRequestHandler<ReportJobRequest> {
       }
       return false;
     }
-    if (code != null && code.startsWith("HTTP_4")) {
-      return true; // refused before it was handled: a rate limit, a firewall
-    }
-    return false; // HTTP_5xx, EMPTY_BODY, UNRECOGNISED_BODY: maybe recorded
+    // HTTP_4xx: refused before it was handled (a rate limit, a firewall); HTTP_5xx, EMPTY_BODY,
+    // UNRECOGNISED_BODY: maybe recorded
+    return code != null && code.startsWith("HTTP_4");
   }
 }

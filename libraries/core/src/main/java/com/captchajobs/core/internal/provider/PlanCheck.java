@@ -43,9 +43,11 @@ public final class PlanCheck {
 
   /** Asks the provider now; a transport failure or a server error marks it unreachable. */
   public ThreadsInfo read() {
-    ThreadsInfo info;
     try {
-      info = client.threadsInfo();
+      ThreadsInfo info = client.threadsInfo();
+      unreachable = null;
+      last = info;
+      return info;
     } catch (CaptchaAiException e) {
       if (e.errorClass() == com.captchajobs.core.client.ErrorClass.TRANSIENT) {
         ProviderOutage before = unreachable;
@@ -56,9 +58,6 @@ public final class PlanCheck {
       }
       throw e;
     }
-    unreachable = null;
-    last = info;
-    return info;
   }
 
   /** Present while the provider's last threadsinfo failed for want of an answer. */

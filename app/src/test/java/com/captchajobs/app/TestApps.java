@@ -32,6 +32,9 @@ final class TestApps {
     props.put("captchaai.first-poll-wait.TURNSTILE", "1s");
     props.put("captchaai.first-poll-wait.RECAPTCHA_V2", "1s");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
+    // connections open as the node needs them, not twenty at its start (each is a PostgreSQL
+    // process)
+    props.put("spring.datasource.hikari.minimum-idle", "2");
     props.putAll(extra);
     return AppApplication.builder().properties(props).run();
   }

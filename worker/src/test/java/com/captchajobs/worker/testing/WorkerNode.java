@@ -79,6 +79,9 @@ public final class WorkerNode implements AutoCloseable {
     props.put("captchajobs.api.clients.ops.roles", "operator");
     props.put("captchajobs.worker.enabled", "true");
     props.put("spring.datasource.hikari.maximum-pool-size", "20");
+    // connections open as the node needs them, not twenty at its start (each is a PostgreSQL
+    // process)
+    props.put("spring.datasource.hikari.minimum-idle", "2");
     props.putAll(extra);
     synchronized (LIFECYCLE) {
       return new WorkerNode(

@@ -148,6 +148,8 @@ public final class WorkerProcess implements AutoCloseable {
     command.add("--spring.datasource.url=" + jdbcUrl);
     command.add("--captchaai.base-url=" + baseUrl);
     command.add("--captchajobs.worker.name=" + name);
+    // connections open as the node needs them, not the whole pool at its start
+    command.add("--spring.datasource.hikari.minimum-idle=2");
     extra.forEach((k, v) -> command.add("--" + k + "=" + v));
     Path log;
     try {

@@ -46,6 +46,9 @@ public final class EngineNode implements AutoCloseable {
   /** Connections of a node's pool, as the worker node's tests had them. */
   public static final int POOL_SIZE = 20;
 
+  /** Connections a test node keeps open when idle (Hikari's default is the pool's size). */
+  public static final int MINIMUM_IDLE = 2;
+
   private static final Pattern DURATION = Pattern.compile("(-?\\d+)(ns|us|ms|s|m|h|d)?");
 
   private final CaptchaJobs captchaJobs;
@@ -112,6 +115,11 @@ public final class EngineNode implements AutoCloseable {
       dataSource.setMaximumPoolSize(
           Integer.parseInt(
               take(unread, "spring.datasource.hikari.maximum-pool-size", "" + POOL_SIZE)));
+      // Connections open as the node needs them rather than all at its start: each costs
+      // PostgreSQL a process, and most test nodes use a few of their twenty.
+      dataSource.setMinimumIdle(
+          Integer.parseInt(
+              take(unread, "spring.datasource.hikari.minimum-idle", "" + MINIMUM_IDLE)));
       String connectionTimeout = take(unread, "spring.datasource.hikari.connection-timeout", null);
       if (connectionTimeout != null) {
         dataSource.setConnectionTimeout(Long.parseLong(connectionTimeout));

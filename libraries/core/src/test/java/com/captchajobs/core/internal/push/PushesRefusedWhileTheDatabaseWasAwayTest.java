@@ -92,8 +92,12 @@ class PushesRefusedWhileTheDatabaseWasAwayTest {
         solves
             .jdbc()
             .queryForObject(
+                // pg_locks is the server's: other test classes' nodes hold their own liveness
+                // locks in their own databases of this JVM's PostgreSQL
                 "SELECT count(pg_terminate_backend(pid))::int FROM pg_locks"
-                    + " WHERE locktype = 'advisory' AND classid::bigint = ?",
+                    + " WHERE locktype = 'advisory' AND classid::bigint = ?"
+                    + " AND database = (SELECT oid FROM pg_database"
+                    + " WHERE datname = current_database())",
                 Integer.class,
                 (long) LivenessLock.SPACE);
     assertThat(ended).as("the worker's liveness connection").isEqualTo(1);

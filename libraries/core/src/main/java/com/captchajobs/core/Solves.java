@@ -6,6 +6,7 @@ import com.captchajobs.core.events.EngineListener;
 import com.captchajobs.core.internal.enqueue.AnswerReports;
 import com.captchajobs.core.internal.enqueue.SolveEnqueuer;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.notify.Subscription;
 import com.captchajobs.core.internal.ops.OperatorQueries;
 import com.captchajobs.core.internal.store.Solve;
 import com.captchajobs.core.internal.store.SolveReports;
@@ -199,7 +200,7 @@ public final class Solves {
    */
   public CompletableFuture<SolveStatusView> await(UUID id, Duration timeout) {
     CompletableFuture<SolveStatusView> result = new CompletableFuture<>();
-    SolveNotifications.Handle subscription =
+    Subscription subscription =
         notifications.subscribe(
             id,
             status -> {

@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.jobrunr;
 
 import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.notify.Subscription;
 import java.lang.reflect.Field;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,7 +40,7 @@ public final class Dispatcher implements JobsReady, AutoCloseable {
   private final Object signal = new Object();
   private BackgroundJobServer server;
   private Fetch fetch;
-  private SolveNotifications.Handle listening;
+  private Subscription listening;
   private Thread thread;
   private boolean pending;
   private boolean tellFleet;

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * {@link Listener#onReconnect()} to catch up in their own way.
  *
  * <pre>{@code
- * try (Handle s = notifications.subscribe(id, status -> ...)) { ... }
+ * try (Subscription s = notifications.subscribe(id, status -> ...)) { ... }
  * }</pre>
  *
  * Callbacks run on the listener thread: keep them short (complete a future, hand off to an
@@ -81,12 +81,6 @@ public final class SolveNotifications implements AutoCloseable {
   @FunctionalInterface
   public interface ConnectionFactory {
     Connection open() throws SQLException;
-  }
-
-  /** Removes what it was returned for; closing it never fails (it removes a set or list entry). */
-  public interface Handle extends AutoCloseable {
-    @Override
-    void close();
   }
 
   /** Sees every notification of this node. */
@@ -157,7 +151,7 @@ public final class SolveNotifications implements AutoCloseable {
    * closed. The caller should read the row once after subscribing: a change committed just before
    * the subscription is not notified to it.
    */
-  public Handle subscribe(UUID id, Consumer<SolveStatus> onStatus) {
+  public Subscription subscribe(UUID id, Consumer<SolveStatus> onStatus) {
     subscribers.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(onStatus);
     return () ->
         subscribers.computeIfPresent(
@@ -169,7 +163,7 @@ public final class SolveNotifications implements AutoCloseable {
   }
 
   /** Adds a listener of every notification; returns a handle that removes it. */
-  public Handle addListener(Listener listener) {
+  public Subscription addListener(Listener listener) {
     listeners.add(listener);
     return () -> listeners.remove(listener);
   }
@@ -179,7 +173,7 @@ public final class SolveNotifications implements AutoCloseable {
    * payload, and with {@code null} after every (re)connect (wake-ups may have been missed); returns
    * a handle that removes it.
    */
-  public Handle addDispatchListener(Consumer<String> onWakeUp) {
+  public Subscription addDispatchListener(Consumer<String> onWakeUp) {
     dispatchListeners.add(onWakeUp);
     return () -> dispatchListeners.remove(onWakeUp);
   }
@@ -188,7 +182,7 @@ public final class SolveNotifications implements AutoCloseable {
    * Adds a listener of rung pushes ({@link #PUSH_CHANNEL}); returns a handle that removes it. A
    * notice lost while the connection was down is not replayed: the fetch's job stands for it.
    */
-  public Handle addPushListener(Consumer<PushNotice> onPush) {
+  public Subscription addPushListener(Consumer<PushNotice> onPush) {
     pushListeners.add(onPush);
     return () -> pushListeners.remove(onPush);
   }

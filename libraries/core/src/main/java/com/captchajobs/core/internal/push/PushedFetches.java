@@ -2,6 +2,7 @@ package com.captchajobs.core.internal.push;
 
 import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.notify.SolveNotifications;
+import com.captchajobs.core.internal.notify.Subscription;
 import com.captchajobs.core.internal.time.AtMostEvery;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,7 +63,7 @@ public final class PushedFetches implements AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final AtMostEvery droppedLog;
-  private volatile SolveNotifications.Handle listening;
+  private volatile Subscription listening;
 
   /**
    * @param fetch makes one fetch
@@ -155,7 +156,7 @@ public final class PushedFetches implements AutoCloseable {
    */
   @Override
   public void close() {
-    SolveNotifications.Handle l = listening;
+    Subscription l = listening;
     if (l != null) {
       l.close();
     }

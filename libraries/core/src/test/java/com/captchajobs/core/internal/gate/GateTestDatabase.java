@@ -4,7 +4,10 @@ import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 
 /** A fresh migrated database for the gate's tests, and the waiting solves they hand slots to. */
 final class GateTestDatabase {
@@ -24,6 +27,24 @@ final class GateTestDatabase {
         .execute(
             "CREATE TABLE captchajobs.cj_jobrunr_backgroundjobservers (id char(36) PRIMARY KEY)");
     return dataSource;
+  }
+
+  /**
+   * The gate of node "node-a" on {@code dataSource}: the primary ("primary-fp") with {@code
+   * primarySlots} slots, leases of three minutes, and {@code others} beside it.
+   */
+  static FleetGate gate(DataSource dataSource, int primarySlots, ProviderLanes.Lane... others) {
+    FleetGate gate =
+        new FleetGate(
+            dataSource,
+            Schema.defaultSchema(),
+            Duration.ofMinutes(3),
+            "node-a",
+            UUID::randomUUID,
+            List.of(others),
+            "primary-fp");
+    gate.resize(primarySlots);
+    return gate;
   }
 
   /** Stores a TURNSTILE solve waiting for a thread, later in the queue than any stored before. */

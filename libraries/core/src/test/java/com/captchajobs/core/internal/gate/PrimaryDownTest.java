@@ -2,11 +2,9 @@ package com.captchajobs.core.internal.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -34,17 +32,11 @@ class PrimaryDownTest {
     dataSource = GateTestDatabase.fresh();
     jdbc = new Sql(dataSource);
     gate =
-        new FleetGate(
+        GateTestDatabase.gate(
             dataSource,
-            Schema.defaultSchema(),
-            Duration.ofMinutes(3),
-            "node-a",
-            UUID::randomUUID,
-            List.of(
-                new ProviderLanes.Lane(
-                    "backup", true, 2, "backup-fp", Duration.ofSeconds(30), Map.of(), null)),
-            "primary-fp");
-    gate.resize(2);
+            2,
+            new ProviderLanes.Lane(
+                "backup", true, 2, "backup-fp", Duration.ofSeconds(30), Map.of(), null));
     lanes = gate.lanes();
   }
 

@@ -3,12 +3,10 @@ package com.captchajobs.core.internal.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.captchajobs.core.client.CaptchaType;
-import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -35,16 +33,7 @@ class ProviderLanesTest {
   private void gateWith(ProviderLanes.Lane... others) {
     dataSource = GateTestDatabase.fresh();
     jdbc = new Sql(dataSource);
-    gate =
-        new FleetGate(
-            dataSource,
-            Schema.defaultSchema(),
-            Duration.ofMinutes(3),
-            "node-a",
-            UUID::randomUUID,
-            List.of(others),
-            "primary-fp");
-    gate.resize(1);
+    gate = GateTestDatabase.gate(dataSource, 1, others);
     lanes = gate.lanes();
   }
 

@@ -3,10 +3,15 @@ package com.captchajobs.core.internal.webhook;
 import com.captchajobs.core.internal.lanes.ClientLanes;
 import com.captchajobs.core.internal.retry.Jitter;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.jobrunr.jobs.Job;
 import org.jobrunr.jobs.filters.ApplyStateFilter;
+import org.jobrunr.jobs.filters.JobServerFilter;
 import org.jobrunr.jobs.filters.RetryFilter;
+import org.jobrunr.jobs.states.FailedState;
 import org.jobrunr.jobs.states.JobState;
+import org.jobrunr.jobs.states.ScheduledState;
 import org.jobrunr.jobs.states.StateName;
 
 /**
@@ -21,8 +26,13 @@ import org.jobrunr.jobs.states.StateName;
  * JobRunr runs a single election filter per job, so the share is taken here, when a delivery is
  * elected to PROCESSING, and given back once the state it leaves PROCESSING for is stored (a parked
  * delivery joins its client's queue only then).
+ *
+ * <p>JobRunr enqueues a scheduled job up to one poll interval before it is due, so a retry waits
+ * the rest in its delivery thread before it runs: no retry reaches a receiver before its backoff is
+ * over.
  */
-public final class WebhookRetryFilter extends RetryFilter implements ApplyStateFilter {
+public final class WebhookRetryFilter extends RetryFilter
+    implements ApplyStateFilter, JobServerFilter {
 
   private final long backoffSeconds;
   private final long maxBackoffSeconds;
@@ -58,6 +68,37 @@ public final class WebhookRetryFilter extends RetryFilter implements ApplyStateF
         && newState.getName() != StateName.PROCESSING) {
       lanes.release(job.getId());
     }
+  }
+
+  @Override
+  public void onProcessing(Job job) {
+    Duration left = waitLeft(job.getJobStates(), Instant.now()); // JobRunr's own clock
+    if (!left.isZero()) {
+      try {
+        Thread.sleep(left.toMillis() + 1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the server stops: the attempt fails and is retried
+      }
+    }
+  }
+
+  /**
+   * How long an attempt started at {@code now} is early: the time its retry was scheduled for (the
+   * scheduled state right after the last failure) minus now, or zero. A parked delivery is
+   * scheduled too, but requeued as soon as a share of its client is free: only its retry's time
+   * holds it.
+   */
+  static Duration waitLeft(List<JobState> states, Instant now) {
+    for (int i = states.size() - 2; i >= 0; i--) {
+      if (states.get(i) instanceof FailedState) {
+        if (states.get(i + 1) instanceof ScheduledState retry
+            && retry.getScheduledAt().isAfter(now)) {
+          return Duration.between(now, retry.getScheduledAt());
+        }
+        return Duration.ZERO;
+      }
+    }
+    return Duration.ZERO;
   }
 
   @Override

@@ -3,6 +3,12 @@ package com.captchajobs.core.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.jobrunr.jobs.states.DeletedState;
+import org.jobrunr.jobs.states.EnqueuedState;
+import org.jobrunr.jobs.states.FailedState;
+import org.jobrunr.jobs.states.ScheduledState;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -29,5 +35,42 @@ class WebhookRetryFilterTest {
 
     assertThat(filter.waitBeforeRetry(1)).isEqualTo(6);
     assertThat(filter.waitBeforeRetry(3)).isEqualTo(6);
+  }
+
+  @Test
+  void aRetryEnqueuedBeforeItsBackoffIsOverWaitsTheRestBeforeItRuns() {
+    Instant now = Instant.parse("2026-12-06T10:00:00Z");
+    ScheduledState retry = new ScheduledState(now.plusMillis(1_550), "Retry 1 of 2");
+
+    assertThat(
+            WebhookRetryFilter.waitLeft(
+                List.of(new EnqueuedState(), failure(), retry, new EnqueuedState()), now))
+        .isEqualTo(Duration.ofMillis(1_550));
+    assertThat(WebhookRetryFilter.waitLeft(List.of(failure(), retry), now.plusSeconds(2)))
+        .as("a retry started after it was due")
+        .isZero();
+    assertThat(WebhookRetryFilter.waitLeft(List.of(new EnqueuedState()), now))
+        .as("a first attempt")
+        .isZero();
+    ScheduledState parked =
+        new ScheduledState(
+            now.plusSeconds(60), "Parked until a delivery thread of its client is free");
+    assertThat(
+            WebhookRetryFilter.waitLeft(
+                List.of(
+                    new EnqueuedState(), new DeletedState("parked"), parked, new EnqueuedState()),
+                now))
+        .as("a parked delivery requeued when a share came free")
+        .isZero();
+    assertThat(
+            WebhookRetryFilter.waitLeft(
+                List.of(failure(), retry, new EnqueuedState(), new DeletedState("parked"), parked),
+                now))
+        .as("a retry parked and requeued before its backoff was over")
+        .isEqualTo(Duration.ofMillis(1_550));
+  }
+
+  private static FailedState failure() {
+    return new FailedState("HTTP 500", new IllegalStateException("HTTP 500"));
   }
 }

@@ -1,5 +1,6 @@
 package com.captchajobs.bench;
 
+import com.captchajobs.simulator.RequestRecord;
 import com.captchajobs.simulator.TaskRecord;
 import java.util.List;
 import java.util.Map;
@@ -159,6 +160,12 @@ final class BackupFigures {
           target,
           ok(through.util(), v -> v >= OUTAGE_UTILISATION));
       idleThroughOutage(f, b, through, outage);
+      f.row(
+          "the primary's first calls in its outage (diagnostic: how soon the engine can judge it"
+              + " down; the primary's request log)",
+          firstCallsIn(run.requests(), outage.fromMillis(), 8),
+          "(5 failures over ≥ 3 s judge it down)",
+          null);
       Map<String, Long> completed =
           BackupLedger.completedIn(
               List.of(backup, primary), outage.fromMillis(), outage.toMillis());
@@ -244,6 +251,25 @@ final class BackupFigures {
         idle.threadSeconds() == 0 ? "none" : idle.describe(),
         "(each cause shrinks)",
         null);
+  }
+
+  /**
+   * The first {@code n} calls at or after {@code from}, as seconds after it with their endpoint.
+   */
+  static String firstCallsIn(List<RequestRecord> requests, long from, int n) {
+    List<String> calls =
+        requests.stream()
+            .filter(r -> r.at() >= from)
+            .sorted(java.util.Comparator.comparingLong(RequestRecord::at))
+            .limit(n)
+            .map(
+                r ->
+                    Figures.fmt((r.at() - from) / 1000.0, 2)
+                        + " s "
+                        + r.endpoint()
+                        + (r.action() == null ? "" : " " + r.action()))
+            .toList();
+    return calls.isEmpty() ? "none" : String.join(", ", calls);
   }
 
   private static Boolean ok(double v, java.util.function.DoublePredicate p) {

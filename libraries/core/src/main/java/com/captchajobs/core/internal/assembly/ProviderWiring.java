@@ -37,13 +37,17 @@ final class ProviderWiring {
     return lanes;
   }
 
-  /** The primary and, each with a client of its own, the others. */
+  /**
+   * The primary and, each with a client of its own, the others; {@code handOff} runs once the
+   * primary is judged down.
+   */
   static Providers providers(
       Shared s,
       CaptchaAiClient primary,
       Breaker breaker,
       PlanCheck planCheck,
-      ProviderLanes lanes) {
+      ProviderLanes lanes,
+      Runnable handOff) {
     List<Providers.Provider> others = new ArrayList<>();
     for (ProviderSettings p : s.settings().providers()) {
       CaptchaAiClient client =
@@ -60,6 +64,7 @@ final class ProviderWiring {
     return new Providers(
         new Providers.Provider(ProviderLanes.PRIMARY, null, primary, breaker, planCheck),
         others,
-        lanes);
+        lanes,
+        handOff);
   }
 }

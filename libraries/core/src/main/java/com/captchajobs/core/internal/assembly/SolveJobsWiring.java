@@ -85,7 +85,8 @@ record SolveJobsWiring(
     FirstPollWaits waits = new FirstPollWaits(engine, repository::recentSolved, clock);
     PlanCheck planCheck =
         new PlanCheck(client, breaker, clock, settings.solve().providerCheckInterval());
-    Providers providers = ProviderWiring.providers(s, client, breaker, planCheck, gate.lanes());
+    Providers providers =
+        ProviderWiring.providers(s, client, breaker, planCheck, gate.lanes(), handoff::handOff);
     // With a pingback secret: what the jobs and the receiver of pushes are built with.
     PingbackSettings push = settings.pingbacks();
     PingbackUrls urls = push == null ? null : new PingbackUrls(push.url(), push.secret());

@@ -39,9 +39,10 @@ public final class ProviderLanes {
 
   /**
    * ...over at least this long without a real answer (a burst of faults within a moment is not an
-   * outage)...
+   * outage; after server trouble each worker probes the primary over this span, so that an outage
+   * shows however few calls the fleet makes)...
    */
-  public static final Duration DOWN_AFTER = Duration.ofSeconds(3);
+  public static final Duration DOWN_AFTER = Duration.ofSeconds(1);
 
   /** ...and its last such failure is younger than this: else one solve probes it again. */
   public static final Duration PROBE_AFTER = Duration.ofSeconds(10);

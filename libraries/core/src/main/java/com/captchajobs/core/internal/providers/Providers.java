@@ -53,19 +53,31 @@ public final class Providers {
   private final Map<String, Provider> others = new LinkedHashMap<>();
   private final ProviderLanes lanes;
 
+  /** Probes the primary after server trouble; null without others or a primary plan check. */
+  private final DownProbe probe;
+
   /**
    * @param lanes the gate's routing of the others, null when there are none
+   * @param handOff hands free slots to the waiting solves, run once the primary is judged down
+   *     after server trouble ({@link DownProbe}); null: the primary is not probed
    */
-  public Providers(Provider primary, List<Provider> others, ProviderLanes lanes) {
+  public Providers(Provider primary, List<Provider> others, ProviderLanes lanes, Runnable handOff) {
     this.primary = primary;
     others.forEach(p -> this.others.put(p.name(), p));
     this.lanes = lanes;
+    this.probe =
+        lanes == null || handOff == null || primary.planCheck() == null
+            ? null
+            : new DownProbe(this::primaryAnswers, lanes::primaryDown, handOff);
   }
 
   /** The primary alone, as before there were others (a node's tests). */
   public static Providers single(CaptchaAiClient client, Breaker breaker, PlanCheck planCheck) {
     return new Providers(
-        new Provider(ProviderLanes.PRIMARY, null, client, breaker, planCheck), List.of(), null);
+        new Provider(ProviderLanes.PRIMARY, null, client, breaker, planCheck),
+        List.of(),
+        null,
+        null);
   }
 
   public Provider primary() {
@@ -127,10 +139,24 @@ public final class Providers {
     if (lanes == null || !ProviderLanes.PRIMARY.equals(provider)) {
       return;
     }
+    boolean trouble = serverTrouble(failure);
     try {
-      lanes.answered(provider, serverTrouble(failure));
+      lanes.answered(provider, trouble);
     } catch (RuntimeException e) {
       log.warn("Could not record the primary's health: {}", e.toString());
+    }
+    if (trouble && probe != null) {
+      probe.serverTrouble();
+    }
+  }
+
+  /** One threadsinfo call to the primary, recorded; whether it gave a real answer. */
+  private boolean primaryAnswers() {
+    try {
+      call(primary, primary.planCheck()::read);
+      return true;
+    } catch (CaptchaAiException e) {
+      return !serverTrouble(e);
     }
   }
 

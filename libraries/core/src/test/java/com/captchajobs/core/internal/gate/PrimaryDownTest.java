@@ -76,11 +76,11 @@ class PrimaryDownTest {
   }
 
   @Test
-  void fiveServerErrorsInARowOverThreeSecondsJudgeThePrimaryDownAndARealAnswerEndsIt() {
+  void fiveServerErrorsInARowOverASecondJudgeThePrimaryDownAndARealAnswerEndsIt() {
     failures(ProviderLanes.DOWN_FAILURES);
     assertThat(lanes.primaryDown()).as("a burst within a moment is not an outage").isFalse();
 
-    age("failing_since", 4); // the first of them 4 s ago, the last just now
+    age("failing_since", 2); // the first of them 2 s ago, the last just now
     assertThat(lanes.primaryDown()).isTrue();
     UUID solve = waitingSolve();
     assertThat(gate.dispatch()).hasSize(1);
@@ -89,7 +89,7 @@ class PrimaryDownTest {
     lanes.answered(ProviderLanes.PRIMARY, false); // a real answer
     assertThat(lanes.primaryDown()).isFalse();
     failures(ProviderLanes.DOWN_FAILURES - 1);
-    age("failing_since", 4);
+    age("failing_since", 2);
     assertThat(lanes.primaryDown()).as("the run starts again from one").isFalse();
   }
 

@@ -136,6 +136,7 @@ class TaskOutcomesTest {
         new Providers(
             primary.primary(),
             List.of(new Providers.Provider("backup", null, null, breaker, null)),
+            null,
             null);
     withBackup =
         new Outcomes(

@@ -164,7 +164,7 @@ final class BackupFigures {
           "the primary's first calls in its outage (diagnostic: how soon the engine can judge it"
               + " down; the primary's request log)",
           firstCallsIn(run.requests(), outage.fromMillis(), 8),
-          "(5 failures over ≥ 3 s judge it down)",
+          "(the down rule: 5 failures in a row over ≥ 1 s; after one, a worker probes every 0.25 s)",
           null);
       Map<String, Long> completed =
           BackupLedger.completedIn(

@@ -346,6 +346,7 @@ public final class BenchRun {
         List<Rows.Solve> solves = Rows.solves(c);
         List<Rows.Poll> polls = Rows.polls(c);
         List<Double> handoffs = Rows.handoffSeconds(c);
+        Rows.slowHandoffs(c, start).forEach(l -> System.out.println("[bench] slow hand-off " + l));
         long jobs = Rows.jobrunrJobs(c);
         List<Rows.JobHistory> permanent = Rows.permanentJobs(c);
         List<Double> enqueueToSubmit = probeEnqueueToSubmit(o, label, app, sim);

@@ -139,6 +139,32 @@ final class Rows {
     return out;
   }
 
+  /**
+   * The hand-offs that took over a second (freed slot, or the solve's wait if later → in.php), with
+   * the provider, as lines for the bench's log (diagnostic: when and where hand-offs were slow).
+   */
+  static List<String> slowHandoffs(Connection c, long startMillis) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                Database.BENCH_TAG
+                    + "SELECT h.freed_at, EXTRACT(EPOCH FROM (h.submit_at - h.freed_at))::float8,"
+                    + " s.provider FROM captchajobs.slot_handoff h JOIN captchajobs.solve s ON"
+                    + " s.id = h.solve_id WHERE h.submit_at - h.freed_at > interval '1 second'"
+                    + " ORDER BY h.freed_at")) {
+      while (rs.next()) {
+        out.add(
+            "t=%.1f s took %.2f s at %s"
+                .formatted(
+                    (rs.getTimestamp(1).getTime() - startMillis) / 1000.0,
+                    rs.getDouble(2),
+                    rs.getString(3)));
+      }
+    }
+    return out;
+  }
+
   static long jobrunrJobs(Connection c) throws SQLException {
     try (Statement st = c.createStatement();
         ResultSet rs =

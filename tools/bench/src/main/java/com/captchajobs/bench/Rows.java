@@ -126,17 +126,10 @@ final class Rows {
   }
 
   static List<Double> handoffSeconds(Connection c) throws SQLException {
-    List<Double> out = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                Database.BENCH_TAG
-                    + "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff")) {
-      while (rs.next()) {
-        out.add(rs.getDouble(1));
-      }
-    }
-    return out;
+    return list(
+        c,
+        "SELECT EXTRACT(EPOCH FROM (submit_at - freed_at))::float8 FROM captchajobs.slot_handoff",
+        rs -> rs.getDouble(1));
   }
 
   /**
@@ -144,22 +137,31 @@ final class Rows {
    * the provider, as lines for the bench's log (diagnostic: when and where hand-offs were slow).
    */
   static List<String> slowHandoffs(Connection c, long startMillis) throws SQLException {
-    List<String> out = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                Database.BENCH_TAG
-                    + "SELECT h.freed_at, EXTRACT(EPOCH FROM (h.submit_at - h.freed_at))::float8,"
-                    + " s.provider FROM captchajobs.slot_handoff h JOIN captchajobs.solve s ON"
-                    + " s.id = h.solve_id WHERE h.submit_at - h.freed_at > interval '1 second'"
-                    + " ORDER BY h.freed_at")) {
-      while (rs.next()) {
-        out.add(
+    return list(
+        c,
+        "SELECT h.freed_at, EXTRACT(EPOCH FROM (h.submit_at - h.freed_at))::float8, s.provider"
+            + " FROM captchajobs.slot_handoff h JOIN captchajobs.solve s ON s.id = h.solve_id"
+            + " WHERE h.submit_at - h.freed_at > interval '1 second' ORDER BY h.freed_at",
+        rs ->
             "t=%.1f s took %.2f s at %s"
                 .formatted(
                     (rs.getTimestamp(1).getTime() - startMillis) / 1000.0,
                     rs.getDouble(2),
                     rs.getString(3)));
+  }
+
+  /** One value of a row of a result. */
+  private interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  /** Every row of {@code sql} (tagged as the bench's own statement), read by {@code row}. */
+  private static <T> List<T> list(Connection c, String sql, RowReader<T> row) throws SQLException {
+    List<T> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(Database.BENCH_TAG + sql)) {
+      while (rs.next()) {
+        out.add(row.read(rs));
       }
     }
     return out;

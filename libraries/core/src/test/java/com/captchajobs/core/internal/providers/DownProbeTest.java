@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.captchajobs.core.internal.gate.ProviderLanes;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -31,14 +32,7 @@ class DownProbeTest {
   @Test
   void anOutageIsJudgedDownWithinTheDownSpanAndTheWaitingSolvesAreHandedFreeSlotsOnce() {
     // the gate's rule: the trouble that started the run and the probes after it, over DOWN_AFTER
-    DownProbe probe =
-        new DownProbe(
-            () -> {
-              probes.incrementAndGet();
-              return false;
-            },
-            () -> probes.get() >= ProviderLanes.DOWN_FAILURES - 1,
-            handOffs::incrementAndGet);
+    DownProbe probe = unanswered(() -> probes.get() >= ProviderLanes.DOWN_FAILURES - 1);
     long start = System.nanoTime();
 
     probe.serverTrouble();
@@ -54,14 +48,8 @@ class DownProbeTest {
 
   @Test
   void aPrimaryThatNeitherAnswersNorIsJudgedDownIsProbedAtMostTheDownRunsLength() {
-    DownProbe probe =
-        new DownProbe(
-            () -> {
-              probes.incrementAndGet();
-              return false;
-            },
-            () -> false, // e.g. another node's real answers keep ending the run
-            handOffs::incrementAndGet);
+    // e.g. another node's real answers keep ending the failing run
+    DownProbe probe = unanswered(() -> false);
 
     probe.serverTrouble();
 
@@ -80,5 +68,16 @@ class DownProbeTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> !probe.running());
     assertThat(probes).hasValue(0);
     assertThat(handOffs).hasValue(0);
+  }
+
+  /** A probe of a primary that answers nothing, judged down by {@code down}. */
+  private DownProbe unanswered(BooleanSupplier down) {
+    return new DownProbe(
+        () -> {
+          probes.incrementAndGet();
+          return false;
+        },
+        down,
+        handOffs::incrementAndGet);
   }
 }

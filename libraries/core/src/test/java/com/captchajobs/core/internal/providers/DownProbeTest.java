@@ -9,8 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
+/** Each case waits out real probe steps (up to 1.25 s): they run side by side. */
 @Tag("unit")
+@Execution(ExecutionMode.CONCURRENT)
 class DownProbeTest {
 
   final AtomicInteger probes = new AtomicInteger();

@@ -43,7 +43,8 @@ public final class SolveEvents {
 
   /** Records one event at the database's {@code now()}; never throws. */
   public void record(UUID solveId, String kind, String detail) {
-    String d = detail == null || detail.length() <= MAX_DETAIL ? detail : detail.substring(0, 300);
+    String d =
+        detail == null || detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL);
     try {
       db.update(
           "INSERT INTO captchajobs.solve_event (solve_id, kind, detail)"

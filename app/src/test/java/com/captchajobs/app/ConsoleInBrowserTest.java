@@ -238,7 +238,7 @@ class ConsoleInBrowserTest {
     browser.findElement(By.xpath("//select[@id='f-type']/option[text()='TURNSTILE']")).click();
     browser.findElement(By.id("f-code")).sendKeys(BAD_SITEKEY);
     browser.findElement(By.id("f-client")).sendKeys("default");
-    browser.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+    clickToNextPage(By.cssSelector("form.filters button[type=submit]"));
     List<WebElement> rows = browser.findElements(By.cssSelector("#solves tbody tr"));
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0).getText()).contains("console-dead", "FAILED", BAD_SITEKEY);
@@ -248,7 +248,7 @@ class ConsoleInBrowserTest {
     String newest = browser.findElement(By.cssSelector("#solves tbody tr td a")).getText();
     assertThat(newest).isEqualTo("page-060");
     keep("solves");
-    browser.findElement(By.linkText("Older solves")).click();
+    clickToNextPage(By.linkText("Older solves"));
     List<WebElement> older = browser.findElements(By.cssSelector("#solves tbody tr"));
     assertThat(older).hasSize(10);
     assertThat(older.get(0).getText()).contains("page-010");
@@ -276,7 +276,7 @@ class ConsoleInBrowserTest {
     browser.get(console + "dead");
     WebElement codes = browser.findElement(By.id("dead-codes"));
     assertThat(codes.getText()).contains(BAD_SITEKEY, "ERROR_PROXY_CONNECTION_FAILED");
-    browser.findElement(By.linkText(BAD_SITEKEY)).click();
+    clickToNextPage(By.linkText(BAD_SITEKEY));
     keep("dead");
     browser.findElement(By.xpath("//table[@id='solves']//button[text()='Requeue']")).click();
     assertThat(browser.findElement(By.id("outcome")).getText())
@@ -492,6 +492,25 @@ class ConsoleInBrowserTest {
   }
 
   /** Keeps the page's HTML for the secrets check and saves its screenshot. */
+  /**
+   * Clicks what leads to another page (a link, a form's button) and waits until the browser shows
+   * that page: read at once, elements that both pages have (the solves table) could still be the
+   * old page's.
+   */
+  private static void clickToNextPage(By what) {
+    JavascriptExecutor js = (JavascriptExecutor) browser;
+    js.executeScript("window.__leaving = true;");
+    browser.findElement(what).click();
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                Boolean.TRUE.equals(
+                    js.executeScript(
+                        "return window.__leaving === undefined"
+                            + " && document.readyState === 'complete';")));
+  }
+
   private static void keep(String name) throws IOException {
     pages.add(browser.getPageSource());
     Files.createDirectories(SCREENSHOTS);

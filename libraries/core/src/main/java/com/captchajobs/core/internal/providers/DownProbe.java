@@ -8,17 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes an outage of the primary show within about a second, however few calls the fleet makes to
- * it: while pushes arrive, fallback polls are far apart, and no slot frees while answers cannot be
- * fetched, so in an outage the fleet's own calls may need seconds to reach {@link
- * ProviderLanes#DOWN_FAILURES}. Once a call to the primary meets server trouble, this node asks its
- * {@code threadsinfo} every {@link #STEP} (a cheap call, outside the 5-second rule, recorded as any
- * other call) until it answers, the gate judges it down, or {@link ProviderLanes#DOWN_FAILURES}
- * probes were made. A real answer ends the failing run, so a random fault costs one probe; when the
- * primary is judged down, free slots are handed to the waiting solves at once (a backup's).
- *
- * <p>One run at a time per node, on a short-lived daemon thread of its own; only with providers
- * beside the primary.
+ * After a call to the primary met server trouble, asks its {@code threadsinfo} every {@link #STEP}
+ * until it answers, the gate judges it down (then hands free slots out at once), or {@link
+ * ProviderLanes#DOWN_FAILURES} probes were made: in an outage the fleet's own calls are rare, and
+ * the down rule would wait for them (docs/providers.md). One run at a time per node, on a daemon
+ * thread of its own.
  */
 final class DownProbe {
 
@@ -32,11 +26,7 @@ final class DownProbe {
   private final Runnable handOff;
   private final AtomicBoolean running = new AtomicBoolean();
 
-  /**
-   * @param probe one threadsinfo call to the primary, recorded; true when it answered
-   * @param down whether the gate judges the primary down
-   * @param handOff hands free slots to the waiting solves
-   */
+  /** {@code probe}: one recorded threadsinfo call, true when the primary answered it. */
   DownProbe(BooleanSupplier probe, BooleanSupplier down, Runnable handOff) {
     this.probe = probe;
     this.down = down;
@@ -68,9 +58,7 @@ final class DownProbe {
           return; // it answered: the failing run is over
         }
         if (down.getAsBoolean()) {
-          log.warn(
-              "The primary answers nothing but server trouble: judged down, solves go on at"
-                  + " the other providers");
+          log.warn("The primary answers only server trouble: judged down, solves go elsewhere");
           handOff.run();
           return;
         }

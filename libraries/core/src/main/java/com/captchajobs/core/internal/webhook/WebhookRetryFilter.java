@@ -25,11 +25,8 @@ import org.jobrunr.jobs.states.StateName;
  * <p>It also keeps each client to its share of this node's delivery threads ({@link ClientLanes}):
  * JobRunr runs a single election filter per job, so the share is taken here, when a delivery is
  * elected to PROCESSING, and given back once the state it leaves PROCESSING for is stored (a parked
- * delivery joins its client's queue only then).
- *
- * <p>JobRunr enqueues a scheduled job up to one poll interval before it is due, so a retry waits
- * the rest in its delivery thread before it runs: no retry reaches a receiver before its backoff is
- * over.
+ * delivery joins its client's queue only then). JobRunr enqueues a scheduled job up to a poll
+ * interval early: a retry waits the rest first.
  */
 public final class WebhookRetryFilter extends RetryFilter
     implements ApplyStateFilter, JobServerFilter {
@@ -82,12 +79,7 @@ public final class WebhookRetryFilter extends RetryFilter
     }
   }
 
-  /**
-   * How long an attempt started at {@code now} is early: the time its retry was scheduled for (the
-   * scheduled state right after the last failure) minus now, or zero. A parked delivery is
-   * scheduled too, but requeued as soon as a share of its client is free: only its retry's time
-   * holds it.
-   */
+  /** How long an attempt is early: until the retry's time (set right after its last failure). */
   static Duration waitLeft(List<JobState> states, Instant now) {
     for (int i = states.size() - 2; i >= 0; i--) {
       if (states.get(i) instanceof FailedState) {

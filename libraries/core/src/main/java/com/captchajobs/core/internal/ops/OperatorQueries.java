@@ -122,10 +122,7 @@ public final class OperatorQueries {
     }
   }
 
-  /**
-   * The clients that label solves with {@code batch}, in name order. A batch belongs to its client:
-   * the same label used by two clients is two batches.
-   */
+  /** {@code Operations#batchClients}: the clients that label solves with {@code batch}. */
   public List<String> batchClients(String batch) {
     return db.query(
         "SELECT DISTINCT client FROM captchajobs.solve WHERE batch = ? ORDER BY client",

@@ -46,13 +46,8 @@ public record DashboardSettings(int port, String address, String username, Strin
   /** Never the password. */
   @Override
   public String toString() {
-    return "DashboardSettings{port="
-        + port
-        + ", address="
-        + address
-        + ", username="
-        + username
-        + ", password=***}";
+    return "DashboardSettings{port=%s, address=%s, username=%s, password=***}"
+        .formatted(port, address, username);
   }
 
   /** Every value of a {@link DashboardSettings}, each starting at its default. */

@@ -70,13 +70,8 @@ public record PingbackSettings(String url, String secret, boolean register) {
   /** Never the secret. */
   @Override
   public String toString() {
-    return "PingbackSettings{url="
-        + url
-        + ", secret="
-        + (secret == null ? "none" : "***")
-        + ", register="
-        + register
-        + "}";
+    return "PingbackSettings{url=%s, secret=%s, register=%s}"
+        .formatted(url, secret == null ? "none" : "***", register);
   }
 
   /**

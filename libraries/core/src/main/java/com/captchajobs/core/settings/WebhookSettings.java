@@ -107,27 +107,19 @@ public record WebhookSettings(
   /** Never a secret: the clients with one are named, their secrets are not. */
   @Override
   public String toString() {
-    return "WebhookSettings{secret="
-        + (secret == null ? "none" : "***")
-        + ", clientsWithSecrets="
-        + clientSecrets.keySet()
-        + ", allowedHosts="
-        + allowedHosts
-        + ", includeToken="
-        + includeToken
-        + ", timeout="
-        + timeout
-        + ", retries="
-        + retries
-        + ", threads="
-        + threads
-        + ", threadsPerClient="
-        + threadsPerClient
-        + ", backoff="
-        + backoff
-        + ", maxBackoff="
-        + maxBackoff
-        + "}";
+    return ("WebhookSettings{secret=%s, clientsWithSecrets=%s, allowedHosts=%s, includeToken=%s,"
+            + " timeout=%s, retries=%s, threads=%s, threadsPerClient=%s, backoff=%s, maxBackoff=%s}")
+        .formatted(
+            secret == null ? "none" : "***",
+            clientSecrets.keySet(),
+            allowedHosts,
+            includeToken,
+            timeout,
+            retries,
+            threads,
+            threadsPerClient,
+            backoff,
+            maxBackoff);
   }
 
   /** Every value of a {@link WebhookSettings}, each starting at its default. */

@@ -27,11 +27,8 @@ public record DashboardSettings(int port, String address, String username, Strin
         "{DashboardSettings.password(String)} is required");
     require(
         password.length() >= MIN_PASSWORD_CHARS,
-        "{DashboardSettings.password(String)} must be at least "
-            + MIN_PASSWORD_CHARS
-            + " characters (it has "
-            + password.length()
-            + ")");
+        "{DashboardSettings.password(String)} must be at least %s characters (it has %s)"
+            .formatted(MIN_PASSWORD_CHARS, password.length()));
   }
 
   public static Builder builder() {

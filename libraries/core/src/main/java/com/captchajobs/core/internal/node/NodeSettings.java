@@ -40,7 +40,6 @@ public record NodeSettings(
     Clock clock,
     List<ProviderSettings> providers) {
 
-  /** Whether this node runs a worker. */
   public boolean runsWorker() {
     return client != null;
   }

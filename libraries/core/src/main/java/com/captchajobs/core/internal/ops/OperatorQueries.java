@@ -256,12 +256,10 @@ public final class OperatorQueries {
         .flatMap(o -> o);
   }
 
-  /** The providers as operators read them. */
   public ProviderRows providerRows() {
     return new ProviderRows(db);
   }
 
-  /** The breaker table's rows, for reading (fingerprints, never keys). */
   public BreakerRows breakerRows() {
     return new BreakerRows(db);
   }

@@ -40,10 +40,7 @@ public abstract class EngineListener {
   /** in.php accepted a task; {@code resumed} when a rerun found a stored task id instead. */
   public void submitted(CaptchaType type, boolean resumed) {}
 
-  /**
-   * {@link #submitted(CaptchaType, boolean)} at {@code provider}; the engine calls this one, which
-   * calls that one unless overridden.
-   */
+  /** {@link #submitted(CaptchaType, boolean)} at {@code provider}; see the class comment. */
   public void submitted(String provider, CaptchaType type, boolean resumed) {
     submitted(type, resumed);
   }
@@ -57,10 +54,7 @@ public abstract class EngineListener {
   /** A token was stored: submit to token, and how many res.php calls it took. */
   public void solved(CaptchaType type, Duration latency, int polls) {}
 
-  /**
-   * {@link #solved(CaptchaType, Duration, int)} at {@code provider}; the engine calls this one,
-   * which calls that one unless overridden.
-   */
+  /** {@link #solved(CaptchaType, Duration, int)} at {@code provider}; see the class comment. */
   public void solved(String provider, CaptchaType type, Duration latency, int polls) {
     solved(type, latency, polls);
   }
@@ -72,10 +66,7 @@ public abstract class EngineListener {
    */
   public void answered(CaptchaType type, boolean pushed) {}
 
-  /**
-   * {@link #answered(CaptchaType, boolean)} at {@code provider}; the engine calls this one, which
-   * calls that one unless overridden.
-   */
+  /** {@link #answered(CaptchaType, boolean)} at {@code provider}; see the class comment. */
   public void answered(String provider, CaptchaType type, boolean pushed) {
     answered(type, pushed);
   }
@@ -86,10 +77,7 @@ public abstract class EngineListener {
   /** A res.php call: how late it was against its intended instant (negative: early). */
   public void polled(CaptchaType type, Duration lateness) {}
 
-  /**
-   * {@link #polled(CaptchaType, Duration)} at {@code provider}; the engine calls this one, which
-   * calls that one unless overridden.
-   */
+  /** {@link #polled(CaptchaType, Duration)} at {@code provider}; see the class comment. */
   public void polled(String provider, CaptchaType type, Duration lateness) {
     polled(type, lateness);
   }

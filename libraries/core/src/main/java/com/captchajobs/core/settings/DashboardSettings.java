@@ -6,11 +6,8 @@ import static com.captchajobs.core.settings.InvalidSettingException.require;
  * JobRunr's dashboard over CaptchaJobs' jobs and the operator console, on a port of its own behind
  * basic authentication (served by {@code captchajobs-console}). Its defaults are the {@code
  * DEFAULT_} constants here; the Spring Boot starter binds it from {@code captchajobs.dashboard.*}.
+ * Its {@link Builder} methods describe the components.
  *
- * @param port its HTTP port
- * @param address the address it binds; null: loopback (127.0.0.1)
- * @param username basic-auth user, required
- * @param password basic-auth password, required, at least {@link #MIN_PASSWORD_CHARS} characters
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record DashboardSettings(int port, String address, String username, String password) {
@@ -30,11 +27,8 @@ public record DashboardSettings(int port, String address, String username, Strin
         "{DashboardSettings.password(String)} is required");
     require(
         password.length() >= MIN_PASSWORD_CHARS,
-        "{DashboardSettings.password(String)} must be at least "
-            + MIN_PASSWORD_CHARS
-            + " characters (it has "
-            + password.length()
-            + ")");
+        "{DashboardSettings.password(String)} must be at least %s characters (it has %s)"
+            .formatted(MIN_PASSWORD_CHARS, password.length()));
   }
 
   public static Builder builder() {
@@ -49,13 +43,8 @@ public record DashboardSettings(int port, String address, String username, Strin
   /** Never the password. */
   @Override
   public String toString() {
-    return "DashboardSettings{port="
-        + port
-        + ", address="
-        + address
-        + ", username="
-        + username
-        + ", password=***}";
+    return "DashboardSettings{port=%s, address=%s, username=%s, password=***}"
+        .formatted(port, address, username);
   }
 
   /** Every value of a {@link DashboardSettings}, each starting at its default. */

@@ -2,6 +2,7 @@ package com.captchajobs.core.settings;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -59,14 +60,11 @@ public final class InvalidSettingException extends IllegalArgumentException {
    * method stays.
    */
   public String message(Function<String, String> name) {
-    Matcher m = SETTING.matcher(template);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String other = name.apply(m.group(1));
-      m.appendReplacement(
-          out, Matcher.quoteReplacement(other != null ? other : m.group(1) + m.group(2)));
-    }
-    m.appendTail(out);
-    return out.toString();
+    return SETTING
+        .matcher(template)
+        .replaceAll(
+            m ->
+                Matcher.quoteReplacement(
+                    Objects.requireNonNullElse(name.apply(m.group(1)), m.group(1) + m.group(2))));
   }
 }

@@ -5,12 +5,9 @@ import static com.captchajobs.core.settings.InvalidSettingException.require;
 /**
  * The pushes of answers by the provider (see docs/pingback.md): the fleet's secret of the signed
  * pingback URLs, and on a worker the app node's URL to push to. Its defaults are the {@code
- * DEFAULT_} constants here; the Spring Boot starter binds it from {@code captchaai.pingback-*}.
+ * DEFAULT_} constants here; the Spring Boot starter binds it from {@code captchaai.pingback-*}. Its
+ * {@link Builder} methods describe the components.
  *
- * @param url an app node's {@code /captchaai/pingback}, to push answers to; null on a node that
- *     only receives them or has none
- * @param secret the fleet's key of the signatures, the same on every node; null: no pushes
- * @param register whether a worker with a URL registers its host with the provider at startup
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record PingbackSettings(String url, String secret, boolean register) {
@@ -73,13 +70,8 @@ public record PingbackSettings(String url, String secret, boolean register) {
   /** Never the secret. */
   @Override
   public String toString() {
-    return "PingbackSettings{url="
-        + url
-        + ", secret="
-        + (secret == null ? "none" : "***")
-        + ", register="
-        + register
-        + "}";
+    return "PingbackSettings{url=%s, secret=%s, register=%s}"
+        .formatted(url, secret == null ? "none" : "***", register);
   }
 
   /**

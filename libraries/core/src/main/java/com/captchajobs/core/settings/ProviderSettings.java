@@ -19,19 +19,9 @@ import java.util.regex.Pattern;
  * A provider beside the primary ({@code captchaai.*}, named {@value #PRIMARY}): another key or plan
  * of CaptchaAI, or any service that speaks in.php/res.php, behind the same fleet gate (see
  * docs/providers.md). Its defaults are the {@code DEFAULT_} constants here; the Spring Boot starter
- * binds one from each {@code captchajobs.providers.<name>.*}.
+ * binds one from each {@code captchajobs.providers.<name>.*}. Its {@link Builder} methods describe
+ * the components.
  *
- * @param name how the fleet names it: lower case letters, digits and dashes, never {@value
- *     #PRIMARY}
- * @param baseUrl where its in.php and res.php are
- * @param apiKey its key: never logged, stored or shown ({@link #keyFingerprint()} names it)
- * @param threads its cap across the fleet, enforced exactly by the gate
- * @param role {@link Role#POOL}: used whenever it has a free thread, after the primary; {@link
- *     Role#BACKUP}: only when the primary cannot take the solve
- * @param overflowAfter a backup takes a solve that waited this long for a thread
- * @param prices the price per 1,000 solves by type; a type absent is billed by threads (no marginal
- *     cost)
- * @param dailyBudget the most it may be charged per UTC day across the fleet; null: no cap
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record ProviderSettings(
@@ -140,23 +130,17 @@ public record ProviderSettings(
   /** Never the key: its fingerprint. */
   @Override
   public String toString() {
-    return "ProviderSettings{name="
-        + name
-        + ", baseUrl="
-        + baseUrl
-        + ", key="
-        + keyFingerprint()
-        + ", threads="
-        + threads
-        + ", role="
-        + role
-        + ", overflowAfter="
-        + overflowAfter
-        + ", prices="
-        + prices
-        + ", dailyBudget="
-        + (dailyBudget == null ? "none" : dailyBudget)
-        + "}";
+    return ("ProviderSettings{name=%s, baseUrl=%s, key=%s, threads=%s, role=%s, overflowAfter=%s,"
+            + " prices=%s, dailyBudget=%s}")
+        .formatted(
+            name,
+            baseUrl,
+            keyFingerprint(),
+            threads,
+            role,
+            overflowAfter,
+            prices,
+            dailyBudget == null ? "none" : dailyBudget);
   }
 
   /** Every value starts at its default; name, base URL, key and threads are required. */
@@ -172,7 +156,7 @@ public record ProviderSettings(
 
     private Builder() {}
 
-    /** Required: how the fleet names it (its property key, its metrics' tag). */
+    /** Required: how the fleet names it (property key, metrics tag); never {@value #PRIMARY}. */
     public Builder name(String name) {
       this.name = name;
       return this;
@@ -190,7 +174,7 @@ public record ProviderSettings(
       return this;
     }
 
-    /** Required: its threads, the cap across the fleet. */
+    /** Required: its threads, the cap across the fleet, enforced exactly by the gate. */
     public Builder threads(int threads) {
       this.threads = threads;
       return this;
@@ -202,7 +186,7 @@ public record ProviderSettings(
       return this;
     }
 
-    /** Default {@link #DEFAULT_OVERFLOW_AFTER} (30 s). */
+    /** A backup takes a solve that waited this long for a thread; default 30 s. */
     public Builder overflowAfter(Duration overflowAfter) {
       this.overflowAfter = overflowAfter;
       return this;
@@ -214,7 +198,7 @@ public record ProviderSettings(
       return this;
     }
 
-    /** The most it may be charged per UTC day; default none (null or 0: no cap). */
+    /** The most it may be charged per UTC day, fleet-wide; default none (null or 0: no cap). */
     public Builder dailyBudget(BigDecimal dailyBudget) {
       this.dailyBudget = dailyBudget;
       return this;

@@ -8,10 +8,9 @@ import java.time.Duration;
  * The retention pass of worker nodes: which final solves (with their tokens, poll timings and slot
  * hand-off rows) are deleted, and how often the pass runs (one node of the fleet at a time). Its
  * defaults are the {@code DEFAULT_} constants here; the Spring Boot starter binds it from {@code
- * captchajobs.retention} and {@code captchajobs.retention-interval}.
+ * captchajobs.retention} and {@code captchajobs.retention-interval}. Its {@link Builder} methods
+ * describe the components.
  *
- * @param retention age after which final solves are deleted, at least 1 h
- * @param retentionInterval how often the pass runs, at least 1 s
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record RetentionSettings(Duration retention, Duration retentionInterval) {
@@ -56,7 +55,7 @@ public record RetentionSettings(Duration retention, Duration retentionInterval) 
       return this;
     }
 
-    /** How often a worker node runs the retention pass (one node at a time); 1 h. */
+    /** How often a worker node runs the retention pass (one node at a time), at least 1 s; 1 h. */
     public Builder retentionInterval(Duration retentionInterval) {
       this.retentionInterval = retentionInterval;
       return this;

@@ -14,20 +14,9 @@ import java.util.Set;
  * origins they may reach, their body, and their own JobRunr server's threads, retries and backoff.
  * Its defaults are the {@code DEFAULT_} constants here; the Spring Boot starter binds it from
  * {@code captchajobs.webhook.*} (and the clients' secrets from {@code
- * captchajobs.api.clients.<name>.webhook-secret}).
+ * captchajobs.api.clients.<name>.webhook-secret}). Its {@link Builder} methods describe the
+ * components.
  *
- * @param secret the node secret of the signatures, also the root of the keys of clients without
- *     their own; null: only clients with their own secret get webhooks
- * @param clientSecrets the own secrets of API clients, by name
- * @param allowedHosts non-public origins a webhook may reach: host (https:443), host:port,
- *     http://host:port (each entry is checked when the node is built)
- * @param includeToken whether the body carries the token
- * @param timeout connect and read timeout of one delivery
- * @param retries retries of a delivery that got no 2xx answer
- * @param threads deliveries in flight on this node, on their own JobRunr server
- * @param threadsPerClient deliveries of one API client in flight on this node
- * @param backoff wait before a delivery's first retry, doubled for each further one
- * @param maxBackoff upper bound of one wait between retries
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record WebhookSettings(
@@ -118,27 +107,19 @@ public record WebhookSettings(
   /** Never a secret: the clients with one are named, their secrets are not. */
   @Override
   public String toString() {
-    return "WebhookSettings{secret="
-        + (secret == null ? "none" : "***")
-        + ", clientsWithSecrets="
-        + clientSecrets.keySet()
-        + ", allowedHosts="
-        + allowedHosts
-        + ", includeToken="
-        + includeToken
-        + ", timeout="
-        + timeout
-        + ", retries="
-        + retries
-        + ", threads="
-        + threads
-        + ", threadsPerClient="
-        + threadsPerClient
-        + ", backoff="
-        + backoff
-        + ", maxBackoff="
-        + maxBackoff
-        + "}";
+    return ("WebhookSettings{secret=%s, clientsWithSecrets=%s, allowedHosts=%s, includeToken=%s,"
+            + " timeout=%s, retries=%s, threads=%s, threadsPerClient=%s, backoff=%s, maxBackoff=%s}")
+        .formatted(
+            secret == null ? "none" : "***",
+            clientSecrets.keySet(),
+            allowedHosts,
+            includeToken,
+            timeout,
+            retries,
+            threads,
+            threadsPerClient,
+            backoff,
+            maxBackoff);
   }
 
   /** Every value of a {@link WebhookSettings}, each starting at its default. */
@@ -169,7 +150,7 @@ public record WebhookSettings(
       return this;
     }
 
-    /** Adds non-public origins a webhook may reach; none. */
+    /** Adds non-public origins it may reach: host (https:443), host:port, http://host:port. */
     public Builder allowedHosts(Collection<String> hosts) {
       allowedHosts.addAll(hosts);
       return this;

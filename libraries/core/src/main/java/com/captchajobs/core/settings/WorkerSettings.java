@@ -8,13 +8,9 @@ import java.time.Duration;
 /**
  * This node's JobRunr server, the one that runs the submit and poll jobs of a worker: its name,
  * rhythm, threads and stop. Its defaults are the {@code DEFAULT_} constants here; the Spring Boot
- * starter binds it from {@code captchajobs.worker.*}.
+ * starter binds it from {@code captchajobs.worker.*}. Its {@link Builder} methods describe the
+ * components.
  *
- * @param name the node's name in the gate and the dashboard
- * @param pollInterval how often the server looks for due jobs, at least 5 s (JobRunr's minimum on
- *     SQL storage)
- * @param workerCount threads of the server
- * @param shutdownWait how long a stopping server waits for running jobs before interrupting them
  * @throws InvalidSettingException naming the builder method of a value that cannot work
  */
 public record WorkerSettings(
@@ -86,7 +82,7 @@ public record WorkerSettings(
       return this;
     }
 
-    /** How often the server looks for due jobs, at least 5 s; 5 s. */
+    /** How often the server looks for due jobs: at least 5 s, JobRunr's SQL minimum; 5 s. */
     public Builder pollInterval(Duration pollInterval) {
       this.pollInterval = pollInterval;
       return this;

@@ -13,13 +13,8 @@ import com.captchajobs.core.internal.time.DatabaseClock;
  * every part to look up and stop.
  *
  * @param schema the schema of every table
- * @param clock the database clock
- * @param repository the solves
  * @param notifications outcomes notified by PostgreSQL (LISTEN/NOTIFY)
- * @param enqueuer the enqueue path
  * @param operatorQueries the operator's reads and requeues
- * @param worker the worker's parts, or null
- * @param parts every part, to look up and to stop
  */
 public record Engine(
     Schema schema,

@@ -14,12 +14,8 @@ import com.captchajobs.core.settings.SolveSettings;
 /**
  * The parts every node starts, which a worker builds on.
  *
- * @param settings what the node is built from
  * @param engine the engine's view of the solve settings
  * @param schema the schema of every table
- * @param clock the database clock
- * @param jobRunr our own JobRunr
- * @param repository the solves
  * @param jobs schedules submit and poll jobs
  * @param notifications outcomes notified by PostgreSQL (LISTEN/NOTIFY)
  * @param dispatcher wakes our JobRunr server when jobs are ready

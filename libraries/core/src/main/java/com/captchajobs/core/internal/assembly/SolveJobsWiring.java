@@ -34,14 +34,6 @@ import org.slf4j.LoggerFactory;
  * fleet gate, the slot hand-off, the learned first-poll waits, the plan check and, with a pingback
  * secret, the pushes.
  *
- * @param client CaptchaAI
- * @param breaker the credential breaker of this key
- * @param gate the fleet gate
- * @param handoff hands a freed slot to the next solve
- * @param waits the learned first-poll waits
- * @param planCheck the last threadsinfo answer
- * @param submitJob the submit job
- * @param pollJob the poll job
  * @param pushedPollJob the fetch a push rings for
  * @param pingbacks the receiver of pushes, or null
  * @param providers the primary and the providers beside it

@@ -8,10 +8,8 @@ import org.jobrunr.server.BackgroundJobServer;
 /**
  * The parts of a started worker that the starter's health, metrics and breaker endpoint read.
  *
- * @param gate the fleet gate
  * @param breaker the credential breaker of this key
  * @param planCheck the last threadsinfo answer
- * @param server our JobRunr server
  */
 public record WorkerParts(
     FleetGate gate, Breaker breaker, PlanCheck planCheck, BackgroundJobServer server) {}

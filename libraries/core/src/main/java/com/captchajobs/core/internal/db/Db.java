@@ -15,7 +15,6 @@ import javax.sql.DataSource;
 /** A few lines of plain JDBC so that the engine needs no framework: one statement, autocommit. */
 public final class Db {
 
-  /** Maps the current row of a result set. */
   @FunctionalInterface
   public interface RowMapper<T> {
     T map(ResultSet rs) throws SQLException;

@@ -21,7 +21,6 @@ import org.flywaydb.core.Flyway;
  */
 public final class Schema {
 
-  /** Default schema name. */
   public static final String DEFAULT = "captchajobs";
 
   /** Flyway's history table of our migrations, inside the schema. */

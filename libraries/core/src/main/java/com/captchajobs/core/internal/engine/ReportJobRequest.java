@@ -6,8 +6,6 @@ import org.jobrunr.jobs.lambdas.JobRequest;
 /**
  * The report job's argument: only the solve id (the row holds the verdict and the task id, never
  * the API key). Kept stable: JobRunr stores the class name with every queued job.
- *
- * @param solveId the solve whose answer was reported
  */
 public record ReportJobRequest(UUID solveId) implements JobRequest {
 

@@ -8,7 +8,6 @@ import org.jobrunr.jobs.lambdas.JobRequest;
  * stable: JobRunr stores the class name with every queued job, so renaming or moving it strands the
  * jobs already stored.
  *
- * @param solveId the solve to submit
  * @param slotFreedAtEpochMilli when the slot handed to this solve was freed, 0 if not a hand-off
  */
 public record SubmitJobRequest(UUID solveId, long slotFreedAtEpochMilli) implements JobRequest {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The gate's slots of the providers beside the primary (docs/providers.md), and the routing rule
@@ -102,16 +103,10 @@ public final class ProviderLanes {
               + " FROM generate_series(0, ? - 1) g ON CONFLICT DO NOTHING",
           l.name(),
           l.capacity());
-      StringBuilder prices = new StringBuilder("{");
-      l.pricesOfOne()
-          .forEach(
-              (t, p) ->
-                  prices
-                      .append(prices.length() > 1 ? "," : "")
-                      .append('"')
-                      .append(t.name())
-                      .append("\":")
-                      .append(p.toPlainString()));
+      String prices =
+          l.pricesOfOne().entrySet().stream()
+              .map(e -> "\"" + e.getKey().name() + "\":" + e.getValue().toPlainString())
+              .collect(Collectors.joining(",", "{", "}"));
       db.update(
           "INSERT INTO captchajobs.gate_provider AS p (name, role, capacity, key_fingerprint,"
               + " prices, daily_budget) VALUES (?, ?, ?, ?, ?::jsonb, ?) ON CONFLICT (name) DO UPDATE"
@@ -122,7 +117,7 @@ public final class ProviderLanes {
           l.backup() ? "BACKUP" : "POOL",
           l.capacity(),
           l.keyFingerprint(),
-          prices.append('}').toString(),
+          prices,
           l.dailyBudget());
     }
   }

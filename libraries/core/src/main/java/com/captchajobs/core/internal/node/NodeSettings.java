@@ -17,17 +17,13 @@ import javax.sql.DataSource;
  * Everything a node is built from: the public groups of settings ({@code core.settings}), each
  * checked when it was built, and what the public builder checked across them.
  *
- * @param dataSource the fleet's database
  * @param schema the schema of every table
- * @param solve the engine's settings
  * @param client CaptchaAI, on a worker; null on a node that only enqueues
  * @param pingbacks the pingback URL and secret, or null on a node given no secret
  * @param server this node's JobRunr server (its name is this node's)
  * @param webhooks the webhook deliveries of a worker
  * @param retention age and interval of the retention pass of a worker
  * @param dashboard the JobRunr dashboard, or null
- * @param events where the engine reports
- * @param clock this node's clock
  * @param providers the providers beside the primary, each name once; empty: the primary alone
  */
 public record NodeSettings(
@@ -44,7 +40,6 @@ public record NodeSettings(
     Clock clock,
     List<ProviderSettings> providers) {
 
-  /** Whether this node runs a worker. */
   public boolean runsWorker() {
     return client != null;
   }

@@ -16,15 +16,8 @@ public record PushNotice(
 
   /** The notification's payload: the five values, colon-separated. */
   public String payload() {
-    return solveId
-        + ":"
-        + submitNo
-        + ":"
-        + callNo
-        + ":"
-        + lastCallEpochMilli
-        + ":"
-        + intendedAtEpochMilli;
+    return "%s:%s:%s:%s:%s"
+        .formatted(solveId, submitNo, callNo, lastCallEpochMilli, intendedAtEpochMilli);
   }
 
   /** The notice a payload carries; empty when it is not one. */

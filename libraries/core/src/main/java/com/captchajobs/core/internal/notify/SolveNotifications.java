@@ -239,7 +239,11 @@ public final class SolveNotifications implements AutoCloseable {
             CHANNEL,
             e.getMessage(),
             backoff);
-        sleep(backoff);
+        try {
+          Thread.sleep(backoff);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
         backoff = Math.min(backoff * 2, maxBackoff.toMillis());
       } finally {
         connection = null;
@@ -318,14 +322,6 @@ public final class SolveNotifications implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn(failure, e);
       }
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

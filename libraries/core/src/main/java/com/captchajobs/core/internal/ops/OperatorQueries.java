@@ -122,10 +122,7 @@ public final class OperatorQueries {
     }
   }
 
-  /**
-   * The clients that label solves with {@code batch}, in name order. A batch belongs to its client:
-   * the same label used by two clients is two batches.
-   */
+  /** {@code Operations#batchClients}: the clients that label solves with {@code batch}. */
   public List<String> batchClients(String batch) {
     return db.query(
         "SELECT DISTINCT client FROM captchajobs.solve WHERE batch = ? ORDER BY client",
@@ -259,12 +256,10 @@ public final class OperatorQueries {
         .flatMap(o -> o);
   }
 
-  /** The providers as operators read them. */
   public ProviderRows providerRows() {
     return new ProviderRows(db);
   }
 
-  /** The breaker table's rows, for reading (fingerprints, never keys). */
   public BreakerRows breakerRows() {
     return new BreakerRows(db);
   }

@@ -43,10 +43,9 @@ public final class PingbackUrls {
 
   /** The pingback URL of a solve's submission {@code submitNo}; null on a receive-only node. */
   public String urlFor(UUID solveId, int submitNo) {
-    if (baseUrl == null) {
-      return null;
-    }
-    return baseUrl + "/" + solveId + "/" + submitNo + "/" + sign(solveId, submitNo);
+    return baseUrl == null
+        ? null
+        : baseUrl + "/" + solveId + "/" + submitNo + "/" + sign(solveId, submitNo);
   }
 
   /** Whether {@code signature} is the one of that submission, compared in constant time. */

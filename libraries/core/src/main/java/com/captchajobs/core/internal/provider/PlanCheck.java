@@ -74,11 +74,8 @@ public final class PlanCheck {
       if (info.threads() > 0 && info.workingThreads() == 0) {
         breaker.open(
             code,
-            "plan lapsed: "
-                + code
-                + " while threadsinfo shows "
-                + info.threads()
-                + " idle threads");
+            "plan lapsed: %s while threadsinfo shows %s idle threads"
+                .formatted(code, info.threads()));
         log.error(
             "Breaker OPEN: the CaptchaAI plan seems to have lapsed ({} with {} idle threads)",
             code,

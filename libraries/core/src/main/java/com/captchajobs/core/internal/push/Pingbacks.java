@@ -78,7 +78,6 @@ public final class Pingbacks implements PingbackReceiver {
     this.refusedLog = new AtMostEvery(REFUSED_LOG_EVERY, clock);
   }
 
-  /** The URLs and signatures pushes are checked against. */
   public PingbackUrls urls() {
     return urls;
   }

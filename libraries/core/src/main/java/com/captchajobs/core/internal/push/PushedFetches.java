@@ -65,10 +65,7 @@ public final class PushedFetches implements AutoCloseable {
   private final AtMostEvery droppedLog;
   private volatile Subscription listening;
 
-  /**
-   * @param fetch makes one fetch
-   * @param clock the engine's clock, which the notices' instants are on
-   */
+  /** {@code clock} is the engine's clock, which the notices' instants are on. */
   public PushedFetches(Fetch fetch, Clock clock) {
     this.fetch = fetch;
     this.clock = clock;

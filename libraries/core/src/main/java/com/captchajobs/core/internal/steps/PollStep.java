@@ -73,7 +73,7 @@ public final class PollStep {
    */
   Step poll(PollJobRequest request, UUID carrier) throws InterruptedException {
     Solve solve = repository.find(request.solveId()).orElse(null);
-    if (moved(solve, request)) {
+    if (moved(solve, request.submitNo())) {
       return Step.DONE; // stale: solved, failed or resubmitted meanwhile
     }
     Instant intended = Instant.ofEpochMilli(request.intendedAtEpochMilli());
@@ -86,7 +86,7 @@ public final class PollStep {
       // be calling now: the call is reserved first, and else made 5 s after that one.
       while (!pacing.reserve(solve, request.submitNo(), called)) {
         solve = repository.find(request.solveId()).orElse(null);
-        if (moved(solve, request)) {
+        if (moved(solve, request.submitNo())) {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
         Instant blocking =
@@ -106,7 +106,7 @@ public final class PollStep {
         // the answer may be ready and its provider thread idle: call again as soon as allowed
         intended = waitOutFailedCall(solve, request.submitNo(), called);
         solve = repository.find(request.solveId()).orElse(null);
-        if (moved(solve, request)) {
+        if (moved(solve, request.submitNo())) {
           return Step.DONE; // answered meanwhile (by a push's fetch), or resubmitted
         }
       }
@@ -225,11 +225,9 @@ public final class PollStep {
     return Step.DONE;
   }
 
-  /** Whether the solve no longer waits for the answer of the request's submission. */
-  private static boolean moved(Solve solve, PollJobRequest request) {
-    return solve == null
-        || solve.status() != SolveStatus.SUBMITTED
-        || solve.submits() != request.submitNo();
+  /** Whether the solve no longer waits for the answer of submission {@code submitNo}. */
+  private static boolean moved(Solve solve, int submitNo) {
+    return solve == null || solve.status() != SolveStatus.SUBMITTED || solve.submits() != submitNo;
   }
 
   /**
@@ -256,10 +254,7 @@ public final class PollStep {
   /** The solve while it waits for the push's submission and no poll called since; else null. */
   private Solve unanswered(PushedPollRequest request) {
     Solve solve = repository.find(request.solveId()).orElse(null);
-    if (solve == null
-        || solve.status() != SolveStatus.SUBMITTED
-        || solve.submits() != request.submitNo()
-        || solve.taskId() == null) {
+    if (moved(solve, request.submitNo()) || solve.taskId() == null) {
       return null;
     }
     long last =

@@ -90,7 +90,6 @@ public final class SolveRepository {
         businessKey);
   }
 
-  /** The client that owns the solve. */
   public Optional<String> clientOf(UUID id) {
     return db.queryOne(
         "SELECT client FROM captchajobs.solve WHERE id = ?", rs -> rs.getString(1), id);

@@ -98,7 +98,6 @@ public final class SolveTransitions {
   /**
    * A task id the provider gave, as it is committed.
    *
-   * @param taskId the provider's task id
    * @param at when in.php answered
    * @param pollJobId the job that makes the first poll: the running one, or a poll job created
    *     right after this commit

@@ -70,7 +70,6 @@ final class PhantomRelease {
     this.threadsInfo = threadsInfo;
   }
 
-  /** The provider whose phantoms this judges. */
   String provider() {
     return provider;
   }

@@ -32,7 +32,6 @@ public final class WorkerStartup implements AutoCloseable {
   /** The periodic threadsinfo of the providers beside the primary, run after the primary's. */
   private final Runnable othersCheck;
 
-  /** The hand-off between passes, with providers beside the primary; null without them. */
   private final Runnable dueHandOff;
 
   private ScheduledExecutorService executor;

@@ -127,7 +127,6 @@ public final class WebhookDeliveries implements AutoCloseable {
     return lanes;
   }
 
-  /** The deliveries' background job server on this node. */
   public BackgroundJobServer server() {
     return server;
   }

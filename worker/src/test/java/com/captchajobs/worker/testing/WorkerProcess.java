@@ -76,8 +76,17 @@ public final class WorkerProcess implements AutoCloseable {
     return true;
   }
 
+  /**
+   * The worker node of this build: its runnable jar when the build made one from the classes on
+   * this test's class path (as {@code ./mvnw verify} does, at less CPU per start: {@link
+   * WorkerJarLaunch}), otherwise the worker's main class on this test's class path (as {@code
+   * ./mvnw test} leaves it, or a jar older than a class compiled since).
+   */
   public static WorkerProcess start(
       String name, String jdbcUrl, String baseUrl, String apiKey, Map<String, String> extra) {
+    if (BuiltJar.isCurrent(BuiltJar.WORKER)) {
+      return startJar(BuiltJar.WORKER, name, jdbcUrl, baseUrl, apiKey, extra);
+    }
     return start(
         currentJava(),
         List.of("-cp", System.getProperty("java.class.path"), WorkerApplication.class.getName()),

@@ -13,6 +13,7 @@ import com.captchajobs.core.settings.ProviderSettings;
 import com.captchajobs.core.testing.EngineNode;
 import com.captchajobs.core.testing.SolveProbe;
 import com.captchajobs.simulator.CaptchaAiSimulator;
+import com.captchajobs.simulator.Endpoint;
 import com.captchajobs.simulator.Fault;
 import com.captchajobs.simulator.KeyPlan;
 import com.captchajobs.simulator.TaskRecord;
@@ -218,6 +219,40 @@ class BackupProvidersTest {
       assertThat(primary.stats().maxInFlight()).isEqualTo(1);
       assertThat(paidTwice(primary, backupSim)).isEmpty();
     }
+  }
+
+  @Test
+  void aSolvePausedAfterAServerErrorTakesTheFreeSlotOnceItsPauseEndsWithoutTheRepairPass() {
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(5));
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary,
+                KEY,
+                withoutRepairPass(scaledTimes(1)),
+                List.of(backup(backupSim, 5).build()))) {
+      SolveProbe solves = node.probe();
+      primary.injectNext(Endpoint.IN, Fault.SERVER_ERROR);
+
+      UUID paused = solves.turnstile("paused-0");
+
+      // the pause is 5 s and up to a quarter more; then only the hand-off that runs between the
+      // repair passes (WorkerStartup.DUE_HANDOFF_INTERVAL) hands it the free slot
+      Solve solved = solves.awaitStatus(paused, SolveStatus.SOLVED, Duration.ofSeconds(20));
+      assertThat(solved.provider()).isEqualTo("captchaai");
+      assertThat(Duration.between(solved.createdAt(), solved.submittedAt()))
+          .as("in.php again only after the pause the provider asks for")
+          .isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+      assertThat(primary.stats().rejectedSubmitsByCode()).containsEntry("ERROR_SERVER_ERROR", 1L);
+      assertThat(backupSim.tasks()).as("the primary was never down").isEmpty();
+    }
+  }
+
+  /** {@code times} with a repair pass that never comes within a test. */
+  private static Map<String, String> withoutRepairPass(Map<String, String> times) {
+    times.put("captchaai.reconcile-interval", "1h");
+    return times;
   }
 
   @Test

@@ -10,7 +10,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /** A fresh migrated database for the gate's tests, and the waiting solves they hand slots to. */
-final class GateTestDatabase {
+public final class GateTestDatabase {
 
   private GateTestDatabase() {}
 
@@ -18,7 +18,7 @@ final class GateTestDatabase {
    * A pool on a fresh database with our schema, and the JobRunr servers' table the gate's reclaim
    * reads (no JobRunr here).
    */
-  static HikariDataSource fresh() {
+  public static HikariDataSource fresh() {
     HikariDataSource dataSource = new HikariDataSource();
     dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
     dataSource.setMaximumPoolSize(4);
@@ -33,7 +33,8 @@ final class GateTestDatabase {
    * The gate of node "node-a" on {@code dataSource}: the primary ("primary-fp") with {@code
    * primarySlots} slots, leases of three minutes, and {@code others} beside it.
    */
-  static FleetGate gate(DataSource dataSource, int primarySlots, ProviderLanes.Lane... others) {
+  public static FleetGate gate(
+      DataSource dataSource, int primarySlots, ProviderLanes.Lane... others) {
     FleetGate gate =
         new FleetGate(
             dataSource,

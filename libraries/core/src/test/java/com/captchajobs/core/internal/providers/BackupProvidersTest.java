@@ -56,6 +56,11 @@ class BackupProvidersTest {
             Map.entry("captchaai.reconcile-interval", "1s")));
   }
 
+  /** The primary: 5 threads, the solve times scaled by 0.05. */
+  static CaptchaAiSimulator primarySim() {
+    return CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+  }
+
   static CaptchaAiSimulator backupSim(KeyPlan plan) {
     return CaptchaAiSimulator.builder()
         .name("backup")
@@ -86,8 +91,7 @@ class BackupProvidersTest {
 
   @Test
   void withThePrimaryDownEverySolveIsSolvedAtTheBackupAndNewOnesGoBackToThePrimaryOnceItHeals() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(10).price("TURNSTILE", "1.45"));
         EngineNode node =
             EngineNode.onFreshDatabase(
@@ -223,8 +227,7 @@ class BackupProvidersTest {
 
   @Test
   void aSolvePausedAfterAServerErrorTakesTheFreeSlotOnceItsPauseEndsWithoutTheRepairPass() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(5));
         EngineNode node =
             EngineNode.onFreshDatabase(
@@ -307,8 +310,7 @@ class BackupProvidersTest {
 
   @Test
   void aBackupWhoseBudgetIsSpentTakesNoMoreAndTheRestWaitForThePrimary() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(10).price("TURNSTILE", "1000"));
         EngineNode node =
             EngineNode.onFreshDatabase(
@@ -373,8 +375,7 @@ class BackupProvidersTest {
 
   @Test
   void aCredentialErrorAtTheBackupOpensItsBreakerOnlyAndFailsThatSolve() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim =
             backupSim(KeyPlan.threads(5)); // knows BACKUP_KEY, not the key the node is given
         EngineNode node =
@@ -420,8 +421,7 @@ class BackupProvidersTest {
     String wrongKey = "wrongwrongwrongwrongwrongwrong34";
     Map<String, String> properties = withoutPreflight(scaledTimes(5)); // nothing asks at start
     properties.put("captchaai.provider-check-interval", "1s");
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim =
             backupSim(KeyPlan.threads(5)); // knows BACKUP_KEY, not the key the node is given
         EngineNode node =
@@ -458,8 +458,7 @@ class BackupProvidersTest {
 
   @Test
   void aPrimaryWhoseKeyWasRejectedLeavesEverySolveToTheBackupAndNoneFails() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(5));
         EngineNode node =
             EngineNode.onFreshDatabase(
@@ -492,8 +491,7 @@ class BackupProvidersTest {
 
   @Test
   void aTaskAcceptedByTheBackupIsNeverSubmittedToThePrimaryWhileItMayStillAnswer() {
-    try (CaptchaAiSimulator primary =
-            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+    try (CaptchaAiSimulator primary = primarySim();
         CaptchaAiSimulator backupSim =
             CaptchaAiSimulator.builder()
                 .name("backup")

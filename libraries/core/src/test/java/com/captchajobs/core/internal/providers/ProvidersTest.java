@@ -8,9 +8,9 @@ import com.captchajobs.core.client.CaptchaAiException;
 import com.captchajobs.core.client.CaptchaAiTransportException;
 import com.captchajobs.core.internal.db.Schema;
 import com.captchajobs.core.internal.gate.FleetGate;
+import com.captchajobs.core.internal.gate.GateTestDatabase;
 import com.captchajobs.core.internal.gate.ProviderLanes;
 import com.captchajobs.core.internal.provider.Breaker;
-import com.captchajobs.core.testing.EmbeddedPostgresSupport;
 import com.captchajobs.core.testing.Sql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
@@ -38,25 +38,16 @@ class ProvidersTest {
 
   @BeforeEach
   void freshDatabase() {
-    dataSource = new HikariDataSource();
-    dataSource.setJdbcUrl(EmbeddedPostgresSupport.newDatabase());
-    dataSource.setMaximumPoolSize(2);
-    Schema.defaultSchema().migrate(dataSource);
+    dataSource = GateTestDatabase.fresh();
     jdbc = new Sql(dataSource);
     primaryBreaker = new Breaker(dataSource, Schema.defaultSchema(), "primary-fp");
     backupBreaker = new Breaker(dataSource, Schema.defaultSchema(), "backup-fp");
     FleetGate gate =
-        new FleetGate(
+        GateTestDatabase.gate(
             dataSource,
-            Schema.defaultSchema(),
-            Duration.ofMinutes(3),
-            "node-a",
-            UUID::randomUUID,
-            List.of(
-                new ProviderLanes.Lane(
-                    "backup", true, 2, "backup-fp", Duration.ofSeconds(30), Map.of(), null)),
-            "primary-fp");
-    gate.resize(2);
+            2,
+            new ProviderLanes.Lane(
+                "backup", true, 2, "backup-fp", Duration.ofSeconds(30), Map.of(), null));
     primary = new Providers.Provider(ProviderLanes.PRIMARY, null, null, primaryBreaker, null);
     backup = new Providers.Provider("backup", null, null, backupBreaker, null);
     providers = new Providers(primary, List.of(backup), gate.lanes(), null);

@@ -164,7 +164,7 @@ final class BackupFigures {
           "the primary's first calls in its outage (diagnostic: how soon the engine can judge it"
               + " down; the primary's request log)",
           firstCallsIn(run.requests(), outage.fromMillis(), 8),
-          "(the down rule: 5 failures in a row over ≥ 1 s; after one, a worker probes every 0.25 s)",
+          "(the down rule: 5 failures in a row over ≥ 0.5 s; after one, a worker probes every 0.125 s)",
           null);
       Map<String, Long> completed =
           BackupLedger.completedIn(

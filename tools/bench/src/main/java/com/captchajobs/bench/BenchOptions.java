@@ -27,6 +27,7 @@ public record BenchOptions(
     String jdbcUrl,
     Path out,
     Path workerJar,
+    boolean workerCds,
     Path appJar,
     List<Integer> scaleWorkers,
     Duration killEvery,
@@ -115,6 +116,7 @@ public record BenchOptions(
         null,
         Path.of("docs", "bench"),
         null,
+        false,
         null,
         List.of(1, 3),
         Duration.ofSeconds(20),
@@ -166,6 +168,7 @@ public record BenchOptions(
         null,
         Path.of("docs", "bench"),
         null,
+        false,
         null,
         List.of(1, 3),
         Duration.ofSeconds(20),
@@ -310,6 +313,13 @@ public record BenchOptions(
         description =
             "worker jar (default worker/target/captchajobs-worker.jar if present, else class path)")
     Path workerJar;
+
+    @Option(
+        names = "--worker-cds",
+        description =
+            "start the worker jar extracted, with a class-data archive a training start writes"
+                + " first (Spring Boot's CDS: less CPU per start; see docs/operations.md)")
+    boolean workerCds;
 
     @Option(
         names = "--app-jar",
@@ -520,6 +530,7 @@ public record BenchOptions(
               jdbcUrl,
               or(out, d.out()),
               workerJar,
+              workerCds,
               appJar,
               sizes,
               or(killEvery, d.killEvery()),
@@ -602,6 +613,7 @@ public record BenchOptions(
         jdbcUrl,
         out,
         workerJar,
+        workerCds,
         appJar,
         scaleWorkers,
         killEvery,
@@ -634,6 +646,7 @@ public record BenchOptions(
         jdbcUrl,
         out,
         workerJar,
+        workerCds,
         appJar,
         scaleWorkers,
         killEvery,
@@ -698,6 +711,9 @@ public record BenchOptions(
       sb.append(" --no-push");
     }
     sb.append(backup.commandLine());
+    if (workerCds) {
+      sb.append(" --worker-cds");
+    }
     sb.append(" --out ").append(out);
     return sb.toString();
   }

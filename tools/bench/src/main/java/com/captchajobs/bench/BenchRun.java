@@ -108,6 +108,7 @@ public final class BenchRun {
         WorkerJvm.Launch launch =
             new WorkerJvm.Launch(
                 workerJar(o),
+                List.of(),
                 db.nodeJdbcUrl(),
                 sim.baseUrl(),
                 API_KEY,
@@ -118,6 +119,10 @@ public final class BenchRun {
                 Map.copyOf(props),
                 logs,
                 env);
+        if (o.workerCds()) {
+          launch = WorkerCds.prepare(launch, logs.resolveSibling(logs.getFileName() + "-cds"));
+          log("workers start from the extracted jar with a class-data archive (--worker-cds)");
+        }
         for (int i = 0; i < o.workers(); i++) {
           fleet.add(WorkerJvm.start("bench-w" + i, launch));
         }

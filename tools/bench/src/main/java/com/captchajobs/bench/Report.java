@@ -64,6 +64,11 @@ final class Report {
                       com.captchajobs.simulator.DurationConverter.format(o.pushFaults().delay()))
                   : "")
           .append("  \n");
+      if (o.workerCds()) {
+        md.append(
+            "Workers: started from the extracted worker jar with a class-data archive written by"
+                + " a training start before the run (`--worker-cds`, see docs/operations.md)  \n");
+      }
       if (o.backup().configured()) {
         md.append("Backup: a second simulator named `")
             .append(BackupPlan.NAME)

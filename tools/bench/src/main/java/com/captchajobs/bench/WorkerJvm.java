@@ -49,11 +49,13 @@ public final class WorkerJvm implements AutoCloseable {
   /**
    * Everything a worker needs besides its name.
    *
+   * @param jvmArgs further JVM options, e.g. a class-data archive ({@link WorkerCds})
    * @param env further environment variables, e.g. another provider's key ({@code
    *     CAPTCHAJOBS_PROVIDERS_<NAME>_APIKEY}): keys go by the environment only
    */
   public record Launch(
       Path workerJar,
+      List<String> jvmArgs,
       String jdbcUrl,
       String baseUrl,
       String apiKey,
@@ -66,7 +68,25 @@ public final class WorkerJvm implements AutoCloseable {
       Map<String, String> env) {
 
     public Launch {
+      jvmArgs = List.copyOf(jvmArgs);
       env = Map.copyOf(env);
+    }
+
+    /** The same launch from another worker jar, with these JVM options. */
+    Launch from(Path jar, List<String> options) {
+      return new Launch(
+          jar,
+          options,
+          jdbcUrl,
+          baseUrl,
+          apiKey,
+          threads,
+          workerCount,
+          poolSize,
+          heap,
+          props,
+          logDir,
+          env);
     }
   }
 
@@ -77,6 +97,7 @@ public final class WorkerJvm implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + launch.heap());
     command.add("-Xss512k");
+    command.addAll(launch.jvmArgs());
     if (launch.workerJar() != null) {
       command.add("-jar");
       command.add(launch.workerJar().toString());
@@ -175,6 +196,21 @@ public final class WorkerJvm implements AutoCloseable {
     }
     throw new IllegalStateException(
         "worker " + name + " not UP within " + atMost + "; see " + log.toAbsolutePath());
+  }
+
+  /** Waits for the process to end on its own; its exit code, or -1 when it did not in time. */
+  int awaitExit(Duration atMost) {
+    try {
+      return process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  /** The node's log file. */
+  Path log() {
+    return log;
   }
 
   /** Reads CPU time and peak RSS from /proc (kept when the process is gone). */

@@ -40,6 +40,15 @@ class BenchOptionsTest {
   }
 
   @Test
+  void workersStartFromTheFatJarUnlessWorkerCdsIsGivenAndTheCommandLineSaysWhich() {
+    assertThat(BenchOptions.parse().workerCds()).isFalse();
+    assertThat(BenchOptions.parse().commandLine()).doesNotContain("cds");
+    BenchOptions cds = BenchOptions.parse("--mode", "chaos", "--worker-cds");
+    assertThat(cds.workerCds()).isTrue();
+    assertThat(cds.commandLine()).contains(" --worker-cds --out ");
+  }
+
+  @Test
   void aModeBringsItsOwnDefaultsAndGivenOptionsOverrideThem() {
     BenchOptions scale = BenchOptions.parse("--mode", "scale");
     assertThat(scale).isEqualTo(BenchOptions.forMode(BenchOptions.Mode.SCALE));

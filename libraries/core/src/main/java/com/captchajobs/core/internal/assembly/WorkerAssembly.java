@@ -65,6 +65,7 @@ final class WorkerAssembly {
             reconciler,
             () -> ProviderPreflight.recheck(jobs.providers()),
             jobs.providers().hasOthers() ? jobs.handoff()::handOff : null);
+    jobs.handoff().onPhantom(startup::readPhantomsSoon);
     startup.prepare();
     if (settings.solve().preflight()) {
       ProviderPreflight.check(jobs.providers());

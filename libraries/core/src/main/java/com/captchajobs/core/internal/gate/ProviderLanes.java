@@ -43,7 +43,7 @@ public final class ProviderLanes {
    * outage; after server trouble each worker probes the primary over this span, so that an outage
    * shows however few calls the fleet makes)...
    */
-  public static final Duration DOWN_AFTER = Duration.ofSeconds(1);
+  public static final Duration DOWN_AFTER = Duration.ofMillis(500);
 
   /** ...and its last such failure is younger than this: else one solve probes it again. */
   public static final Duration PROBE_AFTER = Duration.ofSeconds(10);

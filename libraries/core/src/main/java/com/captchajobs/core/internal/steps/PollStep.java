@@ -272,7 +272,8 @@ public final class PollStep {
    * less than 5 s after a call on its task waits for the provider's rule, and with a call every 5 s
    * every push would. Six steps (30 s): five pushes in six are fetched at once, a long task costs a
    * call and a job every 30 s, and a lost push is found 15 s late on average, not 2.5 s. Fallback
-   * polls start at the type's documented upper solve time: this matters for tasks that outlive it.
+   * polls start at the type's upper solve time (its longest recent pushed solve, at most the
+   * documented one): this matters for tasks that outlive it.
    */
   static final int FALLBACK_STEPS = 6;
 

@@ -39,6 +39,7 @@ public final class SlotHandoff {
   private final FleetGate gate;
   private final SolveJobs jobs;
   private final SolveTransitions transitions;
+  private volatile Runnable phantomMade = () -> {};
 
   public SlotHandoff(FleetGate gate, SolveJobs jobs, SolveTransitions transitions) {
     this.gate = gate;
@@ -84,7 +85,18 @@ public final class SlotHandoff {
    * is freed, so nothing is handed on.
    */
   public void holdForAbandonedTask(UUID solveId, Duration hold) {
-    gate.holdAfterLostSubmit(solveId, hold);
+    if (gate.holdAfterLostSubmit(solveId, hold)) {
+      phantomMade.run();
+    }
+  }
+
+  /**
+   * Runs {@code action} after each phantom {@link #holdForAbandonedTask} made: a worker has it read
+   * the provider's threads soon, so that a phantom whose in.php made no task is freed within a
+   * reading's settling instead of at the next repair pass. Set once, when the worker starts.
+   */
+  public void onPhantom(Runnable action) {
+    phantomMade = action;
   }
 
   /** Pairs free slots with waiting solves and starts their submit jobs. */

@@ -292,17 +292,24 @@ public final class SubmitStep {
    * With pushed answers, the first poll is only the fallback for a lost push: near the type's
    * documented upper solve time (most solves are pushed before), but at most one poll interval
    * after the first poll polling alone would make, so a lost push costs at most one poll step.
-   * While pushes arrive ({@link TaskOutcomes#pushesArrive}), it waits for the documented upper
-   * solve time itself: a push that comes less than 5 s after a poll of its task waits for the
-   * provider's rule, and a first poll timed where most tasks end makes that the common case of a
-   * slow type (reCAPTCHA v2: 12 to 40 s). A lost push then costs up to that upper time; once three
+   * While pushes arrive ({@link TaskOutcomes#pushesArrive}), it waits for the upper solve time
+   * itself: a push that comes less than 5 s after a poll of its task waits for the provider's rule,
+   * and a first poll timed where most tasks end makes that the common case of a slow type
+   * (reCAPTCHA v2: 12 to 40 s). The upper time is the longest of the type's recent pushed solves
+   * ({@link FirstPollWaits#longestPushed}) when that is below the documented one: a lost push then
+   * costs up to the longest solve the provider really takes, not its documented worst. Once three
    * answers in a row came by poll alone, the usual wait is back.
    */
   private Duration fallbackWait(Solve solve, Duration firstWait) {
     Duration latest = firstWait.plus(settings.pollInterval());
     SolveTimes times = SolveTimes.documented().get(solve.type());
     Duration upper = times == null ? latest : times.max();
-    Duration wait = outcomes.pushesArrive() || upper.compareTo(latest) < 0 ? upper : latest;
+    boolean pushesArrive = outcomes.pushesArrive();
+    if (pushesArrive) {
+      Duration seen = firstPollWaits.longestPushed(solve.type()).orElse(upper);
+      upper = seen.compareTo(upper) < 0 ? seen : upper;
+    }
+    Duration wait = pushesArrive || upper.compareTo(latest) < 0 ? upper : latest;
     return wait.compareTo(firstWait) > 0 ? wait : firstWait;
   }
 

@@ -252,16 +252,25 @@ public final class SolveRepository {
     return db.exclusively("repair-pass", pass);
   }
 
-  /** A solved task as the first-poll learner sees it. */
-  public record SolvedSample(long sinceSubmitMillis) {}
+  /**
+   * A solved task as the first-poll learner sees it: how long after its in.php the answer was
+   * stored, and whether a push rang for the fetch that found it.
+   */
+  public record SolvedSample(long sinceSubmitMillis, boolean pushed) {
+
+    /** A task whose answer a poll found. */
+    public SolvedSample(long sinceSubmitMillis) {
+      this(sinceSubmitMillis, false);
+    }
+  }
 
   /** The fleet's most recent solved tasks of a type, newest first. */
   public List<SolvedSample> recentSolved(CaptchaType type, int limit) {
     return db.query(
-        "SELECT (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint AS millis"
-            + " FROM captchajobs.solve WHERE type = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL"
+        "SELECT (EXTRACT(EPOCH FROM (solved_at - submitted_at)) * 1000)::bigint AS millis,"
+            + " answered_via = 'push' AS pushed FROM captchajobs.solve WHERE type = ? AND solved_at IS NOT NULL AND submitted_at IS NOT NULL"
             + " ORDER BY solved_at DESC LIMIT ?",
-        rs -> new SolvedSample(rs.getLong("millis")),
+        rs -> new SolvedSample(rs.getLong("millis"), rs.getBoolean("pushed")),
         type,
         limit);
   }

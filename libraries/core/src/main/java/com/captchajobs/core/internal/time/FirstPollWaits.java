@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
@@ -54,8 +55,20 @@ public final class FirstPollWaits {
   private final Map<CaptchaType, Learned> learned = new ConcurrentHashMap<>();
   private final Map<CaptchaType, AtomicBoolean> refreshing = new EnumMap<>(CaptchaType.class);
 
-  /** A type's wait and when it was computed. */
-  private record Learned(long millis, Instant at) {}
+  /**
+   * A type's wait, the longest pushed solve among the same observations (-1: too few of them), and
+   * when they were computed.
+   */
+  private record Learned(long millis, long longestPushedMillis, Instant at) {}
+
+  /**
+   * How many answers of a type found by a fetch a push rang for, among the observations, before
+   * {@link #longestPushed} tells anything.
+   */
+  static final int MIN_PUSHED = 20;
+
+  /** Added to the longest pushed solve seen: the next one may take a little longer. */
+  public static final Duration LONGEST_PUSHED_MARGIN = Duration.ofSeconds(1);
 
   /**
    * @param recent the fleet's most recent solved tasks of a type, newest first, at most n
@@ -80,13 +93,39 @@ public final class FirstPollWaits {
     AtomicBoolean busy = refreshing.get(type);
     if (due && busy.compareAndSet(false, true)) {
       try {
-        known = new Learned(blend(type, recent.apply(type, WINDOW)), now);
+        List<SolveRepository.SolvedSample> window = recent.apply(type, WINDOW);
+        known = new Learned(blend(type, window), longestPushed(window), now);
         learned.put(type, known);
       } finally {
         busy.set(false);
       }
     }
     return Duration.ofMillis(known != null ? known.millis() : blend(type, List.of()));
+  }
+
+  /**
+   * The longest of the type's recent solves whose answer a pushed fetch found, with {@link
+   * #LONGEST_PUSHED_MARGIN}: where the fallback poll for a lost push goes while pushes arrive
+   * ({@code steps.SubmitStep}), instead of the type's documented upper solve time, which the
+   * provider's real times often stay far below. Empty until {@link #MIN_PUSHED} such solves are
+   * among the last observations, and before {@link #waitFor} first read them.
+   */
+  public Optional<Duration> longestPushed(CaptchaType type) {
+    Learned known = learned.get(type);
+    return known == null || known.longestPushedMillis() < 0
+        ? Optional.empty()
+        : Optional.of(Duration.ofMillis(known.longestPushedMillis()).plus(LONGEST_PUSHED_MARGIN));
+  }
+
+  static long longestPushed(List<SolveRepository.SolvedSample> window) {
+    List<Long> pushed =
+        window.stream()
+            .filter(SolveRepository.SolvedSample::pushed)
+            .map(SolveRepository.SolvedSample::sinceSubmitMillis)
+            .toList();
+    return pushed.size() < MIN_PUSHED
+        ? -1
+        : pushed.stream().mapToLong(Long::longValue).max().orElse(-1);
   }
 
   /** The wait before anything was seen: the configured first-poll wait of the type. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +73,19 @@ final class PhantomRelease {
 
   String provider() {
     return provider;
+  }
+
+  /** {@link #release} of each provider's phantoms in turn; returns how many were freed in all. */
+  static int releaseAll(List<PhantomRelease> each, PhantomSlots phantoms) {
+    int freed = 0;
+    for (PhantomRelease release : each) {
+      try {
+        freed += release.release(phantoms);
+      } catch (RuntimeException e) {
+        log.warn("Phantoms of {} not judged: {}", release.provider(), e.toString());
+      }
+    }
+    return freed;
   }
 
   /**

@@ -135,17 +135,22 @@ public final class Reconciler implements Runnable {
     repository.foldUnfinished();
   }
 
+  /**
+   * The pass's phantom step alone, and the hand-off of what it freed, unless a pass runs now (then
+   * false): run soon after a phantom is made ({@link WorkerStartup#readPhantomsSoon}).
+   */
+  public boolean judgePhantoms() {
+    return repository.exclusively(
+        () -> {
+          if (releaseConfirmedPhantoms() > 0) {
+            handoff.handOff();
+          }
+        });
+  }
+
   /** Each provider's phantoms judged by its own threadsinfo ({@link PhantomRelease}). */
   int releaseConfirmedPhantoms() {
-    int freed = 0;
-    for (PhantomRelease release : phantoms) {
-      try {
-        freed += release.release(gate.phantomSlots());
-      } catch (RuntimeException e) {
-        log.warn("Phantoms of {} not judged: {}", release.provider(), e.toString());
-      }
-    }
-    return freed;
+    return PhantomRelease.releaseAll(phantoms, gate.phantomSlots());
   }
 
   /**

@@ -9,13 +9,17 @@ import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.time.Timers;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A worker's start and background: the preflight against the plan (before JobRunr takes jobs), the
- * fleet cap in the gate, then the recurring repair pass and the periodic threadsinfo check.
+ * fleet cap in the gate, then the recurring repair pass and the periodic threadsinfo check, and the
+ * phantoms' reading soon after this node made one ({@link #readPhantomsSoon}).
  */
 public final class WorkerStartup implements AutoCloseable {
 
@@ -34,7 +38,7 @@ public final class WorkerStartup implements AutoCloseable {
 
   private final Runnable dueHandOff;
 
-  private ScheduledExecutorService executor;
+  private volatile ScheduledExecutorService executor;
 
   /**
    * @param dueHandOff with providers beside the primary (null without): hands free slots to the
@@ -148,6 +152,56 @@ public final class WorkerStartup implements AutoCloseable {
       Timers.every(executor, DUE_HANDOFF_INTERVAL, this::handOffDue);
     }
     Timers.every(executor, settings.providerCheckInterval(), this::checkProvider);
+  }
+
+  /** How often a phantom's reading is tried while another node's pass holds the lock. */
+  static final java.time.Duration PHANTOM_READ_RETRY = java.time.Duration.ofMillis(150);
+
+  /** Tries of one phantom's reading at most; after them the repair passes judge it. */
+  static final int PHANTOM_READ_TRIES = 10;
+
+  private final AtomicBoolean phantomReadDue = new AtomicBoolean();
+
+  /**
+   * A phantom was made on this node: judges the phantoms now, on this node's reconciler thread,
+   * instead of at the next repair pass (a reading taken after the phantom frees it once it settled,
+   * if its in.php made no task). While another node's pass holds the lock it tries again every
+   * {@link #PHANTOM_READ_RETRY}, at most {@link #PHANTOM_READ_TRIES} times; phantoms made while one
+   * is due share it. Before the background started, the passes alone judge them.
+   */
+  public void readPhantomsSoon() {
+    ScheduledExecutorService e = executor;
+    if (e == null || !phantomReadDue.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      e.execute(() -> readPhantoms(1));
+    } catch (RejectedExecutionException closing) {
+      phantomReadDue.set(false);
+    }
+  }
+
+  private void readPhantoms(int attempt) {
+    phantomReadDue.set(false); // a phantom made from now on needs a reading after this one
+    boolean ran;
+    try {
+      ran = reconciler.judgePhantoms();
+    } catch (RuntimeException e) {
+      log.debug("Judging the phantoms failed, the repair pass will: {}", e.toString());
+      return;
+    }
+    ScheduledExecutorService e = executor;
+    if (!ran
+        && attempt < PHANTOM_READ_TRIES
+        && e != null
+        && phantomReadDue.compareAndSet(false, true)) {
+      try {
+        e.schedule(
+            () -> readPhantoms(attempt + 1), PHANTOM_READ_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException closing) {
+        phantomReadDue.set(false);
+      }
+    }
   }
 
   private void handOffDue() {

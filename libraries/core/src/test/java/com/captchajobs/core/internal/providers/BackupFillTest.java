@@ -44,6 +44,13 @@ class BackupFillTest {
     times.put("captchaai.max-backoff", SolveSettings.DEFAULT_MAX_BACKOFF.toSeconds() + "s");
     times.put("captchaai.solve-timeout", "2m");
     times.put("captchaai.lease", "3m");
+    // the production hold: the 502s' phantoms stay on the primary's slots for the whole test, so
+    // the repair pass reads the primary's threadsinfo every pass and each failed reading keeps it
+    // judged down, as in a real outage (with the tests' 3 s hold the readings stopped, and once
+    // the primary had been quiet for 10 s the one solve left waiting went to probe it instead of
+    // to the backup's free thread: the probing rule, which PrimaryDownTest holds)
+    times.put(
+        "captchaai.lost-submit-hold", SolveSettings.DEFAULT_LOST_SUBMIT_HOLD.toSeconds() + "s");
     try (CaptchaAiSimulator primary =
             CaptchaAiSimulator.builder().account(KEY, 20).timeScale(0.05).build().start();
         CaptchaAiSimulator backupSim =
@@ -71,7 +78,7 @@ class BackupFillTest {
           .until(() -> primaryJudgedDown(solves));
       // within seconds every backup thread works on a solve: those whose in.php met a 502 first
       // sit out CaptchaAI's 5 s pause after a server error (up to a quarter more), and the primary
-      // is judged down about a second after its first failure, so the pause is what is left
+      // is judged down about half a second after its first failure, so the pause is what is left
       await()
           .atMost(Duration.ofSeconds(10))
           .pollInterval(Duration.ofMillis(100))

@@ -82,6 +82,31 @@ class BackupPhantomTest {
   }
 
   @Test
+  void aPhantomIsJudgedByAReadingTakenSoonAfterItWasMadeWithoutWaitingForTheRepairPass() {
+    Map<String, String> times = times();
+    times.put("captchaai.reconcile-interval", "1h"); // no pass would judge it within the test
+    try (CaptchaAiSimulator primary =
+            CaptchaAiSimulator.builder().account(KEY, 5).timeScale(0.05).build().start();
+        CaptchaAiSimulator backupSim = backupSim(KeyPlan.threads(3));
+        EngineNode node =
+            EngineNode.onFreshDatabase(
+                primary, KEY, times, List.of(backup(backupSim, 1).build()))) {
+      SolveProbe solves = node.probe();
+      primary.startOutage(Fault.HTML_502);
+      backupSim.injectNext(Endpoint.IN, Fault.HTML_502); // no task made, the reply lost
+      UUID id = solves.turnstile("judged-soon");
+
+      // the 502's phantom held the backup's only slot; the solve had to wait for it to be freed
+      solves.awaitStatus(id, SolveStatus.SOLVED, Duration.ofSeconds(20));
+
+      assertThat(solves.get(id).provider()).isEqualTo("backup");
+      assertThat(backupSim.tasks()).hasSize(1);
+      assertThat(backupSim.stats().maxInFlight()).isEqualTo(1);
+      assertThat(backupPhantoms(solves)).isZero();
+    }
+  }
+
+  @Test
   void aPhantomAtTheBackupWhoseTaskRunsKeepsTheBackupsCapUntilThatTaskEnds() {
     // A's in.php at the backup makes a task of 12 s whose reply is lost: the backup shows it
     // working, so its phantom stays until the task ends; B and A wait, one task at a time.

@@ -36,10 +36,11 @@ import org.junit.jupiter.api.Test;
 /**
  * When the first fallback poll of a submission with a pingback URL is meant: a push that comes less
  * than 5 s after a poll of its task waits for the provider's rule, so while pushes arrive the first
- * fallback poll of a slow type waits for its documented upper solve time (most tasks are pushed
- * before), and before any push came, or once answers come by poll alone, it is one poll interval
- * after the usual first poll. The submit step on real PostgreSQL, JobRunr storage and the simulator
- * with the engine's clock stopped, as in {@link SubmitStepTest}.
+ * fallback poll of a slow type waits for its upper solve time (most tasks are pushed before): the
+ * documented one, or the longest recent pushed solve when that is shorter; and before any push
+ * came, or once answers come by poll alone, it is one poll interval after the usual first poll. The
+ * submit step on real PostgreSQL, JobRunr storage and the simulator with the engine's clock
+ * stopped, as in {@link SubmitStepTest}.
  */
 class FallbackPollWhilePushesArriveTest {
 
@@ -103,6 +104,11 @@ class FallbackPollWhilePushesArriveTest {
 
   /** A submit step of a worker that asks for pushes and whose answers came as {@code watch} saw. */
   static SubmitStep stepWatching(PushWatch watch) {
+    return stepWatching(watch, List.of());
+  }
+
+  /** The same, on a fleet whose recent solves of every type were {@code seen}. */
+  static SubmitStep stepWatching(PushWatch watch, List<SolveRepository.SolvedSample> seen) {
     SlotHandoff handoff = new SlotHandoff(gate, jobs, transitions);
     TaskOutcomes outcomes =
         new TaskOutcomes(
@@ -123,7 +129,7 @@ class FallbackPollWhilePushesArriveTest {
         outcomes,
         Providers.single(client, breaker, null),
         jobs,
-        new FirstPollWaits(settings, (type, n) -> List.of(), clock),
+        new FirstPollWaits(settings, (type, n) -> seen, clock),
         settings,
         EngineListener.NONE,
         clock,
@@ -174,6 +180,25 @@ class FallbackPollWhilePushesArriveTest {
     assertThat(next).isEqualTo(Step.DONE);
     // the old code: one poll interval after the usual first poll (15 s + 5 s)
     assertThat(firstPollMeantAt(id)).isEqualTo(clock.now.plus(UPPER).toEpochMilli());
+  }
+
+  @Test
+  void whilePushesArriveTheFirstFallbackPollWaitsForTheLongestRecentPushedSolveWhenThatIsShorter() {
+    PushWatch watch = new PushWatch("https://node.example/captchaai/pingback", clock);
+    watch.answered(true);
+    List<SolveRepository.SolvedSample> seen = new java.util.ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      seen.add(new SolveRepository.SolvedSample(14_000 + i * 300, true)); // 14 to 22.7 s
+    }
+    seen.add(new SolveRepository.SolvedSample(39_000)); // a lost push found by a poll
+    UUID id = queuedRecaptcha();
+
+    stepWatching(watch, seen).submit(id, 0, null, false);
+
+    // the longest pushed solve (22.7 s) and its margin, not the documented 40 s
+    assertThat(firstPollMeantAt(id))
+        .isEqualTo(
+            clock.now.plusMillis(22_700).plus(FirstPollWaits.LONGEST_PUSHED_MARGIN).toEpochMilli());
   }
 
   @Test

@@ -152,4 +152,23 @@ class FirstPollWaitsTest {
     }
     assertThat(reads[0]).isEqualTo(1);
   }
+
+  @Test
+  void theLongestRecentPushedSolveWithAMarginIsKnownOnceEnoughPushedSolvesWereSeen() {
+    for (int i = 0; i < FirstPollWaits.MIN_PUSHED - 1; i++) {
+      fleet.add(new SolveRepository.SolvedSample(8_000 + i * 100, true));
+    }
+    fleet.add(new SolveRepository.SolvedSample(35_000)); // found by a poll: not a push's time
+    FirstPollWaits waits = waits();
+    assertThat(waits.longestPushed(CaptchaType.RECAPTCHA_V2)).isEmpty(); // never read yet
+    waits.waitFor(CaptchaType.RECAPTCHA_V2);
+    assertThat(waits.longestPushed(CaptchaType.RECAPTCHA_V2)).isEmpty(); // one pushed too few
+
+    fleet.add(new SolveRepository.SolvedSample(12_345, true));
+    later();
+    waits.waitFor(CaptchaType.RECAPTCHA_V2);
+    assertThat(waits.longestPushed(CaptchaType.RECAPTCHA_V2))
+        .contains(Duration.ofMillis(12_345).plus(FirstPollWaits.LONGEST_PUSHED_MARGIN));
+    assertThat(waits.longestPushed(CaptchaType.TURNSTILE)).isEmpty(); // each type its own
+  }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -118,14 +119,12 @@ public final class FirstPollWaits {
   }
 
   static long longestPushed(List<SolveRepository.SolvedSample> window) {
-    List<Long> pushed =
+    LongSummaryStatistics pushed =
         window.stream()
             .filter(SolveRepository.SolvedSample::pushed)
-            .map(SolveRepository.SolvedSample::sinceSubmitMillis)
-            .toList();
-    return pushed.size() < MIN_PUSHED
-        ? -1
-        : pushed.stream().mapToLong(Long::longValue).max().orElse(-1);
+            .mapToLong(SolveRepository.SolvedSample::sinceSubmitMillis)
+            .summaryStatistics();
+    return pushed.getCount() < MIN_PUSHED ? -1 : pushed.getMax();
   }
 
   /** The wait before anything was seen: the configured first-poll wait of the type. */

@@ -112,7 +112,9 @@ record SolveJobsWiring(
             urls);
     // The one owner of a solve's life, which the jobs call: it makes their steps and carries on
     // with a handed-over solve in the running job's thread.
-    SolveLife life = new SolveLife(submitStep, pollStep, repository, transitions, s.jobs(), clock);
+    SolveLife life =
+        new SolveLife(
+            submitStep, pollStep, repository, transitions, s.jobs(), clock, s.jobRunr()::serverId);
     SubmitJob submitJob = new SubmitJob(life);
     PollJob pollJob = new PollJob(life);
     Pingbacks pingbacks =

@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * a wait (the executor starts a fetch at its instant), and at most {@link #MAX_PENDING} fetches
  * waiting for theirs; a notice beyond that is dropped and its job makes the fetch. Only worker
  * nodes have one: a node without a worker only sends notices.
+ *
+ * <p>A fetch whose token frees a slot may carry the in.php of the solve the slot is handed to in
+ * its own thread, as a running job does, while another of the threads stays free for the next fetch
+ * ({@link Fetch#fetch}'s {@code mayCarry}); otherwise the handed solve gets a submit job.
  */
 public final class PushedFetches implements AutoCloseable {
 
@@ -53,14 +57,19 @@ public final class PushedFetches implements AutoCloseable {
   /** What a fetch runs: the solve's life ({@code steps.SolveLife#fetchPushed}). */
   @FunctionalInterface
   public interface Fetch {
-    /** Makes the fetch if this worker's claim wins; returns when to claim again, if ever. */
-    Optional<Instant> fetch(PushNotice notice) throws InterruptedException;
+    /**
+     * Makes the fetch if this worker's claim wins; returns when to claim again, if ever. With
+     * {@code mayCarry}, a slot its token frees may be handed to a waiting solve submitted in this
+     * thread.
+     */
+    Optional<Instant> fetch(PushNotice notice, boolean mayCarry) throws InterruptedException;
   }
 
   private final Fetch fetch;
   private final Clock clock;
   private final ScheduledThreadPoolExecutor executor;
   private final AtomicInteger pending = new AtomicInteger();
+  private final AtomicInteger running = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   private final AtMostEvery droppedLog;
   private volatile Subscription listening;
@@ -120,8 +129,10 @@ public final class PushedFetches implements AutoCloseable {
 
   private void run(PushNotice notice, int tries) {
     pending.decrementAndGet();
+    // this one and those running: one thread stays free for the next fetch
+    boolean mayCarry = running.incrementAndGet() < THREADS;
     try {
-      Optional<Instant> again = fetch.fetch(notice);
+      Optional<Instant> again = fetch.fetch(notice, mayCarry);
       if (again.isPresent() && tries < MAX_TRIES) {
         schedule(notice, again.get(), tries + 1);
       }
@@ -132,6 +143,8 @@ public final class PushedFetches implements AutoCloseable {
           "Solve {}: the pushed fetch on this worker failed ({}); its job stands",
           notice.solveId(),
           e.toString());
+    } finally {
+      running.decrementAndGet();
     }
   }
 

@@ -176,9 +176,11 @@ public final class PollStep {
 
   /**
    * The call a push rang for, made at the notice's instant by the worker whose claim wins ({@link
-   * CallPacing#claimPushed}); see {@code push.PushedFetches}. A freed slot gets a submit job.
+   * CallPacing#claimPushed}); see {@code push.PushedFetches}. With a {@code carrier} (this worker's
+   * JobRunr server, else null), a token that frees a slot for a waiting solve may return that
+   * hand-off ({@link Step.Carry}); otherwise a freed slot gets a submit job.
    */
-  PushedCall pollPushed(PushNotice notice) throws InterruptedException {
+  PushedCall pollPushed(PushNotice notice, UUID carrier) throws InterruptedException {
     Instant earliest =
         CallPacing.pushedFetchAt(
             notice.lastCallEpochMilli(), notice.intendedAtEpochMilli(), settings);
@@ -192,7 +194,7 @@ public final class PollStep {
     }
     Solve solve = repository.find(notice.solveId()).orElse(null);
     return new PushedCall(
-        solve == null ? Step.DONE : callPushed(solve, notice.submitNo(), earliest, called, null),
+        solve == null ? Step.DONE : callPushed(solve, notice.submitNo(), earliest, called, carrier),
         null);
   }
 

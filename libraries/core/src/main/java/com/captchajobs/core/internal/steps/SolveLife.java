@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,20 +55,28 @@ public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, Submit
   private final SolveTransitions transitions;
   private final SolveJobs jobs;
   private final Clock clock;
+  private final Supplier<UUID> serverId;
 
+  /**
+   * @param serverId this worker's JobRunr server (null until it started): the carrier recorded on a
+   *     solve that a fetch on the worker's own executor submits, so that the repair pass takes it
+   *     back like a running job's when the worker dies
+   */
   public SolveLife(
       SubmitStep submitStep,
       PollStep pollStep,
       SolveRepository repository,
       SolveTransitions transitions,
       SolveJobs jobs,
-      Clock clock) {
+      Clock clock,
+      Supplier<UUID> serverId) {
     this.submitStep = submitStep;
     this.pollStep = pollStep;
     this.repository = repository;
     this.transitions = transitions;
     this.jobs = jobs;
     this.clock = clock;
+    this.serverId = serverId;
   }
 
   /**
@@ -105,14 +114,20 @@ public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, Submit
 
   /**
    * The call a push rang for, made on a worker's own executor at the notice's instant ({@code
-   * push.PushedFetches}), outside JobRunr's queue, by the one worker whose claim wins. A freed slot
-   * gets a submit job; a permanent failure is reported by a job that fails with it, as for a
-   * carried solve. Returns when to try again (the task's last call was answered less than 5 s ago).
+   * push.PushedFetches}), outside JobRunr's queue, by the one worker whose claim wins. With {@code
+   * mayCarry}, a slot its token frees may be handed to a waiting solve whose in.php this thread
+   * then makes, recorded as carried by this worker's JobRunr server; its first poll is a job of its
+   * own. Otherwise a freed slot gets a submit job. A permanent failure is reported by a job that
+   * fails with it, as for a carried solve. Returns when to try again (the task's last call was
+   * answered less than 5 s ago).
    */
-  public Optional<Instant> fetchPushed(PushNotice notice) throws InterruptedException {
-    PollStep.PushedCall call = pollStep.pollPushed(notice);
+  public Optional<Instant> fetchPushed(PushNotice notice, boolean mayCarry)
+      throws InterruptedException {
+    PollStep.PushedCall call = pollStep.pollPushed(notice, mayCarry ? serverId.get() : null);
     if (call.step() instanceof Step.Failed failed) {
       detach(notice.solveId(), failed, () -> {});
+    } else if (call.step() instanceof Step.Carry carry) {
+      submitCarried(carry.handoff(), null);
     }
     return Optional.ofNullable(call.tryAgainAt());
   }
@@ -159,15 +174,8 @@ public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, Submit
     FleetGate.Handoff h = handoff;
     while (h != null) {
       FleetGate.Handoff carried = h;
-      Step step;
-      try {
-        step = submitStep.submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
-      } catch (RuntimeException e) {
-        detach(carried.solveId(), false, e.toString(), () -> retrySubmit(carried));
-        return;
-      }
-      if (isTrouble(step)) {
-        detach(carried.solveId(), step, () -> retrySubmit(carried));
+      Step step = submitCarried(carried, runningJob);
+      if (step == null) {
         return;
       }
       if (step instanceof Step.FirstPoll first) {
@@ -189,6 +197,25 @@ public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, Submit
       }
       h = step instanceof Step.Carry carry ? carry.handoff() : null;
     }
+  }
+
+  /**
+   * Submits a solve handed to the running job {@code runningJob} (null: to a fetch on the worker's
+   * executor, which makes no first poll); null when its trouble went to a job of its own.
+   */
+  private Step submitCarried(FleetGate.Handoff carried, UUID runningJob) {
+    Step step;
+    try {
+      step = submitStep.submit(carried.solveId(), carried.freedAtEpochMilli(), runningJob, true);
+    } catch (RuntimeException e) {
+      detach(carried.solveId(), false, e.toString(), () -> retrySubmit(carried));
+      return null;
+    }
+    if (isTrouble(step)) {
+      detach(carried.solveId(), step, () -> retrySubmit(carried));
+      return null;
+    }
+    return step;
   }
 
   private static boolean isTrouble(Step step) {

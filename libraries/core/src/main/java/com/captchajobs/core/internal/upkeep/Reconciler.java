@@ -278,8 +278,11 @@ public final class Reconciler implements Runnable {
         }
       }
     }
+    // a fetch on a server's own executor records the server as the carrier of the solve it submits
+    List<UUID> carriers = new ArrayList<>(taken);
+    carriers.addAll(servers);
     int resumed = 0;
-    for (SolveRepository.Stuck stuck : repository.unfinishedWithJobs(taken)) {
+    for (SolveRepository.Stuck stuck : repository.unfinishedWithJobs(carriers)) {
       Solve solve = stuck.solve();
       if (solve.taskId() == null && repository.submitLocked(solve.id())) {
         // The dead node may have been inside in.php (or only about to call it: a hand-off takes

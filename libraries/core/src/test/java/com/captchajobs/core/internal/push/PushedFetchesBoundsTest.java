@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class PushedFetchesBoundsTest {
     AtomicInteger fetched = new AtomicInteger();
     try (PushedFetches fetches =
         new PushedFetches(
-            n -> {
+            (n, carry) -> {
               fetched.incrementAndGet();
               return Optional.empty();
             },
@@ -59,7 +60,7 @@ class PushedFetchesBoundsTest {
     List<Instant> tries = new CopyOnWriteArrayList<>();
     try (PushedFetches fetches =
         new PushedFetches(
-            n -> {
+            (n, carry) -> {
               Instant now = CLOCK.instant();
               tries.add(now);
               return Optional.of(now.plusMillis(50)); // always too soon
@@ -73,6 +74,28 @@ class PushedFetchesBoundsTest {
       for (int i = 1; i < tries.size(); i++) {
         assertThat(tries.get(i)).isAfterOrEqualTo(tries.get(i - 1).plusMillis(50));
       }
+    }
+  }
+
+  @Test
+  void aFetchMayCarryASubmitOnlyWhileAnotherThreadStaysFree() throws Exception {
+    List<Boolean> mayCarry = new CopyOnWriteArrayList<>();
+    CountDownLatch allRunning = new CountDownLatch(PushedFetches.THREADS);
+    try (PushedFetches fetches =
+        new PushedFetches(
+            (n, carry) -> {
+              mayCarry.add(carry);
+              allRunning.countDown();
+              allRunning.await(); // every thread busy at once
+              return Optional.empty();
+            },
+            CLOCK)) {
+      for (int i = 0; i < PushedFetches.THREADS; i++) {
+        fetches.onNotice(notice(CLOCK.instant()));
+      }
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> mayCarry.size() == PushedFetches.THREADS);
+      assertThat(mayCarry).containsOnlyOnce(false).hasSize(PushedFetches.THREADS);
     }
   }
 

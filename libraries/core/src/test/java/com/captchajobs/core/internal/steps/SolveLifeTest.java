@@ -12,6 +12,7 @@ import com.captchajobs.core.internal.engine.PollJobRequest;
 import com.captchajobs.core.internal.gate.FleetGate;
 import com.captchajobs.core.internal.jobrunr.JobsReady;
 import com.captchajobs.core.internal.jobrunr.OwnJobRunr;
+import com.captchajobs.core.internal.notify.PushNotice;
 import com.captchajobs.core.internal.provider.Breaker;
 import com.captchajobs.core.internal.providers.Providers;
 import com.captchajobs.core.internal.store.SolveRepository;
@@ -39,7 +40,9 @@ import org.junit.jupiter.api.Test;
  * PollStepTest.StoppedClock}) and one slot: a poll job whose token frees the slot submits the
  * waiting solve in its own run when the node has a thread to spare (else that solve gets a submit
  * job of its own), and a carried solve's permanent failure gets a job of its own that reports it
- * while the running job ends with its own solve's outcome.
+ * while the running job ends with its own solve's outcome. A fetch a push rang for, made on the
+ * worker's own executor, carries the waiting solve's in.php in its thread too, when the executor
+ * may spare it.
  */
 class SolveLifeTest {
 
@@ -58,6 +61,9 @@ class SolveLifeTest {
   static final SolveSettings settings =
       SolveSettings.builder().firstPollWait(CaptchaType.TURNSTILE, Duration.ofSeconds(30)).build();
   static SolveLife life;
+
+  /** This node's JobRunr server, as the fetches on its own executor name it. */
+  static final UUID SERVER = UUID.randomUUID();
 
   /** Whether this node has a worker thread to spare, as its dispatcher would tell. */
   static volatile boolean threadToSpare;
@@ -138,7 +144,7 @@ class SolveLifeTest {
             settings,
             EngineListener.NONE,
             clock);
-    life = new SolveLife(submitStep, pollStep, repository, transitions, jobs, clock);
+    life = new SolveLife(submitStep, pollStep, repository, transitions, jobs, clock, () -> SERVER);
   }
 
   @AfterAll
@@ -294,5 +300,49 @@ class SolveLifeTest {
                     rs -> rs.getLong(1))
                 .orElseThrow())
         .isZero();
+  }
+
+  /** The notice of a push for the solve's first submission, before any call on its task. */
+  static PushNotice pushFor(UUID id) {
+    return new PushNotice(id, 1, 0, 0, clock.now.minusSeconds(1).toEpochMilli());
+  }
+
+  @Test
+  void aPushedFetchOnTheWorkersExecutorSubmitsTheWaitingSolveInItsOwnThread() throws Exception {
+    UUID own = submittedHoldingTheSlot();
+    UUID next = waiting();
+    long inPhpBefore = inPhpCalls();
+
+    assertThat(life.fetchPushed(pushFor(own), true)).isEmpty();
+
+    assertThat(column(own, "status")).isEqualTo("SOLVED");
+    assertThat(column(next, "status")).isEqualTo("SUBMITTED");
+    assertThat(column(next, "task_id")).isNotBlank();
+    assertThat(inPhpCalls()).isEqualTo(inPhpBefore + 1);
+    // no submit job: the old code gave the handed solve one; its first poll is a job, 30 s on
+    assertThat(submitJobs()).isZero();
+    assertThat(jobExists(UUID.fromString(column(next, "job_id")))).isTrue();
+  }
+
+  @Test
+  void aPushedFetchThatMayNotCarryGivesTheHandedSolveASubmitJobOfItsOwn() throws Exception {
+    UUID own = submittedHoldingTheSlot();
+    UUID next = waiting();
+    long inPhpBefore = inPhpCalls();
+
+    life.fetchPushed(pushFor(own), false);
+
+    assertThat(column(own, "status")).isEqualTo("SOLVED");
+    assertThat(column(next, "status")).isEqualTo("QUEUED");
+    assertThat(inPhpCalls()).isEqualTo(inPhpBefore);
+    assertThat(submitJobs()).isEqualTo(1);
+    assertThat(column(next, "job_id")).isNotEqualTo(SERVER.toString());
+  }
+
+  static long submitJobs() {
+    return db.queryOne(
+            "SELECT count(*) FROM captchajobs.cj_jobrunr_jobs WHERE jobasjson LIKE '%\"Submit %'",
+            rs -> rs.getLong(1))
+        .orElseThrow();
   }
 }

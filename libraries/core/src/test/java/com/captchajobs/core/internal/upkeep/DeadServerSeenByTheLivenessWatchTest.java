@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,8 +38,9 @@ import org.junit.jupiter.api.Test;
  * running jobs there and then (under the repair pass's lock), so the solves they were moving resume
  * a repair pass sooner: here the repair pass is an hour away. A solve the dead server was about to
  * submit (its submit lock taken, no task stored) is submitted again at once, its slot left to a
- * phantom. The dead server is a JobRunr server registered in storage whose lock a connection of the
- * test held; on real PostgreSQL and JobRunr.
+ * phantom, and so is one that a pushed fetch on the dead server's own executor was about to submit.
+ * The dead server is a JobRunr server registered in storage whose lock a connection of the test
+ * held; on real PostgreSQL and JobRunr.
  */
 class DeadServerSeenByTheLivenessWatchTest {
 
@@ -52,7 +54,7 @@ class DeadServerSeenByTheLivenessWatchTest {
   static void start() {
     sim =
         CaptchaAiSimulator.builder()
-            .account(KEY, 5)
+            .account(KEY, 10)
             .solveTime("userrecaptcha", Duration.ofSeconds(60), Duration.ofSeconds(70))
             .build()
             .start();
@@ -64,8 +66,9 @@ class DeadServerSeenByTheLivenessWatchTest {
                 // the first poll is a scheduled job of its own, a minute away
                 "captchaai.first-poll-wait.RECAPTCHA_V2",
                 "60s",
+                // room for every case's solves and phantoms: a resubmission never waits for a slot
                 "captchaai.threads",
-                "4",
+                "8",
                 "captchaai.reconcile-interval",
                 "1h",
                 "captchaai.provider-check-interval",
@@ -107,20 +110,46 @@ class DeadServerSeenByTheLivenessWatchTest {
     UUID template = solves.recaptchaV2("dead-server-template");
     solves.awaitStatus(template, SolveStatus.SUBMITTED);
     StorageProvider storage = node.part(StorageProvider.class);
-    // a solve handed a slot by the dead server's job: its submit lock taken, no task yet
-    UUID id = UUID.randomUUID();
     UUID job = UUID.randomUUID();
+    // a solve handed a slot by the dead server's job: its submit lock taken, no task yet
+    UUID id = handedASlot("dead-server-handed", job);
+    Timestamp beforeKill = databaseNow();
+
+    try (DeadServer dead = DeadServer.start(storage)) {
+      dead.runs(storage.getJobById(SolveJobs.pollJobId(template, 1, 1)), job);
+    }
+
+    // the old code left it to its submit lock, 90 s away, and then to the repair pass
+    assertResubmittedWithItsSlotLeftToAPhantom(id, beforeKill);
+  }
+
+  @Test
+  void aSolveADeadServersOwnExecutorWasAboutToSubmitIsSubmittedAtOnceToo() throws Exception {
+    StorageProvider storage = node.part(StorageProvider.class);
+    Timestamp beforeKill = databaseNow();
+    UUID id;
+    try (DeadServer dead = DeadServer.start(storage)) {
+      // handed a slot by a pushed fetch on the server's executor: the server is its carrier
+      id = handedASlot("dead-executor-handed", dead.id);
+    }
+
+    // the old code took back running jobs only: the submit lock, 90 s away, then the repair pass
+    assertResubmittedWithItsSlotLeftToAPhantom(id, beforeKill);
+  }
+
+  /** A solve handed a slot for {@code carrier} to submit: its submit lock taken, no task yet. */
+  private static UUID handedASlot(String businessKey, UUID carrier) {
+    UUID id = UUID.randomUUID();
     solves
         .jdbc()
         .update(
             "INSERT INTO captchajobs.solve (id, business_key, type, params, payload_hash, status,"
-                + " job_id, submit_lock_until) VALUES (?, 'dead-server-handed', 'TURNSTILE',"
+                + " job_id, submit_lock_until) VALUES (?, ?, 'TURNSTILE',"
                 + " ?::jsonb, repeat('0', 64), 'QUEUED', ?, now() + interval '90 seconds')",
             id,
-            "{\"sitekey\":\"0x4AAAAAAAB\",\"pageUrl\":\""
-                + SolveProbe.pageUrl("dead-server-handed")
-                + "\"}",
-            job);
+            businessKey,
+            "{\"sitekey\":\"0x4AAAAAAAB\",\"pageUrl\":\"" + SolveProbe.pageUrl(businessKey) + "\"}",
+            carrier);
     solves
         .jdbc()
         .update(
@@ -129,16 +158,27 @@ class DeadServerSeenByTheLivenessWatchTest {
                 + " WHERE slot_no = (SELECT min(slot_no) FROM captchajobs.gate_slot"
                 + " WHERE solve_id IS NULL)",
             id);
+    return id;
+  }
 
-    try (DeadServer dead = DeadServer.start(storage)) {
-      dead.runs(storage.getJobById(SolveJobs.pollJobId(template, 1, 1)), job);
-    }
-
-    // the old code left it to its submit lock, 90 s away, and then to the repair pass
+  private static void assertResubmittedWithItsSlotLeftToAPhantom(UUID id, Timestamp beforeKill) {
     solves.awaitStatus(id, SolveStatus.SUBMITTED, Duration.ofSeconds(20));
-    assertThat(solves.phantomSlots()).as("the slot the dead server's in.php may use").isEqualTo(1);
+    assertThat(
+            solves
+                .jdbc()
+                .queryForObject(
+                    "SELECT count(*)::int FROM captchajobs.gate_slot WHERE phantom"
+                        + " AND lease_until > now() AND acquired_at >= ?",
+                    Integer.class,
+                    beforeKill))
+        .as("the slot the dead server's in.php may use, left to a phantom since the kill")
+        .isEqualTo(1);
     // the dead server's possible submission counted: a push for its task is an old submission's
     assertThat(solves.get(id).submits()).isEqualTo(2);
+  }
+
+  private static Timestamp databaseNow() {
+    return solves.jdbc().queryForObject("SELECT clock_timestamp()", Timestamp.class);
   }
 
   private static int repairs(UUID id) {

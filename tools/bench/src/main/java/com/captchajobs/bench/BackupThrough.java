@@ -142,10 +142,12 @@ final class BackupThrough {
 
   /**
    * Per subject, the stretches in which a solve is bound to a task whose answer is ready at its
-   * provider but has not reached the engine: from the answer's ready until its first delivery (a
-   * get that returned it, that provider's request log), the subject's next task's acceptance at
-   * either provider, or {@code end}, whichever comes first. Such a solve waits for its answer, not
-   * for a thread: no provider may take it while that task may still answer.
+   * provider but has not reached the engine: from the answer's ready until the delivery the engine
+   * kept (the last get that returned it before the subject's next task, that provider's request
+   * log: a worker killed between a get and storing its answer leaves the solve waiting for the
+   * next), else until the subject's next task's acceptance at either provider, or {@code end}. Such
+   * a solve waits for its answer, not for a thread: no provider may take it while that task may
+   * still answer.
    */
   static Map<String, List<long[]>> awaitingDelivery(
       List<BackupLedger.Provider> providers, long end) {
@@ -164,14 +166,14 @@ final class BackupThrough {
         if (t.subject() == null || t.readyAt() == TaskRecord.NOT_STARTED) {
           continue;
         }
-        long delivered =
-            ProviderLedger.firstDelivery(t, gets.getOrDefault(t.id(), List.of()), List.of());
-        long until = delivered > 0 ? delivered : end;
-        for (long next : accepted.get(t.subject())) {
-          if (next > t.acceptedAt()) {
-            until = Math.min(until, next);
+        long next = end;
+        for (long a : accepted.get(t.subject())) {
+          if (a > t.acceptedAt()) {
+            next = Math.min(next, a);
           }
         }
+        long kept = ProviderLedger.lastDelivery(t, gets.getOrDefault(t.id(), List.of()), next);
+        long until = kept > 0 ? kept : next;
         if (until > t.readyAt()) {
           out.computeIfAbsent(t.subject(), k -> new ArrayList<>())
               .add(new long[] {t.readyAt(), until});

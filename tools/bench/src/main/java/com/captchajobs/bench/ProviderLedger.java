@@ -168,8 +168,10 @@ final class ProviderLedger {
    *       accepted) and the harness killed a worker between b's acceptance and n's: explained;
    *   <li>a get of b delivered {@code ERROR_WRONG_CAPTCHA_ID} before n: by design;
    *   <li>b ended in an error code that was delivered (a get or an accepted push): by design;
-   *   <li>b's answer was ready, and when it was first delivered (or, undelivered, when n came) it
-   *       had been ready longer than the type's token lifetime: by design;
+   *   <li>b's answer was ready, and when it reached the engine (its last delivery before n: a
+   *       worker killed between a get and storing the answer makes the engine get it again; or,
+   *       undelivered, when n came) it had been ready longer than the type's token lifetime: by
+   *       design;
    *   <li>b was not ready when n came, {@code solveTimeout} or more after b: by design;
    *   <li>otherwise not explained.
    * </ol>
@@ -270,7 +272,9 @@ final class ProviderLedger {
     }
     boolean ready = b.readyAt() != TaskRecord.NOT_STARTED && b.readyAt() <= n.acceptedAt();
     if (ready) {
-      long seen = delivered > 0 && delivered <= n.acceptedAt() ? delivered : n.acceptedAt();
+      // the delivery the engine kept: it never asks again for an answer it stored
+      long kept = lastDelivery(b, gets, n.acceptedAt());
+      long seen = kept > 0 ? kept : n.acceptedAt();
       long age = seen - b.readyAt();
       boolean tooOld = lifetime != null && age > lifetime.toMillis();
       return new Pair(
@@ -281,9 +285,13 @@ final class ProviderLedger {
           "ready "
               + Figures.fmt(age / 1000.0, 1)
               + " s before it was "
-              + (delivered > 0 && delivered <= n.acceptedAt()
-                  ? "first delivered"
-                  : "replaced, never delivered")
+              + (kept == 0
+                  ? "replaced, never delivered"
+                  : kept == delivered
+                      ? "first delivered"
+                      : "last delivered (not kept the first time, "
+                          + Figures.fmt((kept - delivered) / 1000.0, 1)
+                          + " s before: a worker killed before storing it)")
               + (lifetime == null ? "" : ", token lifetime " + lifetime.toSeconds() + " s"));
     }
     long waited = n.acceptedAt() - b.acceptedAt();
@@ -301,12 +309,32 @@ final class ProviderLedger {
    * it; 0 when never. A push is only a doorbell (the engine stores what res.php says, never what
    * was pushed), so {@code pushes} deliver nothing: the confirming get does.
    */
+  /**
+   * When the engine got the answer it kept: the last delivered get that answered the task at or
+   * before {@code atOrBefore} (0: none). The engine never asks again for an answer it stored, so a
+   * later delivery of the same answer means the one before did not reach its store (the worker that
+   * made the get was killed before storing it).
+   */
+  static long lastDelivery(TaskRecord t, List<RequestRecord> gets, long atOrBefore) {
+    long last = 0;
+    for (RequestRecord g : gets) {
+      if (g.delivered() && answers(t, g) && g.at() <= atOrBefore) {
+        last = Math.max(last, g.at());
+      }
+    }
+    return last;
+  }
+
+  private static boolean answers(TaskRecord t, RequestRecord g) {
+    return "SOLVED".equals(t.outcome())
+        ? "OK".equals(g.outcome())
+        : t.outcome().equals(g.outcome());
+  }
+
   static long firstDelivery(TaskRecord t, List<RequestRecord> gets, List<PushRecord> pushes) {
     long first = Long.MAX_VALUE;
     for (RequestRecord g : gets) {
-      boolean answered =
-          "SOLVED".equals(t.outcome()) ? "OK".equals(g.outcome()) : t.outcome().equals(g.outcome());
-      if (g.delivered() && answered) {
+      if (g.delivered() && answers(t, g)) {
         first = Math.min(first, g.at());
       }
     }

@@ -145,6 +145,35 @@ class BackupLedgerTest {
   }
 
   @Test
+  void aSolveWhoseAnswerWentToAWorkerKilledBeforeStoringItStaysBoundUntilTheNextDelivery() {
+    // outage 10-20 s: p/a's answer at the primary is ready at 8 s and returned at 9 s to a worker
+    // killed before storing it; the engine gets it again only when the primary heals (22 s), and
+    // submits p/a again at 23 s. Until 22 s it waits for that task: the backup may not take it.
+    TaskRecord first = task(1, "p/a", 5_000, 8_000);
+    TaskRecord again = task(2, "p/a", 23_000, 28_000);
+    List<TaskRecord> backup = List.of(task(1, "p/c", 10_000, 14_000));
+    List<TaskRecord> all = List.of(first, again, backup.get(0));
+    BackupLedger.Provider primary =
+        provider(
+            "captchaai", List.of(first, again), List.of(get(9_000, 1, "OK"), get(22_000, 1, "OK")));
+    BackupLedger.Provider atBackup = provider("backup", backup, List.of(get(14_100, 1, "OK")));
+
+    BackupThrough.Through t =
+        BackupThrough.through(
+            backup,
+            all,
+            BackupThrough.awaitingDelivery(List.of(primary, atBackup), 30_000),
+            Map.of("p/a", 0L, "p/c", 10_000L),
+            1,
+            10_000,
+            20_000,
+            30_000);
+
+    // the old rule took the first delivery for the engine's: p/a waiting through 10-20 s
+    assertThat(t.waitingSeconds()).as("nothing the backup could take").isEqualTo(0.0);
+  }
+
+  @Test
   void aSolveCompletedDuringTheOutageIsOneWhoseAnswerWasFirstDeliveredInItAtItsOwnProvider() {
     // the same task id 1 at both simulators: each is matched with its own request log only
     BackupLedger.Provider primary =

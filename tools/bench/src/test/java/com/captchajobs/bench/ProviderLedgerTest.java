@@ -155,6 +155,25 @@ class ProviderLedgerTest {
   }
 
   @Test
+  void anAnswerReturnedToAWorkerKilledBeforeStoringItIsAgedUntilTheDeliveryTheEngineKept() {
+    // ready at 15 s, returned at 16 s to a worker killed before storing it, returned again at
+    // 300 s: the engine had it only then, 285 s > 270 s after ready, and submitted again
+    var d =
+        duplicates(
+            List.of(task(1, "p/a", 10_000, 15_000), task(2, "p/a", 301_000, 306_000)),
+            List.of(
+                in(10_000, 1, null),
+                get(16_000, 1, "OK"),
+                get(300_000, 1, "OK"),
+                in(301_000, 2, null)),
+            List.of(17_000L));
+
+    // the old rule aged it to its first delivery, 1 s, and called it not explained
+    assertThat(d.pairs().get(0).cause()).isEqualTo(ProviderLedger.Cause.TOO_OLD);
+    assertThat(d.pairs().get(0).describe()).contains("ready 285.0 s", "last delivered");
+  }
+
+  @Test
   void aPushTheAppNodeAcceptedDeliversNothingUntilAGetReturnsTheAnswer() {
     var push = new PushRecord(1, PushRecord.SENT, 15_000, 15_010, 200, false);
     var d =

@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * nodes have one: a node without a worker only sends notices.
  *
  * <p>A fetch whose token frees a slot may carry the in.php of the solve the slot is handed to in
- * its own thread, as a running job does, while another of the threads stays free for the next fetch
- * ({@link Fetch#fetch}'s {@code mayCarry}); otherwise the handed solve gets a submit job.
+ * its own thread, as a running job does ({@link Fetch#fetch}'s {@code mayCarry}), while the
+ * executor is quiet: at most {@link #CARRY_WHILE_RUNNING} fetches running, this one among them, and
+ * this one started within {@link #CARRY_WHEN_LATE_BY} of its instant. Otherwise the handed solve
+ * gets a submit job, so that a burst of pushed answers (a large plan) is fetched first.
  */
 public final class PushedFetches implements AutoCloseable {
 
@@ -50,6 +52,12 @@ public final class PushedFetches implements AutoCloseable {
    * answered less than 5 s before the claim (its call is timed from its answer).
    */
   static final int MAX_TRIES = 3;
+
+  /** Fetches running at most, this one among them, for a fetch to carry a handed solve's in.php. */
+  static final int CARRY_WHILE_RUNNING = THREADS / 2;
+
+  /** A fetch that started this late after its instant leaves a handed solve to a submit job. */
+  static final Duration CARRY_WHEN_LATE_BY = Duration.ofMillis(250);
 
   /** How often at most a summary of dropped notices is logged. */
   static final Duration DROPPED_LOG_EVERY = Duration.ofMinutes(1);
@@ -121,16 +129,17 @@ public final class PushedFetches implements AutoCloseable {
     }
     long delayNanos = Math.max(0, Duration.between(clock.instant(), at).toNanos());
     try {
-      executor.schedule(() -> run(notice, tries), delayNanos, TimeUnit.NANOSECONDS);
+      executor.schedule(() -> run(notice, at, tries), delayNanos, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       pending.decrementAndGet(); // closing: the job stands
     }
   }
 
-  private void run(PushNotice notice, int tries) {
+  private void run(PushNotice notice, Instant at, int tries) {
     pending.decrementAndGet();
-    // this one and those running: one thread stays free for the next fetch
-    boolean mayCarry = running.incrementAndGet() < THREADS;
+    boolean mayCarry =
+        running.incrementAndGet() <= CARRY_WHILE_RUNNING
+            && !clock.instant().isAfter(at.plus(CARRY_WHEN_LATE_BY));
     try {
       Optional<Instant> again = fetch.fetch(notice, mayCarry);
       if (again.isPresent() && tries < MAX_TRIES) {

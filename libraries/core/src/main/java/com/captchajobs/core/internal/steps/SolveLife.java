@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * The next in.php then follows within milliseconds instead of after JobRunr fetched a job for it,
  * which on a busy node takes seconds.
  *
- * <p>A carried solve's recorded job is the running one until its task id is stored. Its trouble
- * never fails the running job, whose outcome stays its own solve's: the carried solve gets a job of
- * its own that goes on from where it stands (a submit or poll retried after a pause like JobRunr's
+ * <p>A carried solve's recorded job is the running one until its task id is stored (for a solve
+ * carried by a fetch on the worker's own executor, the worker's JobRunr server). Its trouble never
+ * fails the running job, whose outcome stays its own solve's: the carried solve gets a job of its
+ * own that goes on from where it stands (a submit or poll retried after a pause like JobRunr's
  * first retry, or its permanent failure reported as a dead job).
  */
 public final class SolveLife implements PollJob.Runs, PushedPollJob.Runs, SubmitJob.Runs {

@@ -190,7 +190,8 @@ public final class SolveRepository {
 
   /**
    * The unfinished solves whose recorded job is one of {@code jobIds} (a carrier job records itself
-   * on the solves it carries), with their repair counters.
+   * on the solves it carries, a fetch on a worker's executor records the worker's JobRunr server),
+   * with their repair counters.
    */
   public List<Stuck> unfinishedWithJobs(java.util.Collection<UUID> jobIds) {
     if (jobIds.isEmpty()) {

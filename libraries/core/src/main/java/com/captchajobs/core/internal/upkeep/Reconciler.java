@@ -248,9 +248,10 @@ public final class Reconciler implements Runnable {
   /**
    * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
    * is this node whose JobRunr server a database outage stopped), and gives the solves they were
-   * moving a new submit job at once: a stored task id is resumed without a new in.php call; a solve
-   * that may have been inside in.php keeps no slot before its lost-submit hold ends, and, as its
-   * job's thread may still be in the call on this live node, no new in.php before its lock lapses.
+   * moving, and those the servers' own executors of pushed fetches were carrying, a new submit job
+   * at once: a stored task id is resumed without a new in.php call; a solve that may have been
+   * inside in.php keeps no slot before its lost-submit hold ends, and, as its job's thread may
+   * still be in the call on this live node, no new in.php before its lock lapses.
    */
   public Taken takeBackJobsOf(Set<UUID> servers) {
     return takeBack(servers, false);

@@ -78,7 +78,8 @@ class PushedFetchesBoundsTest {
   }
 
   @Test
-  void aFetchMayCarryASubmitOnlyWhileAnotherThreadStaysFree() throws Exception {
+  void aFetchMayCarryASubmitOnlyWhileHalfTheThreadsOrFewerAreBusyAndItStartedOnTime()
+      throws Exception {
     List<Boolean> mayCarry = new CopyOnWriteArrayList<>();
     CountDownLatch allRunning = new CountDownLatch(PushedFetches.THREADS);
     try (PushedFetches fetches =
@@ -95,7 +96,26 @@ class PushedFetchesBoundsTest {
       }
 
       await().atMost(Duration.ofSeconds(5)).until(() -> mayCarry.size() == PushedFetches.THREADS);
-      assertThat(mayCarry).containsOnlyOnce(false).hasSize(PushedFetches.THREADS);
+      assertThat(mayCarry).filteredOn(carry -> carry).hasSize(PushedFetches.CARRY_WHILE_RUNNING);
+    }
+  }
+
+  @Test
+  void aFetchThatStartsLateAfterItsInstantCarriesNothing() {
+    List<Boolean> mayCarry = new CopyOnWriteArrayList<>();
+    try (PushedFetches fetches =
+        new PushedFetches(
+            (n, carry) -> {
+              mayCarry.add(carry);
+              return Optional.empty();
+            },
+            CLOCK)) {
+      // a backlog of fetches delays its start: its instant a second ago
+      fetches.onNotice(notice(CLOCK.instant().minusSeconds(1)));
+      fetches.onNotice(notice(CLOCK.instant().plusMillis(100)));
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> mayCarry.size() == 2);
+      assertThat(mayCarry).containsExactly(false, true);
     }
   }
 

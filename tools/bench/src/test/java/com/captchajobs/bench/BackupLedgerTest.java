@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -113,64 +114,32 @@ class BackupLedgerTest {
         BackupThrough.through(backup, all, enqueued, 1, 10_000, 20_000, 30_000);
     assertThat(counted.waitingSeconds()).as("p/a counted as waiting 11-20 s").isEqualTo(9.0);
 
-    BackupLedger.Provider late =
-        provider("captchaai", List.of(first, again), List.of(get(22_000, 1, "OK")));
-    BackupThrough.Through bound =
-        BackupThrough.through(
-            backup,
-            all,
-            BackupThrough.awaitingDelivery(List.of(late, atBackup), 30_000),
-            enqueued,
-            1,
-            10_000,
-            20_000,
-            30_000);
+    Function<List<RequestRecord>, BackupThrough.Through> withPrimaryGets =
+        gets ->
+            BackupThrough.through(
+                backup,
+                all,
+                BackupThrough.awaitingDelivery(
+                    List.of(provider("captchaai", List.of(first, again), gets), atBackup), 30_000),
+                enqueued,
+                1,
+                10_000,
+                20_000,
+                30_000);
+
+    BackupThrough.Through bound = withPrimaryGets.apply(List.of(get(22_000, 1, "OK")));
     assertThat(bound.waitingSeconds()).as("nothing the backup could take").isEqualTo(0.0);
     assertThat(bound.util()).isNaN();
 
-    BackupLedger.Provider delivered =
-        provider("captchaai", List.of(first, again), List.of(get(16_000, 1, "OK")));
-    BackupThrough.Through free =
-        BackupThrough.through(
-            backup,
-            all,
-            BackupThrough.awaitingDelivery(List.of(delivered, atBackup), 30_000),
-            enqueued,
-            1,
-            10_000,
-            20_000,
-            30_000);
+    BackupThrough.Through free = withPrimaryGets.apply(List.of(get(16_000, 1, "OK")));
     assertThat(free.waitingSeconds()).as("p/a waits from its delivery at 16 s").isEqualTo(4.0);
     assertThat(free.util()).isEqualTo(0.0);
-  }
 
-  @Test
-  void aSolveWhoseAnswerWentToAWorkerKilledBeforeStoringItStaysBoundUntilTheNextDelivery() {
-    // outage 10-20 s: p/a's answer at the primary is ready at 8 s and returned at 9 s to a worker
-    // killed before storing it; the engine gets it again only when the primary heals (22 s), and
-    // submits p/a again at 23 s. Until 22 s it waits for that task: the backup may not take it.
-    TaskRecord first = task(1, "p/a", 5_000, 8_000);
-    TaskRecord again = task(2, "p/a", 23_000, 28_000);
-    List<TaskRecord> backup = List.of(task(1, "p/c", 10_000, 14_000));
-    List<TaskRecord> all = List.of(first, again, backup.get(0));
-    BackupLedger.Provider primary =
-        provider(
-            "captchaai", List.of(first, again), List.of(get(9_000, 1, "OK"), get(22_000, 1, "OK")));
-    BackupLedger.Provider atBackup = provider("backup", backup, List.of(get(14_100, 1, "OK")));
-
-    BackupThrough.Through t =
-        BackupThrough.through(
-            backup,
-            all,
-            BackupThrough.awaitingDelivery(List.of(primary, atBackup), 30_000),
-            Map.of("p/a", 0L, "p/c", 10_000L),
-            1,
-            10_000,
-            20_000,
-            30_000);
-
-    // the old rule took the first delivery for the engine's: p/a waiting through 10-20 s
-    assertThat(t.waitingSeconds()).as("nothing the backup could take").isEqualTo(0.0);
+    // returned at 12 s to a worker killed before storing it, and again at 22 s: the engine kept
+    // the second, so p/a stays bound until then (the old rule had it wait from 12 s)
+    BackupThrough.Through killed =
+        withPrimaryGets.apply(List.of(get(12_000, 1, "OK"), get(22_000, 1, "OK")));
+    assertThat(killed.waitingSeconds()).as("nothing the backup could take").isEqualTo(0.0);
   }
 
   @Test

@@ -74,7 +74,7 @@ class PushedFetchCarriesTheFreedSlotTest {
     pingbacks = node.part(Pingbacks.class);
     solves = node.probe();
     // the fetch is left to its job, the path under test: the worker's own executor would
-    // otherwise make it first and hand the freed slot through a submit job (PushedFetchesTest)
+    // otherwise make it first and carry the freed slot's in.php itself (SolveLifeTest)
     node.part(PushedFetches.class).close();
   }
 

@@ -246,12 +246,12 @@ public final class Reconciler implements Runnable {
   public record Taken(int jobs, int resumed) {}
 
   /**
-   * Takes the PROCESSING jobs of {@code servers}, which run nowhere any more (their node died, or
-   * is this node whose JobRunr server a database outage stopped), and gives the solves they were
-   * moving, and those the servers' own executors of pushed fetches were carrying, a new submit job
-   * at once: a stored task id is resumed without a new in.php call; a solve that may have been
-   * inside in.php keeps no slot before its lost-submit hold ends, and, as its job's thread may
-   * still be in the call on this live node, no new in.php before its lock lapses.
+   * Takes the PROCESSING jobs of {@code servers} (their node died, or is this node whose JobRunr
+   * server a database outage stopped) and gives the solves they were moving, or that the servers'
+   * executors of pushed fetches carried (the server is their carrier), a new submit job at once: a
+   * stored task id is resumed without a new in.php call; a solve that may have been inside in.php
+   * keeps no slot before its lost-submit hold ends, and, as its job's thread may still be in the
+   * call on this live node, no new in.php before its lock lapses.
    */
   public Taken takeBackJobsOf(Set<UUID> servers) {
     return takeBack(servers, false);
@@ -279,7 +279,6 @@ public final class Reconciler implements Runnable {
         }
       }
     }
-    // a fetch on a server's own executor records the server as the carrier of the solve it submits
     List<UUID> carriers = new ArrayList<>(taken);
     carriers.addAll(servers);
     int resumed = 0;

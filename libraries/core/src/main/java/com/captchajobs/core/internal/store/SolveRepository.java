@@ -257,13 +257,7 @@ public final class SolveRepository {
    * A solved task as the first-poll learner sees it: how long after its in.php the answer was
    * stored, and whether a push rang for the fetch that found it.
    */
-  public record SolvedSample(long sinceSubmitMillis, boolean pushed) {
-
-    /** A task whose answer a poll found. */
-    public SolvedSample(long sinceSubmitMillis) {
-      this(sinceSubmitMillis, false);
-    }
-  }
+  public record SolvedSample(long sinceSubmitMillis, boolean pushed) {}
 
   /** The fleet's most recent solved tasks of a type, newest first. */
   public List<SolvedSample> recentSolved(CaptchaType type, int limit) {

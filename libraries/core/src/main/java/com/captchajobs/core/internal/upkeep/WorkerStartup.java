@@ -9,6 +9,7 @@ import com.captchajobs.core.internal.provider.PlanCheck;
 import com.captchajobs.core.internal.time.Timers;
 import com.captchajobs.core.settings.InvalidSettingException;
 import com.captchajobs.core.settings.SolveSettings;
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,15 @@ public final class WorkerStartup implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(WorkerStartup.class);
 
+  /** How often the hand-off between passes runs. */
+  public static final Duration DUE_HANDOFF_INTERVAL = Duration.ofSeconds(1);
+
+  /** How often a phantom's reading is tried while another node's pass holds the lock. */
+  static final Duration PHANTOM_READ_RETRY = Duration.ofMillis(150);
+
+  /** Tries of one phantom's reading at most; after them the repair passes judge it. */
+  static final int PHANTOM_READ_TRIES = 10;
+
   /** What the start reads: the threads and reserve, the preflight, the two intervals. */
   private final SolveSettings settings;
 
@@ -39,6 +49,9 @@ public final class WorkerStartup implements AutoCloseable {
   private final Runnable dueHandOff;
 
   private volatile ScheduledExecutorService executor;
+
+  /** A phantom's reading is scheduled and has not started yet ({@link #readPhantomsSoon}). */
+  private final AtomicBoolean phantomReadDue = new AtomicBoolean();
 
   /**
    * @param dueHandOff with providers beside the primary (null without): hands free slots to the
@@ -63,9 +76,6 @@ public final class WorkerStartup implements AutoCloseable {
     this.othersCheck = othersCheck;
     this.dueHandOff = dueHandOff;
   }
-
-  /** How often the hand-off between passes runs. */
-  public static final java.time.Duration DUE_HANDOFF_INTERVAL = java.time.Duration.ofSeconds(1);
 
   /**
    * Checks the plan and sets the fleet cap.
@@ -153,14 +163,6 @@ public final class WorkerStartup implements AutoCloseable {
     }
     Timers.every(executor, settings.providerCheckInterval(), this::checkProvider);
   }
-
-  /** How often a phantom's reading is tried while another node's pass holds the lock. */
-  static final java.time.Duration PHANTOM_READ_RETRY = java.time.Duration.ofMillis(150);
-
-  /** Tries of one phantom's reading at most; after them the repair passes judge it. */
-  static final int PHANTOM_READ_TRIES = 10;
-
-  private final AtomicBoolean phantomReadDue = new AtomicBoolean();
 
   /**
    * A phantom was made on this node: judges the phantoms now, on this node's reconciler thread,

@@ -190,7 +190,7 @@ class FallbackPollWhilePushesArriveTest {
     for (int i = 0; i < 30; i++) {
       seen.add(new SolveRepository.SolvedSample(14_000 + i * 300, true)); // 14 to 22.7 s
     }
-    seen.add(new SolveRepository.SolvedSample(39_000)); // a lost push found by a poll
+    seen.add(new SolveRepository.SolvedSample(39_000, false)); // a lost push found by a poll
     UUID id = queuedRecaptcha();
 
     stepWatching(watch, seen).submit(id, 0, null, false);

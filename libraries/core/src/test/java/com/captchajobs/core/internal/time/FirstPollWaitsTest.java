@@ -74,7 +74,7 @@ class FirstPollWaitsTest {
     List<Duration> seen = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       // found at 30 s: ready about 27.5 s after submission, far above the 13 s prior
-      fleet.add(new SolveRepository.SolvedSample(30_000));
+      fleet.add(new SolveRepository.SolvedSample(30_000, false));
       later();
       seen.add(waits.waitFor(CaptchaType.CLOUDFLARE_CHALLENGE));
     }
@@ -94,7 +94,7 @@ class FirstPollWaitsTest {
   @Test
   void aTypeMostlyReadyAtItsFirstPollIsPolledEarlierButNeverBelowTheFloor() {
     for (int i = 0; i < 50; i++) {
-      fleet.add(new SolveRepository.SolvedSample(10_000));
+      fleet.add(new SolveRepository.SolvedSample(10_000, false));
     }
     FirstPollWaits waits = waits();
     Duration first = waits.waitFor(CaptchaType.TURNSTILE);
@@ -105,7 +105,7 @@ class FirstPollWaitsTest {
 
     fleet.clear();
     for (int i = 0; i < 50; i++) {
-      fleet.add(new SolveRepository.SolvedSample(6_000));
+      fleet.add(new SolveRepository.SolvedSample(6_000, false));
     }
     later();
     assertThat(waits.waitFor(CaptchaType.TURNSTILE))
@@ -115,7 +115,7 @@ class FirstPollWaitsTest {
   @Test
   void refreshingWithoutNewSolvesDoesNotMoveTheWait() {
     for (int i = 0; i < 50; i++) {
-      fleet.add(new SolveRepository.SolvedSample(i < 25 ? 15_000 : 20_000));
+      fleet.add(new SolveRepository.SolvedSample(i < 25 ? 15_000 : 20_000, false));
     }
     FirstPollWaits waits = waits();
     Duration learned = waits.waitFor(CaptchaType.RECAPTCHA_V2);
@@ -129,7 +129,7 @@ class FirstPollWaitsTest {
   void aTypeRarelyReadyAtItsFirstPollWaitsForTheTwentiethPercentileOfItsReadyTimes() {
     for (int i = 0; i < 50; i++) {
       // found at the 3rd poll, 20..29.8 s after submission: ready about 2.5 s before that
-      fleet.add(new SolveRepository.SolvedSample(20_000 + i * 200));
+      fleet.add(new SolveRepository.SolvedSample(20_000 + i * 200, false));
     }
     Duration learned = waits().waitFor(CaptchaType.RECAPTCHA_V2);
 
@@ -158,7 +158,8 @@ class FirstPollWaitsTest {
     for (int i = 0; i < FirstPollWaits.MIN_PUSHED - 1; i++) {
       fleet.add(new SolveRepository.SolvedSample(8_000 + i * 100, true));
     }
-    fleet.add(new SolveRepository.SolvedSample(35_000)); // found by a poll: not a push's time
+    fleet.add(
+        new SolveRepository.SolvedSample(35_000, false)); // found by a poll: not a push's time
     FirstPollWaits waits = waits();
     assertThat(waits.longestPushed(CaptchaType.RECAPTCHA_V2)).isEmpty(); // never read yet
     waits.waitFor(CaptchaType.RECAPTCHA_V2);
